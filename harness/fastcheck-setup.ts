@@ -1,0 +1,6 @@
+import fc from 'fast-check';
+import { inject } from 'vitest';
+
+// One seed per run (CI uses the fixed default): every property of the run is reproducible from the report.
+const run = inject('tdsRun');
+fc.configureGlobal({ seed: run.seed, numRuns: run.runs, endOnFailure: false });

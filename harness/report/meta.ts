@@ -1,0 +1,45 @@
+/**
+ * What a conformance test hands the reporter besides pass/fail: the contract between `harness/checks` (in the test
+ * workers) and `harness/report` (in the main process). Carried in Vitest's `task.meta.tds`; everything in it has
+ * been redacted in the worker before it is attached.
+ */
+
+/** Why a check did not pass or fail. */
+export type CheckOutcome =
+  /** A `sim` rule on a target without the control it needs. */
+  | { readonly kind: 'not-applicable'; readonly reason: string }
+  /** An `opt-in` rule on a live target without `--allow-opt-in`, or a prerequisite that is missing. */
+  | { readonly kind: 'skipped'; readonly reason: string }
+  /** An INFO rule: what was observed, and what the real service is publicly seen to do. */
+  | { readonly kind: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean }
+  /** The check could not be carried out: the target was unreachable, timed out, or the harness failed. */
+  | { readonly kind: 'error'; readonly code: string; readonly message: string };
+
+/** Why a check failed, made for reproduction. */
+export interface CheckFailureDetail {
+  readonly message: string;
+  readonly code?: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  /** The shrunk input of a property, or the shrunk command sequence of a model-based test. */
+  readonly counterexample?: string;
+  readonly seed?: number;
+  readonly path?: string;
+  /** A command line that re-runs just this check with the same seed and path. */
+  readonly replay?: string;
+  /** Excerpts of what was sent and received (HTTP exchanges, envelope excerpts), redacted. */
+  readonly evidence?: readonly string[];
+}
+
+export interface CheckMeta {
+  readonly outcome?: CheckOutcome;
+  readonly failure?: CheckFailureDetail;
+  /** Counts a live run must report: tokens and sessions the check created and closed. */
+  readonly resources?: { readonly tokens: number; readonly sessionsOpened: number; readonly sessionsClosed: number };
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    tds?: CheckMeta;
+  }
+}

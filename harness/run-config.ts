@@ -1,0 +1,50 @@
+/**
+ * The configuration of one conformance run, as the CLI hands it to the test workers (Vitest `provide`).
+ * Serializable: no functions, no secrets (a live target's secrets are read in the worker from its config file and
+ * the environment).
+ */
+export type TargetSpec =
+  | {
+      readonly kind: 'sim';
+      /** Simulator defects to switch on (self-tests); see `harness/sim/defects.ts`. */
+      readonly defects: readonly string[];
+    }
+  | {
+      readonly kind: 'live';
+      /** Absolute path of the target config file (format in ARCHITECTURE.md), or a preset name such as `cert`. */
+      readonly config: string;
+    };
+
+export interface RunConfig {
+  readonly target: TargetSpec;
+  /** The run's seed: every property runs with it, so a report's counterexample replays. */
+  readonly seed: number;
+  /** Generated cases per property. */
+  readonly runs: number;
+  /** Run `opt-in` rules against a live target. */
+  readonly allowOptIn: boolean;
+  /** Replays one property at a recorded path (`--replay`). */
+  readonly replay?: { readonly check: string; readonly path: string } | undefined;
+  /** Time limit of one HTTP request, in ms. */
+  readonly requestTimeoutMs: number;
+}
+
+export const DEFAULT_SEED = 42;
+export const DEFAULT_RUNS = 25;
+
+export function defaultRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
+  return {
+    target: { kind: 'sim', defects: [] },
+    seed: DEFAULT_SEED,
+    runs: DEFAULT_RUNS,
+    allowOptIn: false,
+    requestTimeoutMs: 10_000,
+    ...overrides,
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    tdsRun: RunConfig;
+  }
+}

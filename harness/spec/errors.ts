@@ -1,0 +1,102 @@
+import type { RuleId } from './types.ts';
+
+/** An error the interface document (or PUBLIC-FACTS.md, for what it does not show) describes. */
+export interface RestTokenError {
+  readonly key: 'missing-or-syntax' | 'wrong-client';
+  readonly condition: string;
+  readonly error: 'invalid_client';
+  /** What the description must say, as a test on its text. */
+  readonly describes: string;
+  /** Words that identify the description (case-insensitive); any one of each group must appear. */
+  readonly mustMention: readonly (readonly string[])[];
+  /** The text the real service is publicly seen to send. */
+  readonly publicDescription: string;
+  readonly publicStatus: number;
+  readonly rules: readonly RuleId[];
+}
+
+export const restTokenErrors: Readonly<Record<RestTokenError['key'], RestTokenError>> = {
+  'missing-or-syntax': {
+    key: 'missing-or-syntax',
+    condition: 'Credentials missing or syntactically wrong',
+    error: 'invalid_client',
+    describes: 'that credentials are missing or the syntax is not correct',
+    mustMention: [['missing', 'syntax', 'malformed', 'format']],
+    publicDescription: 'Credentials are missing or the syntax is not correct',
+    publicStatus: 401,
+    rules: ['ERR-01'],
+  },
+  'wrong-client': {
+    key: 'wrong-client',
+    condition: 'Credentials present but the client ID or client secret is wrong (unauthorized)',
+    error: 'invalid_client',
+    describes: 'wrong client ID or client secret',
+    mustMention: [['wrong', 'invalid', 'incorrect', 'unknown'], ['client', 'secret', 'clientid', 'clientsecret']],
+    publicDescription: 'Wrong clientID or clientSecret',
+    publicStatus: 401,
+    rules: ['ERR-02'],
+  },
+};
+
+/** What the real service answers for a bad or expired bearer token on a business API (INFO; PUBLIC-FACTS.md). */
+export const publicApiAuthError = {
+  status: 401,
+  errorCode: 'ERR.2SG.SEC.INVALID_CREDENTIALS',
+  message: 'Authentication failed due to invalid credentials',
+} as const;
+export const publicApiForbidden = { status: 403, errorCode: 'ERR.2SG.SEC.NOT_AUTHORIZED', message: 'Authorization failed due to no access privileges' } as const;
+
+export interface SoapFault {
+  readonly faultcode: string;
+  readonly faultstring: string;
+  readonly stackTrace: string;
+  readonly source: 'document' | 'public';
+  readonly rules: readonly RuleId[];
+}
+
+const STACK = 'com.sabre.universalservices.base.session.SessionException: errors.session.';
+
+/** SOAP faults. Only `Client.InvalidSecurityToken` is in the document; the others are publicly seen. */
+export const soapFaults = {
+  invalidSecurityToken: {
+    faultcode: 'Client.InvalidSecurityToken',
+    faultstring: 'Invalid or Expired binary security token: ',
+    stackTrace: `${STACK}USG_INVALID_SECURITY_TOKEN`,
+    source: 'document',
+    rules: ['ERR-04', 'SESS-02', 'SESS-03'],
+  },
+  authenticationFailed: {
+    faultcode: 'Client.AuthenticationFailed',
+    faultstring: 'Authentication failed',
+    stackTrace: `${STACK}USG_AUTHENTICATION_FAILED`,
+    source: 'public',
+    rules: ['STOK-03'],
+  },
+  reachedTALimit: {
+    faultcode: 'Client.ReachedTALimit',
+    faultstring: 'You have reached the limit of Host TAs allocated to you',
+    stackTrace: `${STACK}USG_RESOURCE_UNAVAILABLE`,
+    source: 'public',
+    rules: ['SESS-04'],
+  },
+  invalidEbXmlMessage: {
+    faultcode: 'Client.InvalidEbXmlMessage',
+    faultstring: 'Unable to parse the ebXML message',
+    stackTrace: `${STACK}USG_INVALID_EBXML_MESSAGE`,
+    source: 'public',
+    rules: ['ERR-07'],
+  },
+  notAuthorized: {
+    faultcode: 'Client.NotAuthorized',
+    faultstring: 'Not authorized to perform this action',
+    stackTrace: `${STACK}USG_NOT_AUTHORIZED`,
+    source: 'public',
+    rules: ['ACCESS-01', 'ACCESS-02', 'ACCESS-04'],
+  },
+} as const satisfies Record<string, SoapFault>;
+
+/** True when an `error_description` says what `errorKey` must say. */
+export function describes(description: string, errorKey: RestTokenError['key']): boolean {
+  const words = new Set(description.toLowerCase().split(/[^a-z]+/));
+  return restTokenErrors[errorKey].mustMention.every((group) => group.some((word) => words.has(word)));
+}

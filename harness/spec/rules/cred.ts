@@ -1,0 +1,42 @@
+import type { Area, Rule } from '../types.ts';
+
+export const area: Area = { id: "CRED", title: "building REST credentials" };
+
+export const rules: readonly Rule[] = [
+  {
+    id: "CRED-01",
+    area: "CRED",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "The Client ID is the colon-joined string `V1:<userid>:<group>:<domain>`; `V1` is a fixed literal.",
+    source: { section: "Authentication › Rules for the REST token request", quote: "Build the Client ID: `V1:<userid>:<group>:<domain>` (colon-joined)." },
+  },
+  {
+    id: "CRED-02",
+    area: "CRED",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "`ENCODED_CREDENTIALS` = base64( base64(ClientID) + `:` + base64(password) ), sent as `Authorization: Basic <ENCODED_CREDENTIALS>`.",
+    source: { section: "Authentication › Rules for the REST token request", quote: "Base64-encode the Client ID. Base64-encode the password. Join the two encoded strings with a colon: `<ENCODED_CLIENT_ID>:<ENCODED_PASSWORD>`. Base64-encode that joined string once more. The result is `<ENCODED_CREDENTIALS>`." },
+  },
+  {
+    id: "CRED-03",
+    area: "CRED",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "For any valid account, including user IDs and passwords that contain `:`, `+`, `/`, `=`, spaces or non-ASCII characters, a correctly built credential string obtains a token.",
+    source: { section: "Authentication › Rules for the REST token request", quote: "Send `Authorization: Basic <ENCODED_CREDENTIALS>` with `Content-Type: application/x-www-form-urlencoded` and form field `grant_type=client_credentials` to `POST /v2/auth/token`." },
+  },
+  {
+    id: "CRED-04",
+    area: "CRED",
+    side: "client",
+    level: "SHOULD",
+    where: "any",
+    statement: "Where no domain is configured, the client uses the default domain `AA`.",
+    source: { section: "Resources and their fields › Client credentials", quote: "domain: The domain; when a default domain is normally used, the value is `AA`" },
+  },
+];

@@ -1,0 +1,70 @@
+import type { Area, Rule } from '../types.ts';
+
+export const area: Area = { id: "ERR", title: "errors" };
+
+export const rules: readonly Rule[] = [
+  {
+    id: "ERR-01",
+    area: "ERR",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "Missing or syntactically wrong credentials (no Authorization header, another scheme, bad base64 at either layer, no colon, a Client ID not of the form `V1:…:…:…`) get `error: invalid_client` with an `error_description` that says the credentials are missing or the syntax is wrong.",
+    source: { section: "Errors › REST token endpoint", quote: "Credentials missing or syntactically wrong — `invalid_client` — Text stating that credentials are missing or the syntax is not correct" },
+  },
+  {
+    id: "ERR-02",
+    area: "ERR",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "Well-formed credentials with a wrong client ID or secret get `error: invalid_client` with an `error_description` that says the client ID or secret is wrong, distinguishable from ERR-01's.",
+    source: { section: "Errors › REST token endpoint", quote: "Credentials present but the client ID or client secret is wrong (unauthorized) — `invalid_client` — Text stating wrong client ID or client secret" },
+  },
+  {
+    id: "ERR-03",
+    area: "ERR",
+    side: "service",
+    level: "SHOULD",
+    where: "any",
+    statement: "Token errors come with HTTP 401 and a JSON body (RFC 6749 §5.2), and no error body echoes the secret.",
+    source: { section: "Errors › REST token endpoint", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
+    see: "RFC 6749 §5.2",
+  },
+  {
+    id: "ERR-04",
+    area: "ERR",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "An invalid or expired BinarySecurityToken gets a SOAP fault whose faultcode is `Client.InvalidSecurityToken` (namespace-prefixed), whose faultstring says the token is invalid or expired and quotes it, and whose detail holds a StackTrace naming the invalid-security-token session error.",
+    source: { section: "Errors › SOAP", quote: "SOAP fault with faultcode `Client.InvalidSecurityToken`; faultstring that states the token is invalid or expired and quotes the token; detail with a StackTrace text naming an invalid-security-token session error" },
+  },
+  {
+    id: "ERR-05",
+    area: "ERR",
+    side: "service",
+    level: "INFO",
+    where: "any",
+    statement: "The HTTP status of SOAP faults (publicly seen: 500).",
+    source: { section: "Errors › SOAP", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
+  },
+  {
+    id: "ERR-06",
+    area: "ERR",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "On `invalid_client` the client reports an authentication error that keeps the error code and description, and does not retry in a loop (at most one retry).",
+    source: { section: "Errors › REST token endpoint", quote: "Credentials present but the client ID or client secret is wrong (unauthorized) — `invalid_client`" },
+  },
+  {
+    id: "ERR-07",
+    area: "ERR",
+    side: "service",
+    level: "SHOULD",
+    where: "any",
+    statement: "Malformed requests (a body that is not XML, a wrong `grant_type`, a truncated envelope) get an error response within the time limit, never a hang or a dropped connection.",
+    source: { section: "Errors", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
+  },
+];

@@ -1,0 +1,78 @@
+import type { Area, Rule } from '../types.ts';
+
+export const area: Area = { id: "SESS", title: "sessions" };
+
+export const rules: readonly Rule[] = [
+  {
+    id: "SESS-01",
+    area: "SESS",
+    side: "service",
+    level: "MUST",
+    where: "sim",
+    statement: "A request sent with the session token before the inactivity timeout keeps the session open (a ping shortly before the timeout lets a later call succeed past the original deadline).",
+    source: { section: "States and transitions › Session token (SOAP)", quote: "open — Any request to a Sabre-style API with the token, for example the Refresh Session API — Sent before the timeout — open — The timeout is prevented" },
+  },
+  {
+    id: "SESS-02",
+    area: "SESS",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "`SessionCloseRQ` carrying ConversationId, CPAId and the token closes the session: the token is refused afterwards with `Client.InvalidSecurityToken`, and the pool slot is released.",
+    source: { section: "States and transitions › Session token (SOAP)", quote: "open — `SessionCloseRQ` — Request carries eb:ConversationId, eb:CPAId and the token — closed — The token becomes invalid; session resources are released" },
+  },
+  {
+    id: "SESS-03",
+    area: "SESS",
+    side: "service",
+    level: "MUST",
+    where: "sim",
+    statement: "With no request for the inactivity timeout (default 15 minutes, per account), the session expires and its token is refused with `Client.InvalidSecurityToken`.",
+    source: { section: "States and transitions › Session token (SOAP)", quote: "open — Inactivity timeout — Default 15 minutes; set when the credentials are created — expired" },
+  },
+  {
+    id: "SESS-04",
+    area: "SESS",
+    side: "service",
+    level: "MUST",
+    where: "opt-in",
+    statement: "Sessions not closed stay allocated until they time out; with the caller's pool full, `SessionCreateRQ` is refused (publicly seen as `Client.ReachedTALimit`); closing a session or its timeout frees a slot.",
+    source: { section: "States and transitions › Session token (SOAP)", quote: "The session stays allocated against the pool until it times out; if sessions are not closed, the pool can be exhausted" },
+  },
+  {
+    id: "SESS-05",
+    area: "SESS",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "The client's `SessionCloseRQ` carries ConversationId, CPAId and the session token in the header, and a body `SessionCloseRQ` with POS/Source `PseudoCityCode`, `TimeStamp` and `Version`.",
+    source: { section: "Endpoints › SOAP operations for tokens", quote: "Close Session — `SessionCloseRQ` — Header with eb:ConversationId, eb:CPAId, and wsse:BinarySecurityToken (the session token); body `SessionCloseRQ` element with a POS/Source element carrying the PseudoCityCode attribute, plus TimeStamp and Version attributes" },
+  },
+  {
+    id: "SESS-06",
+    area: "SESS",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "The client closes every session it opens: at the end of its work, at shutdown, and when a call inside the session failed.",
+    source: { section: "What the service does", quote: "Session token: a server-side session is allocated and must be closed." },
+  },
+  {
+    id: "SESS-07",
+    area: "SESS",
+    side: "client",
+    level: "MUST",
+    where: "any",
+    statement: "After `Client.InvalidSecurityToken` the client does not send that token again; it opens a new session or reports the failure.",
+    source: { section: "Errors › SOAP", quote: "Invalid or expired binary security token — SOAP fault with faultcode `Client.InvalidSecurityToken`" },
+  },
+  {
+    id: "SESS-08",
+    area: "SESS",
+    side: "client",
+    level: "SHOULD",
+    where: "any",
+    statement: "The client never holds more open sessions than its pool allows, and answers a pool-full refusal without a retry storm.",
+    source: { section: "Limits", quote: "Session pool: A finite pool of session tokens/sessions per caller; unclosed sessions can exhaust it" },
+  },
+];

@@ -1,0 +1,33 @@
+import type { Area, Rule } from '../types.ts';
+
+export const area: Area = { id: "XPROTO", title: "one token, two protocols" };
+
+export const rules: readonly Rule[] = [
+  {
+    id: "XPROTO-01",
+    area: "XPROTO",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "A sessionless token from `POST /v2/auth/token` is accepted in `wsse:BinarySecurityToken` by SOAP APIs that accept sessionless tokens.",
+    source: { section: "Authentication › Cross-cutting rules", quote: "A sessionless token obtained through REST can also be used to call SOAP APIs, and the reverse." },
+  },
+  {
+    id: "XPROTO-02",
+    area: "XPROTO",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "A sessionless token from `TokenCreateRQ` is accepted as a REST bearer token.",
+    source: { section: "Authentication › Cross-cutting rules", quote: "A sessionless token obtained through REST can also be used to call SOAP APIs, and the reverse." },
+  },
+  {
+    id: "XPROTO-03",
+    area: "XPROTO",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "The same account (PCC, EPR, password) authenticates on REST and on SOAP; only the domain value and the construction differ.",
+    source: { section: "Authentication › Cross-cutting rules", quote: "The same token credentials (PCC, EPR and so on) serve REST and SOAP; the differences are the domain and the way the credentials are built." },
+  },
+];

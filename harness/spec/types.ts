@@ -1,0 +1,68 @@
+/**
+ * Types of the rule catalog. The catalog is data: no module under `harness/spec` does I/O.
+ * @see ../../../shared/design/RULES.md
+ */
+
+/** `service`: checked by talking to a service. `client`: checked by watching a client talk to the simulator. */
+export type Side = 'service' | 'client';
+
+/**
+ * `MUST`: stated by the interface document; a violation is a failure.
+ * `SHOULD`: RFC 6749 or the document's intent; a violation is a warning.
+ * `INFO`: not shown in the document; the observed value is recorded and never fails the run.
+ */
+export type Level = 'MUST' | 'SHOULD' | 'INFO';
+
+/**
+ * `any`: runs against every target. `sim`: needs control of the target's clock or internals.
+ * `opt-in`: runs on a live target only when the user allows it.
+ */
+export type Where = 'any' | 'sim' | 'opt-in';
+
+export const AREA_IDS = ['CRED', 'REST', 'API', 'LIFE', 'SOAP', 'STOK', 'SESS', 'ENV', 'XPROTO', 'ACCESS', 'ERR'] as const;
+export type AreaId = (typeof AREA_IDS)[number];
+
+export const RULE_IDS = [
+  'CRED-01', 'CRED-02', 'CRED-03', 'CRED-04',
+  'REST-01', 'REST-02', 'REST-03', 'REST-04', 'REST-05',
+  'API-01', 'API-02', 'API-03', 'API-04', 'API-05',
+  'LIFE-01', 'LIFE-02', 'LIFE-03',
+  'SOAP-01', 'SOAP-02', 'SOAP-03', 'SOAP-04', 'SOAP-05',
+  'STOK-01', 'STOK-02', 'STOK-03',
+  'SESS-01', 'SESS-02', 'SESS-03', 'SESS-04', 'SESS-05', 'SESS-06', 'SESS-07', 'SESS-08',
+  'ENV-01', 'ENV-02', 'ENV-03',
+  'XPROTO-01', 'XPROTO-02', 'XPROTO-03',
+  'ACCESS-01', 'ACCESS-02', 'ACCESS-03', 'ACCESS-04',
+  'ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-05', 'ERR-06', 'ERR-07',
+] as const;
+/** A stable rule ID. IDs never change meaning once used; new rules get new IDs. */
+export type RuleId = (typeof RULE_IDS)[number];
+
+export interface Area {
+  readonly id: AreaId;
+  readonly title: string;
+}
+
+/** Where the interface document states the rule. */
+export interface SourceRef {
+  /** Section path in the interface document, e.g. `Errors › REST token endpoint`. */
+  readonly section: string;
+  /** The sentence (or table row) of the document the rule rests on, quoted. */
+  readonly quote: string;
+}
+
+export interface Rule {
+  readonly id: RuleId;
+  readonly area: AreaId;
+  readonly side: Side;
+  readonly level: Level;
+  readonly where: Where;
+  /** The rule as the harness checks it (RULES.md wording). */
+  readonly statement: string;
+  readonly source: SourceRef;
+  /** An outside reference the rule also rests on (SHOULD rules), e.g. `RFC 6749 §5.1`. */
+  readonly see?: string;
+}
+
+export type Environment = 'cert' | 'prod';
+export type TokenKind = 'sessionless' | 'session';
