@@ -1,0 +1,46 @@
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, restEndpoints, type Environment } from '../spec/index.ts';
+
+/**
+ * An account as the simulator holds it. Credentials are issued per environment: an account exists in the
+ * environments it is listed for, and nowhere else (ENV-03).
+ */
+export interface SimAccount {
+  /** The user ID / EPR. */
+  readonly epr: string;
+  /** The PCC / iPCC (the REST "group", the SOAP Organization, the eb:CPAId). */
+  readonly pcc: string;
+  readonly password: string;
+  readonly restDomain: string;
+  readonly soapDomain: string;
+  /** Inactivity timeout of this account's sessions. */
+  readonly sessionTimeoutSeconds: number;
+  /** Size of this account's session pool. */
+  readonly poolSize: number;
+  /** Keys of the REST endpoints (and SOAP actions) the agency may call; `'*'` for all that need no amendment. */
+  readonly apis: readonly string[] | '*';
+  /** Contractual amendments the account holds (ACCESS-04). */
+  readonly amendments: readonly string[];
+  /** Developer-portal test credentials: only the public REST APIs of CERT (ACCESS-03). */
+  readonly portal: boolean;
+}
+
+export type SimAccountInput = Pick<SimAccount, 'epr' | 'pcc' | 'password'> & Partial<SimAccount>;
+
+export function simAccount(input: SimAccountInput): SimAccount {
+  return {
+    restDomain: DEFAULT_REST_DOMAIN,
+    soapDomain: DEFAULT_SOAP_DOMAIN,
+    sessionTimeoutSeconds: limits.defaultSessionTimeoutSeconds,
+    poolSize: 4,
+    apis: '*',
+    amendments: [],
+    portal: false,
+    ...input,
+  };
+}
+
+export function allAmendments(): string[] {
+  return [...new Set(restEndpoints.flatMap((e) => (e.amendment ? [e.amendment] : [])))];
+}
+
+export type AccountsByEnvironment = Readonly<Record<Environment, readonly SimAccount[]>>;

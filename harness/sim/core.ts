@@ -1,0 +1,114 @@
+import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../spec/index.ts';
+import { simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
+import type { Clock } from './clock.ts';
+import { parseDefects, type DefectId } from './defects.ts';
+import { EventLog, type SimEvent } from './events.ts';
+import { json, type SimRequest, type SimResponse } from './http.ts';
+import { Random } from './random.ts';
+import { handleApiCall, handleTokenRequest, type RestContext, type RestResult } from './rest.ts';
+import { tokenState, TokenStore } from './tokens.ts';
+
+/** The path the simulator's SOAP endpoint answers on (one POST endpoint, dispatch on eb:Action). */
+export const SOAP_PATH = '/websvc';
+
+export interface SimOptions {
+  readonly clock: Clock;
+  readonly accounts: AccountsByEnvironment;
+  /** Deviations to switch on (self-tests). */
+  readonly defects?: readonly string[];
+  /** Seed of the token and ID generator. */
+  readonly seed?: number;
+  /** Bound of the event log. */
+  readonly maxEvents?: number;
+}
+
+/** A handler for a protocol the core dispatches to (the SOAP endpoint plugs in here). */
+export type ProtocolHandler = (core: SimCore, req: SimRequest) => RestResult;
+
+/**
+ * The simulated service: accounts per environment, issued tokens, sessions and an event log of every request.
+ * Pure: no I/O, time only from the injected clock. The MSW handlers and the loopback server are thin adapters.
+ */
+export class SimCore {
+  readonly clock: Clock;
+  readonly defects: ReadonlySet<DefectId>;
+  readonly tokens = new TokenStore();
+  readonly events: EventLog;
+  readonly random: Random;
+  #accounts: Record<Environment, SimAccount[]>;
+  #soap: ProtocolHandler | undefined;
+
+  constructor(options: SimOptions) {
+    this.clock = options.clock;
+    this.defects = parseDefects(options.defects ?? []);
+    this.random = new Random(options.seed ?? 1);
+    this.events = new EventLog(options.maxEvents);
+    this.#accounts = { cert: [...options.accounts.cert], prod: [...options.accounts.prod] };
+  }
+
+  /** Plugs in the SOAP endpoint (kept apart so the REST core does not depend on the XML stack). */
+  useSoap(handler: ProtocolHandler): this {
+    this.#soap = handler;
+    return this;
+  }
+
+  accountsIn(env: Environment): readonly SimAccount[] {
+    return this.#accounts[env];
+  }
+
+  addAccount(env: Environment, input: SimAccountInput): SimAccount {
+    const account = simAccount(input);
+    this.#accounts[env].push(account);
+    return account;
+  }
+
+  /** Sessions that still hold a pool slot, across all accounts. */
+  openSessionCount(): number {
+    const now = this.clock.now();
+    let n = 0;
+    for (const t of this.tokens.all()) if (t.kind === 'session' && tokenState(t, now) === 'valid') n++;
+    return n;
+  }
+
+  restContext(): RestContext {
+    return { now: this.clock.now(), defects: this.defects, tokens: this.tokens, random: this.random, accountsIn: (env) => this.accountsIn(env) };
+  }
+
+  handle(req: SimRequest): SimResponse {
+    const result = this.#dispatch(req);
+    const response = result.response;
+    const event: Omit<SimEvent, 'seq'> = {
+      at: this.clock.now(),
+      env: req.env,
+      protocol: req.path === SOAP_PATH ? 'soap' : 'rest',
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      body: req.body,
+      status: response.kind === 'response' ? response.status : 0,
+      outcome: result.outcome,
+      ...(result.clientId !== undefined && { clientId: result.clientId }),
+      ...(result.tokenUsed !== undefined && { tokenUsed: result.tokenUsed }),
+      ...(result.tokenIssued !== undefined && { tokenIssued: result.tokenIssued }),
+      ...(result.detail !== undefined && { detail: result.detail }),
+    };
+    this.events.append(event);
+    return response;
+  }
+
+  #dispatch(req: SimRequest): RestResult {
+    if (req.path === TOKEN_PATH) {
+      if (req.method !== 'POST') return notFound(405, `${req.method} is not allowed on ${TOKEN_PATH}; use POST`);
+      return handleTokenRequest(this.restContext(), req);
+    }
+    if (req.path === SOAP_PATH && this.#soap) return this.#soap(this, req);
+    const endpoint = findRestEndpoint(req.method, req.path);
+    if (endpoint) return handleApiCall(this.restContext(), req, endpoint);
+    if (restEndpoints.some((e) => e.path === req.path)) return notFound(405, `${req.method} is not allowed on ${req.path}`);
+    return notFound(404, `no API at ${req.path}`);
+  }
+}
+
+function notFound(status: number, message: string): RestResult {
+  return { response: json(status, { status: 'NotProcessed', type: 'Validation', errorCode: status === 404 ? 'ERR.2SG.PROXY.NOT_FOUND' : 'ERR.2SG.PROXY.METHOD_NOT_ALLOWED', message }), outcome: 'not-found' };
+}

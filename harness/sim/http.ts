@@ -1,0 +1,28 @@
+import type { Environment } from '../spec/index.ts';
+
+/** A request as the simulator core sees it: plain data, no streams, no sockets. */
+export interface SimRequest {
+  readonly env: Environment;
+  /** Upper-cased by the adapters only if the client sent it so: the core sees the method as sent. */
+  readonly method: string;
+  readonly path: string;
+  /** The query string without `?`, possibly empty. */
+  readonly query: string;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** The core's answer. `hang` and `drop` exist for defects (a service that never answers, or cuts the line). */
+export type SimResponse =
+  | { readonly kind: 'response'; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+  | { readonly kind: 'hang' }
+  | { readonly kind: 'drop' };
+
+export function json(status: number, value: unknown, contentType = 'application/json;charset=UTF-8'): SimResponse {
+  return { kind: 'response', status, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body: JSON.stringify(value) };
+}
+
+export function xml(status: number, body: string): SimResponse {
+  return { kind: 'response', status, headers: { 'content-type': 'text/xml;charset=UTF-8' }, body };
+}

@@ -1,0 +1,195 @@
+import { clientIdFor, buildClientId, decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
+import {
+  FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, restTokenErrors, TOKEN_TYPE,
+  type Environment, type RestEndpoint,
+} from '../spec/index.ts';
+import type { SimAccount } from './accounts.ts';
+import type { DefectId } from './defects.ts';
+import type { SimOutcome } from './events.ts';
+import { json, type SimRequest, type SimResponse } from './http.ts';
+import { newAccessToken, tokenState, type IssuedToken, type TokenStore } from './tokens.ts';
+import type { Random } from './random.ts';
+
+/** What the REST handlers need from the core. */
+export interface RestContext {
+  readonly now: number;
+  readonly defects: ReadonlySet<DefectId>;
+  readonly tokens: TokenStore;
+  readonly random: Random;
+  accountsIn(env: Environment): readonly SimAccount[];
+}
+
+export interface RestResult {
+  readonly response: SimResponse;
+  readonly outcome: SimOutcome;
+  readonly clientId?: string;
+  readonly tokenIssued?: string;
+  readonly tokenUsed?: string;
+  readonly detail?: string;
+}
+
+const syntaxError = restTokenErrors['missing-or-syntax'];
+const wrongClient = restTokenErrors['wrong-client'];
+
+function tokenError(ctx: RestContext, description: string, error = 'invalid_client'): SimResponse {
+  return json(ctx.defects.has('err03-status-400') ? 400 : 401, { error, error_description: description });
+}
+
+/** Decodes credentials as the service must, or as a defect makes it. */
+function decode(ctx: RestContext, header: string | undefined): DecodedCredentials {
+  const decoded = decodeAuthorization(header);
+  if (ctx.defects.has('err01-single-base64-accepted') && !decoded.ok && header?.startsWith('Basic ')) {
+    // A lenient service: accepts base64(V1:user:group:domain:password).
+    const single = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const fields = single.split(':');
+    if (fields.length >= 5 && fields[0] === 'V1') {
+      const password = fields.at(-1) ?? '';
+      const clientId = fields.slice(0, -1).join(':');
+      const parts = { userid: fields.slice(1, -3).join(':'), group: fields.at(-3) ?? '', domain: fields.at(-2) ?? '' };
+      return { ok: true, clientId, password, parts };
+    }
+  }
+  if (!decoded.ok || !header) return decoded;
+  if (ctx.defects.has('cred03-latin1-decoding')) {
+    const outer = Buffer.from(header.replace(/^Basic +/i, ''), 'base64').toString('latin1');
+    const [id = '', secret = ''] = outer.split(':');
+    return { ...decoded, clientId: Buffer.from(id, 'base64').toString('latin1'), password: Buffer.from(secret, 'base64').toString('latin1') };
+  }
+  if (ctx.defects.has('cred03-client-id-four-fields') && decoded.clientId.split(':').length !== 4) {
+    return { ok: false, code: 'client-id-form', reason: 'the Client ID does not have four fields' };
+  }
+  return decoded;
+}
+
+function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
+  return ctx.accountsIn(env).find((a) => buildClientId(clientIdFor(a)) === clientId && a.password === password);
+}
+
+/** `POST /v2/auth/token`: the OAuth 2.0 client-credentials grant with the double-base64 credentials. */
+export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResult {
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (contentType !== FORM_CONTENT_TYPE) {
+    if (ctx.defects.has('err07-drop-on-bad-content-type')) return { response: { kind: 'drop' }, outcome: 'no-answer' };
+    return {
+      response: json(400, { error: 'invalid_request', error_description: `Content-Type must be ${FORM_CONTENT_TYPE}` }),
+      outcome: 'token-refused-request',
+      detail: `content-type ${contentType || '(none)'}`,
+    };
+  }
+  const form = new URLSearchParams(req.body);
+  if (form.get('grant_type') !== GRANT_TYPE) {
+    if (ctx.defects.has('err07-hang-on-bad-grant-type')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
+    return {
+      response: json(400, { error: 'unsupported_grant_type', error_description: `grant_type must be ${GRANT_TYPE}` }),
+      outcome: 'token-refused-request',
+      detail: `grant_type ${form.get('grant_type') ?? '(none)'}`,
+    };
+  }
+  if (form.has('source_ip') && ctx.defects.has('rest02-source-ip-rejected')) {
+    return { response: json(400, { error: 'invalid_request', error_description: 'Unexpected parameter source_ip' }), outcome: 'token-refused-request' };
+  }
+
+  const decoded = decode(ctx, req.headers.authorization);
+  if (!decoded.ok) {
+    const description = ctx.defects.has('err01-wrong-description') ? wrongClient.publicDescription : syntaxError.publicDescription;
+    return { response: tokenError(ctx, description), outcome: 'token-refused-syntax', detail: decoded.code };
+  }
+  const account = findAccount(ctx, req.env, decoded.clientId, decoded.password);
+  if (!account) {
+    let description: string = ctx.defects.has('err02-syntax-description') ? syntaxError.publicDescription : wrongClient.publicDescription;
+    if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
+    const error = ctx.defects.has('err02-unauthorized-client') ? 'unauthorized_client' : 'invalid_client';
+    return { response: tokenError(ctx, description, error), outcome: 'token-refused-credentials', clientId: decoded.clientId };
+  }
+
+  const issued = issueAccessToken(ctx, req.env, account, 'rest');
+  const lifetime = Math.round((issued.expiresAt - issued.issuedAt) / 1000);
+  const body = {
+    access_token: issued.token,
+    token_type: ctx.defects.has('rest03-token-type-capitalized') ? 'Bearer' : TOKEN_TYPE,
+    expires_in: ctx.defects.has('rest03-expires-in-string') ? String(lifetime) : lifetime,
+  };
+  const contentType200 = ctx.defects.has('rest05-text-plain') ? 'text/plain' : 'application/json;charset=UTF-8';
+  return { response: json(200, body, contentType200), outcome: 'token-issued', clientId: decoded.clientId, tokenIssued: issued.token };
+}
+
+/** One call, one token (REST-04); the defects that break that or the lifetime live here. */
+export function issueAccessToken(ctx: RestContext, env: Environment, account: SimAccount, via: 'rest' | 'soap'): IssuedToken {
+  if (ctx.defects.has('rest04-token-reused') || ctx.defects.has('life02-refresh-returns-expired')) {
+    const latest = ctx.tokens.latestFor(env, account, 'sessionless');
+    if (latest) {
+      const state = tokenState(latest, ctx.now);
+      if (ctx.defects.has('rest04-token-reused') && state === 'valid') return latest;
+      if (ctx.defects.has('life02-refresh-returns-expired') && state === 'expired') return latest;
+    }
+  }
+  const lifetime = ctx.defects.has('rest03-legacy-lifetime') ? limits.previousAccessTokenLifetimeSeconds : limits.accessTokenLifetimeSeconds;
+  let token = newAccessToken(ctx.random);
+  while (ctx.tokens.has(token)) token = newAccessToken(ctx.random);
+  const issued: IssuedToken = { token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0 };
+  ctx.tokens.add(issued, ctx.now);
+  return issued;
+}
+
+export type TokenCheck =
+  | { readonly ok: true; readonly token: IssuedToken }
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'closed' | 'other-environment' | 'used-up' };
+
+/** Whether a presented token is good for a call in `env` now (shared by REST bearer auth and SOAP). */
+export function checkToken(ctx: RestContext, env: Environment, value: string): TokenCheck {
+  const token = ctx.tokens.get(value);
+  if (!token) {
+    if (ctx.defects.has('api02-unknown-token-accepted') && value.length > 0) {
+      const account = ctx.accountsIn(env)[0];
+      if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };
+    }
+    return { ok: false, reason: 'unknown' };
+  }
+  if (token.env !== env) return { ok: false, reason: 'other-environment' };
+  const state = tokenState(token, ctx.now);
+  if (state === 'closed') return { ok: false, reason: 'closed' };
+  if (state === 'expired' && !(token.kind === 'sessionless' && ctx.defects.has('life01-never-expires'))) return { ok: false, reason: 'expired' };
+  if (ctx.defects.has('api01-single-use-token') && token.uses >= 1) return { ok: false, reason: 'used-up' };
+  return { ok: true, token };
+}
+
+function apiAuthFailure(ctx: RestContext): SimResponse {
+  return json(publicApiAuthError.status, {
+    status: 'NotProcessed',
+    type: 'Validation',
+    errorCode: publicApiAuthError.errorCode,
+    timeStamp: new Date(ctx.now).toISOString(),
+    message: publicApiAuthError.message,
+  });
+}
+
+/** Whether the account may call the endpoint (agency subset, amendments, portal credentials). */
+export function mayCall(account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean): boolean {
+  if (account.portal) return env === 'cert' && isPublic;
+  if (amendment && !account.amendments.includes(amendment)) return false;
+  return account.apis === '*' || account.apis.includes(key);
+}
+
+/** A published REST API: bearer auth, then a small placeholder payload. */
+export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestEndpoint): RestResult {
+  const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (!match?.[1]) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', detail: 'no bearer token' };
+  const presented = match[1];
+  const checked = checkToken(ctx, req.env, presented);
+  if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
+  const { token } = checked;
+  if (!endpoint.accepts.includes(token.kind) || !mayCall(token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
+    const body = { status: 'NotProcessed', type: 'Validation', errorCode: publicApiForbidden.errorCode, timeStamp: new Date(ctx.now).toISOString(), message: publicApiForbidden.message };
+    return { response: json(publicApiForbidden.status, body), outcome: 'api-refused-access', tokenUsed: presented };
+  }
+  token.uses++;
+  return { response: json(200, placeholderPayload(endpoint)), outcome: 'api-ok', tokenUsed: presented };
+}
+
+/** The business payloads are outside the interface document: a small stand-in that names the API. */
+function placeholderPayload(endpoint: RestEndpoint): unknown {
+  if (endpoint.key === 'shop-themes') {
+    return { Themes: ['BEACH', 'DISNEY', 'GAMBLING', 'HISTORIC', 'MOUNTAINS', 'NATIONAL-PARKS', 'OUTDOORS', 'ROMANTIC', 'SHOPPING', 'SKIING', 'THEME-PARK', 'CARIBBEAN'].map((Theme) => ({ Theme })) };
+  }
+  return { api: endpoint.api, version: endpoint.version, simulated: true };
+}

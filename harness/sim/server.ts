@@ -1,0 +1,107 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import type { SimCore } from './core.ts';
+import { SOAP_PATH } from './core.ts';
+import type { SimRequest } from './http.ts';
+import { handleControl, CONTROL_PREFIX, type ControlOptions } from './control.ts';
+
+export interface SimServerOptions {
+  readonly host?: string;
+  /** Ports per environment; 0 (default) picks free ones. */
+  readonly ports?: Partial<Record<Environment, number>>;
+  /** Serve HTTPS with this key and certificate (PEM). */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** Serve the control endpoint under `/__sim/` (clock, accounts, events). Off unless asked for. */
+  readonly control?: ControlOptions | false;
+  /** Largest request body accepted, in bytes. */
+  readonly maxBodyBytes?: number;
+}
+
+export interface SimEndpoints {
+  readonly restBaseUrl: string;
+  readonly soapUrl: string;
+}
+
+export interface SimServer {
+  readonly urls: Readonly<Record<Environment, SimEndpoints>>;
+  /** Base URL of the control endpoint, when served. */
+  readonly controlUrl: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Serves the simulator core over real HTTP(S) on loopback: one port per environment, REST and SOAP on each. */
+export async function startSimServer(core: SimCore, options: SimServerOptions = {}): Promise<SimServer> {
+  const host = options.host ?? '127.0.0.1';
+  const scheme = options.tls ? 'https' : 'http';
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  const urls = {} as Record<Environment, SimEndpoints>;
+  for (const env of ENVIRONMENTS) {
+    const listener = (req: IncomingMessage, res: ServerResponse) => void serve(core, env, req, res, options);
+    const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createHttpServer(listener);
+    server.keepAliveTimeout = 5_000;
+    server.on('connection', (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    server.on('secureConnection', (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.ports?.[env] ?? 0, host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    urls[env] = { restBaseUrl: base, soapUrl: `${base}${SOAP_PATH}` };
+    servers.push(server);
+  }
+  return {
+    urls,
+    controlUrl: options.control ? `${urls.cert.restBaseUrl}${CONTROL_PREFIX}` : undefined,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    },
+  };
+}
+
+async function serve(core: SimCore, env: Environment, req: IncomingMessage, res: ServerResponse, options: SimServerOptions): Promise<void> {
+  const max = options.maxBodyBytes ?? 1024 * 1024;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://sim');
+  const body = Buffer.concat(chunks).toString('utf8');
+  if (options.control && url.pathname.startsWith(CONTROL_PREFIX)) {
+    const answer = handleControl(core, options.control, req.method ?? 'GET', url, body);
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const simRequest: SimRequest = { env, method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), headers, body };
+  const answer = core.handle(simRequest);
+  if (answer.kind === 'hang') return; // never answered; the socket is destroyed when the server closes
+  if (answer.kind === 'drop') {
+    req.socket.destroy();
+    return;
+  }
+  res.writeHead(answer.status, answer.headers).end(answer.body);
+}

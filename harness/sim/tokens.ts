@@ -1,0 +1,86 @@
+import type { Environment, TokenKind } from '../spec/index.ts';
+import type { SimAccount } from './accounts.ts';
+import { BASE64_ALPHABET, type Random } from './random.ts';
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly kind: TokenKind;
+  readonly env: Environment;
+  readonly account: SimAccount;
+  /** How the token was obtained. */
+  readonly via: 'rest' | 'soap';
+  readonly issuedAt: number;
+  /** Sessionless: issuedAt + lifetime. Session: last use + the account's inactivity timeout. */
+  expiresAt: number;
+  uses: number;
+  closedAt?: number;
+  /** The ConversationId the session was created with (session tokens). */
+  conversationId?: string;
+}
+
+export type TokenState = 'valid' | 'expired' | 'closed';
+
+export function tokenState(token: IssuedToken, now: number): TokenState {
+  if (token.closedAt !== undefined) return 'closed';
+  return now < token.expiresAt ? 'valid' : 'expired';
+}
+
+/** Sessionless access tokens look like `T1RLAQ…*` (PUBLIC-FACTS.md). */
+export function newAccessToken(random: Random): string {
+  return `T1RLAQ${random.chars(BASE64_ALPHABET, 118)}*`;
+}
+
+/** Session tokens look like the real service's IDL session references, backslashes included. */
+export function newSessionToken(random: Random): string {
+  const id = `-${random.digits(19)}`;
+  return `Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!${id}!${random.digits(6)}!0`;
+}
+
+/** Every token the simulator issued, by value. Expired tokens are pruned once they are long past use. */
+export class TokenStore {
+  #tokens = new Map<string, IssuedToken>();
+  #pruneAt = 10_000;
+
+  add(token: IssuedToken, now: number): void {
+    this.#tokens.set(token.token, token);
+    if (this.#tokens.size >= this.#pruneAt) this.#prune(now);
+  }
+  get(value: string): IssuedToken | undefined {
+    return this.#tokens.get(value);
+  }
+  has(value: string): boolean {
+    return this.#tokens.has(value);
+  }
+  /** The newest token of `kind` issued to the account in `env`. */
+  latestFor(env: Environment, account: SimAccount, kind: TokenKind): IssuedToken | undefined {
+    let latest: IssuedToken | undefined;
+    for (const t of this.#tokens.values()) {
+      if (t.env === env && t.account === account && t.kind === kind && (!latest || t.issuedAt >= latest.issuedAt)) latest = t;
+    }
+    return latest;
+  }
+  /** Sessions of the account that hold a pool slot (open and not timed out). */
+  openSessions(env: Environment, account: SimAccount, now: number): IssuedToken[] {
+    const out: IssuedToken[] = [];
+    for (const t of this.#tokens.values()) {
+      if (t.kind === 'session' && t.env === env && t.account === account && tokenState(t, now) === 'valid') out.push(t);
+    }
+    return out;
+  }
+  all(): IterableIterator<IssuedToken> {
+    return this.#tokens.values();
+  }
+  get size(): number {
+    return this.#tokens.size;
+  }
+
+  /** Forgets tokens that expired or closed more than a day ago (they are refused the same as unknown ones). */
+  #prune(now: number): void {
+    const horizon = now - 86_400_000;
+    for (const [value, t] of this.#tokens) {
+      const end = t.closedAt ?? t.expiresAt;
+      if (end < horizon) this.#tokens.delete(value);
+    }
+    this.#pruneAt = Math.max(10_000, this.#tokens.size * 2);
+  }
+}

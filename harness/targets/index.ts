@@ -1,0 +1,9 @@
+export { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret } from './config.ts';
+export { createLiveTarget, loadLiveTarget } from './live-target.ts';
+export { createSimTarget, toAccount } from './sim-target.ts';
+export { createTransport, TransportError, toTransportError } from './transport.ts';
+
+export type { AccountConfig, ConfigErrorCode, SecretRef, TargetConfig } from './config.ts';
+export type { SimTargetOptions } from './sim-target.ts';
+export type { HttpRequest, HttpResponse, Transport, TransportErrorCode, TransportOptions } from './transport.ts';
+export type { Account, EnvironmentEndpoints, SimControl, SimExtraAccounts, Target } from './types.ts';

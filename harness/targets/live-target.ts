@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import type { Environment } from '../spec/index.ts';
+import { loadTargetConfig, resolveAccount, sessionTimeoutOf, type TargetConfig } from './config.ts';
+import { createTransport } from './transport.ts';
+import type { Account, Target } from './types.ts';
+
+/** A live environment (CERT, PROD, or any service at the configured addresses). No clock control. */
+export function createLiveTarget(config: TargetConfig, options: { readonly requestTimeoutMs?: number; readonly allowOptIn?: boolean } = {}): Target {
+  const accounts: Partial<Record<Environment, Account>> = {};
+  for (const [env, a] of Object.entries(config.accounts) as [Environment, NonNullable<TargetConfig['accounts'][Environment]>][]) {
+    accounts[env] = resolveAccount(a);
+  }
+  const transport = createTransport({
+    timeoutMs: config.requestTimeoutMs ?? options.requestTimeoutMs ?? 15_000,
+    useEnvProxy: true,
+    ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
+  });
+  return {
+    name: config.name,
+    kind: 'live',
+    environments: config.environments,
+    accounts,
+    sessionPoolSize: config.sessionPoolSize,
+    sessionTimeoutSeconds: sessionTimeoutOf(config),
+    allowOptIn: options.allowOptIn ?? config.allowOptIn ?? false,
+    transport,
+    control: undefined,
+    close: () => transport.close(),
+  };
+}
+
+export function loadLiveTarget(file: string, options: { readonly requestTimeoutMs?: number; readonly allowOptIn?: boolean } = {}): Target {
+  return createLiveTarget(loadTargetConfig(file), options);
+}

@@ -1,0 +1,67 @@
+import { limits, type Environment } from '../spec/index.ts';
+import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimAccount } from '../sim/index.ts';
+import { createTransport } from './transport.ts';
+import type { Account, Target } from './types.ts';
+
+export interface SimTargetOptions {
+  readonly defects?: readonly string[];
+  readonly seed?: number;
+  readonly requestTimeoutMs?: number;
+  /** Serve over HTTPS with this key and certificate, trusting `tls.ca`. */
+  readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
+  /** Hook to plug protocols into the core before it serves (the SOAP endpoint). */
+  readonly configure?: (core: SimCore) => void;
+}
+
+export function toAccount(a: SimAccount): Account {
+  return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain };
+}
+
+/**
+ * The built-in simulator as a target: a fresh core on a manual clock, served on loopback so that the checks talk
+ * real HTTP through the one transport, with in-process control of the clock and accounts.
+ */
+export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly core: SimCore }> {
+  const clock = new ManualClock();
+  const accounts = defaultAccounts(options.seed);
+  const core = new SimCore({ clock, accounts: accounts.accounts, defects: options.defects ?? [], seed: options.seed ?? 1 });
+  options.configure?.(core);
+  const server = await startSimServer(core, options.tls ? { tls: options.tls } : {});
+  const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 5_000, ...(options.tls && { ca: options.tls.ca }) });
+  const envs: Environment[] = ['cert', 'prod'];
+  return {
+    name: options.defects?.length ? `simulator (defects: ${options.defects.join(', ')})` : 'simulator',
+    kind: 'sim',
+    core,
+    environments: server.urls,
+    accounts: Object.fromEntries(envs.map((env) => [env, toAccount(accounts.main[env])])),
+    sessionPoolSize: accounts.main.cert.poolSize,
+    sessionTimeoutSeconds: accounts.main.cert.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds,
+    allowOptIn: true,
+    transport,
+    control: {
+      async advanceClock(seconds) {
+        clock.advance(seconds);
+      },
+      async addAccount(env, account) {
+        core.addAccount(env, account);
+      },
+      async events(after = 0) {
+        return core.events.since(after);
+      },
+      async openSessions() {
+        return core.openSessionCount();
+      },
+      extraAccounts: {
+        otherAgency: toAccount(accounts.otherAgency),
+        noAmendment: toAccount(accounts.noAmendment),
+        portal: toAccount(accounts.portal),
+        certOnly: toAccount(accounts.certOnly),
+      },
+    },
+    async close() {
+      await transport.close();
+      await server.close();
+    },
+  };
+}
