@@ -14,7 +14,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['harness/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'] } },
+      { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], setupFiles: ['./harness/checks/setup.ts'] } },
     ],
   },
 });

@@ -1,0 +1,38 @@
+/**
+ * A check that found the target not doing what a rule says. Carries what was expected and what was seen, in the
+ * style of oauth4webapi: `unexpected "token_type" value` with `{ expected: 'bearer', actual: 'Bearer' }`.
+ */
+export class CheckFailure extends Error {
+  readonly code: string;
+  readonly expected: string | undefined;
+  readonly actual: string | undefined;
+  constructor(message: string, details: { code?: string; expected?: unknown; actual?: unknown } = {}) {
+    super(message);
+    this.name = 'CheckFailure';
+    this.code = details.code ?? 'CHECK_FAILED';
+    this.expected = 'expected' in details ? show(details.expected) : undefined;
+    this.actual = 'actual' in details ? show(details.actual) : undefined;
+  }
+}
+
+/** A value as a report shows it: strings quoted, everything else as JSON. */
+export function show(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  if (typeof value === 'string') return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Fails unless `actual` is exactly `expected` (Object.is, or deep equality through JSON for objects). */
+export function expectEqual(what: string, actual: unknown, expected: unknown, code?: string): void {
+  const same = Object.is(actual, expected) || (typeof expected === 'object' && expected !== null && show(actual) === show(expected));
+  if (!same) throw new CheckFailure(`unexpected ${what}`, { expected, actual, ...(code && { code }) });
+}
+
+/** Fails with `message` unless `condition` holds. */
+export function expectThat(condition: boolean, message: string, details: { expected?: unknown; actual?: unknown; code?: string } = {}): asserts condition {
+  if (!condition) throw new CheckFailure(message, details);
+}

@@ -1,0 +1,103 @@
+import { basicAuthorization, clientIdFor } from '../credentials/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestEndpoint } from '../spec/index.ts';
+import type { Account, HttpResponse } from '../targets/index.ts';
+import type { CheckContext } from './rule-test.ts';
+import { PrerequisiteFailed } from './rule-test.ts';
+import { registerSecret } from './secrets.ts';
+
+/** The Authorization header of a token request for an account, built per the interface document. */
+export function authorizationFor(account: Account): string {
+  return basicAuthorization({ ...clientIdFor(account), password: account.password });
+}
+
+export interface TokenRequest {
+  /** `null` leaves the header out; default: the account's correctly built credentials. */
+  readonly authorization?: string | null;
+  /** `null` leaves the header out; default `application/x-www-form-urlencoded`. */
+  readonly contentType?: string | null;
+  /** The raw body; default `grant_type=client_credentials`. */
+  readonly body?: string;
+  readonly account?: Account;
+  readonly timeoutMs?: number;
+}
+
+export function baseUrl(ctx: CheckContext, env: Environment): string {
+  const e = ctx.target.environments[env];
+  if (!e) ctx.notApplicable(`the target has no ${env.toUpperCase()} environment configured`);
+  return e.restBaseUrl;
+}
+
+export function account(ctx: CheckContext, env: Environment): Account {
+  const a = ctx.target.accounts[env];
+  if (!a) ctx.notApplicable(`the target has no ${env.toUpperCase()} account configured`);
+  return a;
+}
+
+/** `POST /v2/auth/token` with what `req` says (a correct request by default). */
+export async function requestToken(ctx: CheckContext, env: Environment, req: TokenRequest = {}): Promise<HttpResponse> {
+  const url = `${baseUrl(ctx, env)}${TOKEN_PATH}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const authorization = req.authorization === undefined ? authorizationFor(req.account ?? account(ctx, env)) : req.authorization;
+  if (authorization !== null) headers.authorization = authorization;
+  const contentType = req.contentType === undefined ? FORM_CONTENT_TYPE : req.contentType;
+  if (contentType !== null) headers['content-type'] = contentType;
+  const res = await ctx.http.request({
+    method: 'POST',
+    url,
+    headers,
+    body: req.body ?? `grant_type=${GRANT_TYPE}`,
+    ...(req.timeoutMs !== undefined && { timeoutMs: req.timeoutMs }),
+  });
+  if (res.status === 200) ctx.created({ tokens: 1 });
+  return res;
+}
+
+/** Parses a JSON body; `undefined` when it is not JSON. */
+export function jsonBody(res: HttpResponse): unknown {
+  try {
+    return JSON.parse(res.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A token for later checks. A target that gives none makes the calling check `skipped` (its prerequisite failed),
+ * not failed: the token endpoint's own rules report that failure.
+ */
+export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<string> {
+  const res = await requestToken(ctx, env, acct ? { account: acct } : {});
+  const body = jsonBody(res);
+  const token = isRecord(body) ? body.access_token : undefined;
+  if (res.status !== 200 || typeof token !== 'string' || token === '') {
+    throw new PrerequisiteFailed(`no access token from ${env.toUpperCase()} (status ${res.status}); see REST-03 and CRED-03`);
+  }
+  registerSecret(token);
+  return token;
+}
+
+export interface ApiCall {
+  /** Overrides the Authorization header; `null` leaves it out. */
+  readonly authorization?: string | null;
+  readonly method?: string;
+}
+
+/** Calls a published REST API with `Authorization: Bearer <token>`. */
+export async function callApi(ctx: CheckContext, env: Environment, endpoint: RestEndpoint, token: string | undefined, call: ApiCall = {}): Promise<HttpResponse> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const authorization = call.authorization === undefined ? (token === undefined ? null : `Bearer ${token}`) : call.authorization;
+  if (authorization !== null) headers.authorization = authorization;
+  const method = call.method ?? endpoint.method ?? 'GET';
+  const query = endpoint.query ? `?${endpoint.query}` : '';
+  const body = method === 'POST' ? '{}' : undefined;
+  if (body) headers['content-type'] = 'application/json';
+  return ctx.http.request({ method, url: `${baseUrl(ctx, env)}${endpoint.path}${query}`, headers, ...(body && { body }) });
+}
+
+export function accepted(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}

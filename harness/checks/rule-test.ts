@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import { it, type TestContext } from 'vitest';
+import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta.ts';
+import { getRule, type RuleId } from '../spec/index.ts';
+import { TransportError, type Target, type Transport } from '../targets/index.ts';
+import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';
+import { CheckFailure } from './failure.ts';
+import { redact } from './secrets.ts';
+import { currentTarget, runConfig } from './target.ts';
+
+/** What a check body gets. */
+export interface CheckContext {
+  readonly target: Target;
+  /** The target's transport, recording the exchanges that become a failure's evidence. */
+  readonly http: Transport;
+  /** Records the observed value of an INFO rule. */
+  info(observation: { observed: string; publiclySeen?: string; matchesPublic: boolean }): void;
+  /** Adds a line of evidence (redacted before it is reported). */
+  note(line: string): void;
+  /** Skips the check as not applicable to this target, with the reason. */
+  notApplicable(reason: string): never;
+  /** Records tokens and sessions the check created, for the report's resource counts. */
+  created(resources: { tokens?: number; sessionsOpened?: number; sessionsClosed?: number }): void;
+}
+
+export type CheckBody = (ctx: CheckContext) => Promise<void>;
+
+const titleFor = (ids: readonly RuleId[], title: string) => `${ids.join(', ')}: ${title}`;
+
+function setMeta(test: TestContext, meta: CheckMeta): void {
+  (test.task.meta as { tds?: CheckMeta }).tds = meta;
+}
+
+/** Why the rules cannot run on this target, if they cannot. */
+function applicability(ids: readonly RuleId[], target: Target): Extract<CheckOutcome, { kind: 'not-applicable' | 'skipped' }> | undefined {
+  for (const id of ids) {
+    const rule = getRule(id);
+    if (rule.where === 'sim' && !target.control) {
+      return { kind: 'not-applicable', reason: `${id} needs control of the target's clock or internals, which ${target.name} does not offer` };
+    }
+    if (rule.where === 'opt-in' && !target.allowOptIn) {
+      return { kind: 'skipped', reason: `${id} is opt-in on a live target (it is slow or uses shared resources): run with --allow-opt-in to include it` };
+    }
+  }
+  return undefined;
+}
+
+class NotApplicable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * A check could not get to what it checks because something it builds on failed (no token could be obtained, say).
+ * Reported `skipped` with the reason, so one broken prerequisite does not cascade into a row of failures.
+ */
+export class PrerequisiteFailed extends Error {
+  readonly code = 'PREREQUISITE_FAILED';
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PrerequisiteFailed';
+  }
+}
+
+/**
+ * A conformance check of one or more rules. The title is prefixed with the rule IDs (`REST-03: …`), which is how
+ * the reporter maps the result to the rules. Handles applicability (`sim`, `opt-in`), turns network failures into
+ * `error` (not `fail`), and attaches redacted expected/actual values and evidence to a failure.
+ */
+export function ruleTest(ids: RuleId | readonly RuleId[], title: string, body: CheckBody, options: { timeout?: number } = {}): void {
+  const list = typeof ids === 'string' ? [ids] : ids;
+  it(titleFor(list, title), async (test) => {
+    await runCheck(test, list, body);
+  }, options.timeout);
+}
+
+async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, extra?: (err: unknown) => Partial<CheckFailureDetail>): Promise<void> {
+  const target = await currentTarget();
+  const skip = applicability(ids, target);
+  if (skip) {
+    setMeta(test, { outcome: skip });
+    test.skip(skip.reason);
+  }
+  const exchanges: Exchange[] = [];
+  const notes: string[] = [];
+  let outcome: CheckOutcome | undefined;
+  const resources = { tokens: 0, sessionsOpened: 0, sessionsClosed: 0 };
+  const ctx: CheckContext = {
+    target,
+    http: recordingTransport(target.transport, exchanges),
+    info(observation) {
+      outcome = { kind: 'info', ...observation, observed: redact(observation.observed) };
+    },
+    note(line) {
+      notes.push(line);
+    },
+    notApplicable(reason) {
+      throw new NotApplicable(reason);
+    },
+    created(r) {
+      resources.tokens += r.tokens ?? 0;
+      resources.sessionsOpened += r.sessionsOpened ?? 0;
+      resources.sessionsClosed += r.sessionsClosed ?? 0;
+    },
+  };
+  const meta = (m: CheckMeta): CheckMeta => ({ ...m, resources });
+  try {
+    await body(ctx);
+    setMeta(test, meta(outcome ? { outcome } : {}));
+  } catch (err) {
+    if (err instanceof NotApplicable) {
+      setMeta(test, meta({ outcome: { kind: 'not-applicable', reason: err.reason } }));
+      test.skip(err.reason);
+    }
+    if (err instanceof PrerequisiteFailed) {
+      const reason = redact(`prerequisite failed: ${err.reason}`);
+      setMeta(test, meta({ outcome: { kind: 'skipped', reason } }));
+      test.skip(reason);
+    }
+    const evidence = [...notes, ...exchanges.map(formatExchange)].map(redact);
+    if (err instanceof TransportError) {
+      setMeta(test, meta({ outcome: { kind: 'error', code: err.code, message: redact(err.message) }, failure: { message: redact(err.message), code: err.code, evidence } }));
+      throw new Error(`${err.code}: ${redact(err.message)}`);
+    }
+    const failure: CheckFailureDetail = {
+      message: redact((err as Error)?.message ?? String(err)),
+      ...(err instanceof CheckFailure && {
+        code: err.code,
+        ...(err.expected !== undefined && { expected: redact(err.expected) }),
+        ...(err.actual !== undefined && { actual: redact(err.actual) }),
+      }),
+      evidence,
+      ...extra?.(err),
+    };
+    setMeta(test, meta({ failure }));
+    throw new CheckFailure(failureMessage(failure));
+  }
+}
+
+function failureMessage(f: CheckFailureDetail): string {
+  const lines = [f.message];
+  if (f.expected !== undefined) lines.push(`expected: ${f.expected}`);
+  if (f.actual !== undefined) lines.push(`actual:   ${f.actual}`);
+  if (f.counterexample !== undefined) lines.push(`counterexample: ${f.counterexample}`);
+  if (f.seed !== undefined) lines.push(`seed: ${f.seed}${f.path ? `, path: ${f.path}` : ''}`);
+  if (f.replay) lines.push(`replay: ${f.replay}`);
+  return lines.join('\n');
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that re-runs just one property of a report with the same seed and path. */
+export function replayCommand(ids: readonly RuleId[], fullTitle: string, seed: number, path: string): string {
+  return `npx tds-conformance run --only ${ids.join(',')} --seed ${seed} --replay ${shellQuote(`${fullTitle}@${path}`)}`;
+}
+
+/**
+ * A property-based check: fast-check generates inputs from `arbitrary` and `predicate` must hold for each. Runs
+ * with the run's seed; a failure reports the shrunk counterexample, the seed and path, and a replay command.
+ */
+export function ruleProperty<T>(
+  ids: RuleId | readonly RuleId[],
+  title: string,
+  /** The inputs, or a function of the check context that builds them (from the target's account, say). */
+  arbitrary: fc.Arbitrary<T> | ((ctx: CheckContext) => fc.Arbitrary<T>),
+  predicate: (ctx: CheckContext, value: T) => Promise<void>,
+  options: { numRuns?: number; timeout?: number } = {},
+): void {
+  const list = typeof ids === 'string' ? [ids] : ids;
+  const fullTitle = titleFor(list, title);
+  it(fullTitle, async (test) => {
+    const run = runConfig();
+    const replay = run.replay && run.replay.check === fullTitle ? run.replay.path : undefined;
+    let details: fc.RunDetails<[T]> | undefined;
+    await runCheck(test, list, async (ctx) => {
+      // After a network failure every further case fails at once: shrinking must not wait out more time-outs.
+      let fatal: unknown;
+      const guarded = async (value: T) => {
+        if (fatal) throw fatal;
+        try {
+          await predicate(ctx, value);
+        } catch (err) {
+          if (err instanceof TransportError || err instanceof PrerequisiteFailed) fatal = err;
+          throw err;
+        }
+      };
+      details = await fc.check(
+        fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded),
+        {
+          seed: run.seed,
+          numRuns: options.numRuns ?? run.runs,
+          ...(replay !== undefined && { path: replay, endOnFailure: true }),
+        },
+      );
+      if (details.failed) {
+        const cause = details.errorInstance;
+        if (fatal) throw fatal;
+        throw cause instanceof Error ? cause : new CheckFailure(String(cause));
+      }
+    }, (err) =>
+      details?.failed && !(err instanceof TransportError)
+        ? {
+            counterexample: redact(fc.stringify(details.counterexample)),
+            seed: details.seed,
+            path: details.counterexamplePath ?? '',
+            replay: replayCommand(list, fullTitle, details.seed, details.counterexamplePath ?? ''),
+          }
+        : {},
+    );
+  }, options.timeout ?? 120_000);
+}

@@ -1,0 +1,36 @@
+import { inject } from 'vitest';
+import type { RunConfig } from '../run-config.ts';
+import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
+import { presetConfig } from '../targets/presets.ts';
+import { registerSecret } from './secrets.ts';
+
+let current: Promise<Target> | undefined;
+
+/** The run configuration the CLI provided (or the defaults of vitest.config.ts). */
+export function runConfig(): RunConfig {
+  return inject('tdsRun');
+}
+
+async function create(run: RunConfig): Promise<Target> {
+  if (run.target.kind === 'sim') {
+    return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs });
+  }
+  const config = presetConfig(run.target.config) ?? loadTargetConfig(run.target.config);
+  return createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
+}
+
+/** The target of this test file, created on first use and closed after the file (see `setup.ts`). */
+export async function currentTarget(): Promise<Target> {
+  current ??= create(runConfig()).then((target) => {
+    for (const account of Object.values(target.accounts)) registerSecret(account?.password);
+    if (target.control) for (const account of Object.values(target.control.extraAccounts)) registerSecret(account.password);
+    return target;
+  });
+  return current;
+}
+
+export async function closeTarget(): Promise<void> {
+  const target = current;
+  current = undefined;
+  if (target) await (await target.catch(() => undefined))?.close();
+}
