@@ -1,14 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { defaultRunConfig } from './harness/run-config.ts';
 
 /**
  * Two projects: `unit` (the harness's own tests, next to the code) and `conformance` (the suites, run against a
  * target). `npx vitest` and `npx tds-conformance run` see the same tests; the CLI provides the run configuration
- * (target, seed, runs, defects) through `provide`, and plain `npx vitest` uses the defaults below (the simulator).
+ * (target, seed, runs, defects) through `provide`; plain `npx vitest` runs with the defaults of
+ * `harness/run-config.ts` (the simulator, seed 42).
  */
 export default defineConfig({
   test: {
-    provide: { tdsRun: defaultRunConfig() },
     setupFiles: ['./harness/fastcheck-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -43,8 +43,13 @@ export function defaultRunConfig(overrides: Partial<RunConfig> = {}): RunConfig 
   };
 }
 
+/** The provided run configuration, or the defaults when the tests run under plain `npx vitest`. */
+export function providedRunConfig(provided: RunConfig | undefined): RunConfig {
+  return provided ?? defaultRunConfig();
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    tdsRun: RunConfig;
+    tdsRun: RunConfig | undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import type { RunConfig } from '../run-config.ts';
+import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
 import { registerSecret } from './secrets.ts';
@@ -8,7 +8,7 @@ let current: Promise<Target> | undefined;
 
 /** The run configuration the CLI provided (or the defaults of vitest.config.ts). */
 export function runConfig(): RunConfig {
-  return inject('tdsRun');
+  return providedRunConfig(inject('tdsRun'));
 }
 
 async function create(run: RunConfig): Promise<Target> {

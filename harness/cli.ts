@@ -1,0 +1,55 @@
+import { RUN_HELP, runCommand } from './cli/run.ts';
+import { selftestCommand } from './cli/selftest.ts';
+import { UsageError } from './cli/usage-error.ts';
+import { UnknownDefectError } from './sim/index.ts';
+import { rules } from './spec/index.ts';
+import { ConfigError } from './targets/index.ts';
+import { TOOL_VERSION } from './package-info.ts';
+
+const HELP = `tds-conformance ${TOOL_VERSION}: conformance harness for the travel distribution service's authentication interface
+
+Commands:
+  run        run the conformance suites against a target (default: the built-in simulator)
+  selftest   prove every check can fail: run each rule against the simulator with its defect switched on
+  rules      list the rule catalog
+
+"tds-conformance <command> --help" shows a command's options.
+
+${RUN_HELP}`;
+
+function listRules(): number {
+  for (const r of rules) process.stdout.write(`${r.id.padEnd(10)} ${r.side.padEnd(8)} ${r.level.padEnd(7)} ${r.where.padEnd(7)} ${r.statement}\n`);
+  return 0;
+}
+
+/** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(args);
+      case 'selftest':
+        return await selftestCommand(args);
+      case 'rules':
+        return listRules();
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(`${HELP}\n`);
+        return command === undefined ? 2 : 0;
+      case '--version':
+        process.stdout.write(`${TOOL_VERSION}\n`);
+        return 0;
+      default:
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, rules (see "tds-conformance --help").`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError) {
+      process.stderr.write(`tds-conformance: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
