@@ -1,5 +1,6 @@
 import { RUN_HELP, runCommand } from './cli/run.ts';
 import { selftestCommand } from './cli/selftest.ts';
+import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
 import { UsageError } from './cli/usage-error.ts';
 import { UnknownDefectError } from './sim/index.ts';
 import { rules } from './spec/index.ts';
@@ -12,6 +13,7 @@ Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
   rules      list the rule catalog
+  docs       write docs/rules.md (the rules, their quotes and tests, state diagrams) from the spec
 
 "tds-conformance <command> --help" shows a command's options.
 
@@ -33,6 +35,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await selftestCommand(args);
       case 'rules':
         return listRules();
+      case 'docs': {
+        const changed = writeRulesMarkdown();
+        process.stdout.write(`${changed ? 'wrote' : 'up to date:'} ${RULES_MD}\n`);
+        return 0;
+      }
       case undefined:
       case 'help':
       case '--help':
@@ -43,7 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, rules (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError) {

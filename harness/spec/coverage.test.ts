@@ -1,30 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { indexSuiteTests, testsByRule } from '../docs/test-index.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { notYetCovered } from './coverage.ts';
 import { rules } from './catalog.ts';
 import { RULE_IDS, type RuleId } from './types.ts';
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
-    .map((e) => join(e.parentPath, e.name));
-}
-
 /** Rule IDs named by `ruleTest(…)` / `ruleProperty(…)` calls in the conformance suites. */
-function taggedRuleIds(): Map<RuleId, string[]> {
-  const tagged = new Map<RuleId, string[]>();
-  for (const file of testFiles(join(PACKAGE_ROOT, 'suites'))) {
-    const text = readFileSync(file, 'utf8');
-    for (const call of text.matchAll(/\brule(?:Test|Property)\(\s*(\[[^\]]*\]|'[^']*')/g)) {
-      for (const id of call[1]?.match(/[A-Z]+-\d\d/g) ?? []) {
-        expect(RULE_IDS, `${file} tags a test with "${id}", which the catalog does not have`).toContain(id);
-        tagged.set(id as RuleId, [...(tagged.get(id as RuleId) ?? []), file]);
-      }
-    }
-  }
-  return tagged;
+function taggedRuleIds(): Map<RuleId, unknown[]> {
+  const { byRule, unknown } = testsByRule(indexSuiteTests(PACKAGE_ROOT));
+  expect(unknown, 'suite tests tagged with IDs the catalog does not have').toEqual([]);
+  return byRule;
 }
 
 describe('rule coverage', () => {

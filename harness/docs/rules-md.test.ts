@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rules, stateTables } from '../spec/index.ts';
+import { renderRulesMarkdown } from './rules-md.ts';
+import { currentRulesMarkdown, RULES_MD } from './write.ts';
+
+describe('docs/rules.md', () => {
+  it('is fresh: regenerate it with "npx tds-conformance docs" when the spec or the suites change', () => {
+    let committed = '';
+    try {
+      committed = readFileSync(RULES_MD, 'utf8');
+    } catch {
+      // missing counts as stale
+    }
+    expect(committed === currentRulesMarkdown(), 'docs/rules.md is stale: run "npx tds-conformance docs" and commit it').toBe(true);
+  });
+
+  it('lists every rule with its level, side, where, quote and section', () => {
+    const md = renderRulesMarkdown(new Map());
+    for (const r of rules) {
+      expect(md).toContain(`### ${r.id}\n\n**${r.level}** · ${r.side} · where: \`${r.where}\``);
+      expect(md).toContain(`> ${r.source.quote}`);
+      expect(md).toContain(`*${r.source.section}*`);
+    }
+  });
+
+  it('draws a state diagram for each state table, with every transition', () => {
+    const md = renderRulesMarkdown(new Map());
+    expect(md.match(/```mermaid\nstateDiagram-v2/g)?.length).toBe(stateTables.length);
+    expect(md).toContain('[*] --> open');
+    expect(md).toContain('open --> closed');
+    expect(md).toContain('valid --> expired');
+  });
+
+  it('names the tests that verify a rule', () => {
+    const md = renderRulesMarkdown(new Map([['REST-03', [{ ids: ['REST-03'], title: 'a title', file: 'suites/service/x.test.ts', line: 3 }]]]));
+    expect(md).toContain('- `suites/service/x.test.ts` — REST-03: a title');
+  });
+});

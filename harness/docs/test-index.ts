@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { RULE_IDS, type RuleId } from '../spec/index.ts';
+
+/** A conformance test as written in a suite file: its rule IDs and title. */
+export interface IndexedTest {
+  readonly ids: readonly string[];
+  readonly title: string;
+  /** Path relative to the package root. */
+  readonly file: string;
+  readonly line: number;
+}
+
+function testFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+      .map((e) => join(e.parentPath, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The `ruleTest(…)` and `ruleProperty(…)` calls of the suites, read from their source: the rule IDs (a literal or an
+ * array of literals) and the title that follows.
+ */
+export function indexSuiteTests(root: string): IndexedTest[] {
+  const out: IndexedTest[] = [];
+  for (const file of testFiles(join(root, 'suites'))) {
+    const text = readFileSync(file, 'utf8');
+    const call = /\brule(?:Test|Property)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
+    for (const m of text.matchAll(call)) {
+      out.push({
+        ids: m[1]?.match(/[A-Z]+-\d\d/g) ?? [],
+        title: (m[2] ?? m[3] ?? '').replace(/\\'/g, "'"),
+        file: relative(root, file),
+        line: text.slice(0, m.index).split('\n').length,
+      });
+    }
+  }
+  return out;
+}
+
+/** Tests per rule ID; IDs that the catalog does not have are returned apart. */
+export function testsByRule(tests: readonly IndexedTest[]): { byRule: Map<RuleId, IndexedTest[]>; unknown: string[] } {
+  const byRule = new Map<RuleId, IndexedTest[]>();
+  const unknown: string[] = [];
+  for (const t of tests) {
+    for (const id of t.ids) {
+      if (!(RULE_IDS as readonly string[]).includes(id)) unknown.push(`${id} (${t.file}:${t.line})`);
+      else byRule.set(id as RuleId, [...(byRule.get(id as RuleId) ?? []), t]);
+    }
+  }
+  return { byRule, unknown };
+}
