@@ -22,6 +22,7 @@ export async function selfTestDefect(defect: Defect, options: { seed?: number; r
     outDir: '',
     write: false,
     quiet: true,
+    log: () => {},
     ...options,
   });
   const statuses: Partial<Record<RuleId, string>> = {};
@@ -32,7 +33,7 @@ export async function selfTestDefect(defect: Defect, options: { seed?: number; r
 
 /** The clean run: every selected rule passes (or is info) against the simulator with no defect. */
 export async function selfTestClean(options: { seed?: number; runs?: number } = {}): Promise<RunOutcome> {
-  return runConformance({ target: 'sim', suite: 'all', outDir: '', write: false, quiet: true, ...options });
+  return runConformance({ target: 'sim', suite: 'all', outDir: '', write: false, quiet: true, log: () => {}, ...options });
 }
 
 export function allDefects(): readonly Defect[] {

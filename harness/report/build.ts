@@ -1,0 +1,308 @@
+/**
+ * From test results to a report: a pure function of the records the reporter collected and the run's options.
+ * No I/O, no clock: the caller supplies the times.
+ */
+import { isRuleId, notYetCovered, ruleIdsInTitle, rules as catalog } from '../spec/index.ts';
+import type { Rule, RuleId } from '../spec/index.ts';
+import { UnknownRuleError } from './errors.ts';
+import type { CheckMeta } from './meta.ts';
+import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';
+import type {
+  CheckResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
+  TestRecord, UnmappedTest,
+} from './model.ts';
+
+export const TOOL_NAME = 'tds-auth-conformance';
+
+/**
+ * Error codes that mean the target could not be reached at all (exit code 3), as opposed to other errors (exit 1).
+ * A check reports them as `outcome: { kind: 'error', code }`; Node's and undici's connection codes are recognized
+ * on a failed test's errors too.
+ */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'TARGET_UNREACHABLE',
+]);
+
+export interface BuildOptions {
+  readonly toolVersion: string;
+  readonly target: ReportTarget;
+  readonly seed: number;
+  readonly runs: number;
+  /** The selected rule IDs; every rule of the catalog when left out. */
+  readonly selection?: readonly RuleId[] | undefined;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** `complete` unless told otherwise. */
+  readonly completion?: Completion | undefined;
+  /** Errors outside any test: files that did not load, unhandled errors. */
+  readonly runErrors?: readonly RunError[] | undefined;
+  readonly unreachableCodes?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * The report of a run.
+ *
+ * Every catalog rule appears exactly once in `rules`, in catalog order. A rule that was not selected is `skipped`
+ * with the reason `not selected` (its tests, if any ran, are left out). A selected rule no test names is `skipped`
+ * with the reason from `notYetCovered`, or `no check verifies this rule yet`. Otherwise the rule's status follows
+ * from its checks (see {@link checkResult} and {@link ruleStatus}). Tests whose title names no catalog rule are listed
+ * in `unmapped`; a failed one is also a run error. The exit code follows {@link exitCodeFor}.
+ *
+ * @throws {UnknownRuleError} when the selection names a rule the catalog does not have.
+ */
+export function buildReport(records: readonly TestRecord[], options: BuildOptions): Report {
+  const codes = options.unreachableCodes ?? UNREACHABLE_CODES;
+  const selected = selectedIds(options.selection);
+  const completion = options.completion ?? 'complete';
+
+  const byRule = new Map<RuleId, TestRecord[]>();
+  const unmapped: UnmappedTest[] = [];
+  for (const record of sortByFile(records)) {
+    const ids = [...new Set(ruleIdsInTitle(record.title))];
+    if (ids.length === 0) unmapped.push({ name: record.title, file: record.file, state: record.state });
+    for (const id of ids) byRule.set(id, [...(byRule.get(id) ?? []), record]);
+  }
+
+  const rules = catalog.map((rule): RuleResult => {
+    const base = {
+      id: rule.id, side: rule.side, level: rule.level, where: rule.where, area: rule.area, statement: rule.statement,
+    };
+    if (!selected.has(rule.id)) return { ...base, status: 'skipped', reason: 'not selected', checks: [] };
+    const ruleRecords = byRule.get(rule.id) ?? [];
+    if (ruleRecords.length === 0) {
+      const pending = notYetCovered[rule.id];
+      const reason = pending === undefined ? 'no check verifies this rule yet' : `not covered yet: ${pending}`;
+      return { ...base, status: 'skipped', reason, checks: [] };
+    }
+    const checks = ruleRecords.map((record) => checkResult(record, rule, codes));
+    return { ...base, ...ruleStatus(checks), checks };
+  });
+
+  const runErrors: RunError[] = [...(options.runErrors ?? [])];
+  for (const test of unmapped) {
+    if (test.state !== 'failed') continue;
+    runErrors.push({
+      code: 'UNMAPPED_TEST_FAILED',
+      message: `the test "${test.name}" in ${test.file} failed but its title names no rule; titles start with rule IDs such as "REST-03: …"`,
+    });
+  }
+  if (completion === 'interrupted') {
+    runErrors.push({ code: 'INTERRUPTED', message: 'the run was interrupted before every check finished' });
+  } else if (completion === 'partial') {
+    runErrors.push({ code: 'INCOMPLETE', message: 'the report was written before the run ended; unfinished checks are missing' });
+  }
+
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: options.toolVersion },
+    target: { name: options.target.name, kind: options.target.kind },
+    startedAt: options.startedAt,
+    finishedAt: options.finishedAt,
+    seed: options.seed,
+    runs: options.runs,
+    completion,
+    exitCode: exitCodeFor(rules, runErrors, codes),
+    selection: catalog.map((r) => r.id).filter((id) => selected.has(id)),
+    summary: summarize(rules),
+    resources: sumResources(records),
+    rules,
+    unmapped,
+    runErrors,
+  };
+}
+
+/**
+ * The status of one test as a check of one rule (a test naming several rules is one check of each).
+ *
+ * 1. `meta.outcome` of kind `error` → `error`, whatever Vitest says (Vitest marks such a test failed).
+ * 2. A failed test → `fail` for a MUST rule, `warn` for a SHOULD rule, `info` for an INFO rule (INFO never fails;
+ *    the message records the observation, or the failure that prevented one). A failed test without
+ *    `meta.tds.failure` whose error carries an unreachable code (see {@link UNREACHABLE_CODES}) → `error`.
+ * 3. A skipped test → `not-applicable` when `meta.outcome` says so, else `skipped`; the reason from the outcome, the
+ *    skip note, or `skipped`.
+ * 4. A test still pending (the run ended before it) → `skipped`, `did not finish`.
+ * 5. A passed test → `not-applicable`/`skipped` when `meta.outcome` says so; `info` for an INFO rule (the observed
+ *    value in the message); otherwise `pass`.
+ */
+export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: ReadonlySet<string> = UNREACHABLE_CODES): CheckResult {
+  const base = { name: record.title, file: record.file, durationMs: record.durationMs };
+  const outcome = record.meta?.outcome;
+  if (outcome?.kind === 'error') {
+    const evidence = record.meta?.failure?.evidence;
+    return { ...base, status: 'error', code: outcome.code, message: outcome.message, ...compact({ evidence }) };
+  }
+
+  switch (record.state) {
+    case 'failed': {
+      const failure = record.meta?.failure;
+      const first = record.errors[0];
+      const unreachable = failure ? undefined : record.errors.find((e) => e.code !== undefined && unreachableCodes.has(e.code));
+      if (unreachable?.code !== undefined) return { ...base, status: 'error', code: unreachable.code, message: unreachable.message };
+      const more = record.errors.length > 1 ? ` (and ${record.errors.length - 1} more errors)` : '';
+      const message = (failure?.message ?? first?.message ?? 'the test failed without a message') + (failure ? '' : more);
+      if (rule.level === 'INFO') {
+        return outcome?.kind === 'info'
+          ? { ...base, ...infoFields(outcome) }
+          : { ...base, status: 'info', message: `nothing observed: ${message}` };
+      }
+      return {
+        ...base,
+        status: rule.level === 'MUST' ? 'fail' : 'warn',
+        message,
+        ...compact({
+          code: failure?.code,
+          expected: failure?.expected ?? first?.expected,
+          actual: failure?.actual ?? first?.actual,
+          counterexample: failure?.counterexample,
+          seed: failure?.seed,
+          path: failure?.path,
+          replay: failure?.replay,
+          evidence: failure?.evidence,
+        }),
+      };
+    }
+    case 'skipped': {
+      if (outcome?.kind === 'not-applicable') return { ...base, status: 'not-applicable', message: outcome.reason };
+      const reason = outcome?.kind === 'skipped' ? outcome.reason : (record.note ?? 'skipped');
+      return { ...base, status: 'skipped', message: reason };
+    }
+    case 'pending':
+      return { ...base, status: 'skipped', message: 'did not finish' };
+    case 'passed': {
+      if (outcome?.kind === 'not-applicable' || outcome?.kind === 'skipped') {
+        return { ...base, status: outcome.kind, message: outcome.reason };
+      }
+      if (rule.level === 'INFO') {
+        return outcome?.kind === 'info'
+          ? { ...base, ...infoFields(outcome) }
+          : { ...base, status: 'info', message: 'passed; the check recorded no observation' };
+      }
+      return { ...base, status: 'pass' };
+    }
+  }
+}
+
+/**
+ * A rule's status from its checks (at least one), by precedence:
+ * `error` › `fail` › `warn` › `info` › `pass` › `not-applicable` (only when every check is) › `skipped`.
+ *
+ * So one errored check makes the rule `error` even when another failed (the verdict is incomplete); one passed
+ * check makes it `pass` even when others were skipped. `reason` is set for `error`, `skipped` and `not-applicable`:
+ * the message of the first check with that status.
+ */
+export function ruleStatus(checks: readonly CheckResult[]): { status: RuleStatus; reason?: string } {
+  const errored = checks.find((c): c is ErroredCheck => c.status === 'error');
+  if (errored) {
+    return { status: 'error', reason: errored.message.includes(errored.code) ? errored.message : `${errored.code}: ${errored.message}` };
+  }
+  for (const status of ['fail', 'warn', 'info', 'pass'] as const) {
+    if (checks.some((c) => c.status === status)) return { status };
+  }
+  const notRun = checks.filter((c): c is NotRunCheck => c.status === 'skipped' || c.status === 'not-applicable');
+  if (notRun.length > 0 && notRun.length === checks.length && notRun.every((c) => c.status === 'not-applicable')) {
+    return { status: 'not-applicable', reason: notRun[0]?.message ?? 'not applicable' };
+  }
+  const reason = (notRun.find((c) => c.status === 'skipped') ?? notRun[0])?.message ?? 'no check ran';
+  return { status: 'skipped', reason };
+}
+
+/**
+ * The exit code of a run, by precedence:
+ * 1. a rule `fail`ed (only MUST rules fail; SHOULD rules warn, INFO rules inform) → 1: a verdict found stands even
+ *    when other checks could not reach the target;
+ * 2. an errored check or run error carries a code of `unreachableCodes` → 3;
+ * 3. any other errored check or run error (a timeout, a harness failure, an interrupted run) → 1, because
+ *    "nothing errored" is a condition of success;
+ * 4. otherwise 0 (warnings, observations, skipped and not-applicable rules do not change it).
+ *
+ * Usage and configuration errors (2) are the CLI's and never come from a report.
+ */
+export function exitCodeFor(
+  rules: readonly RuleResult[],
+  runErrors: readonly RunError[] = [],
+  unreachableCodes: ReadonlySet<string> = UNREACHABLE_CODES,
+): ReportExitCode {
+  if (rules.some((r) => r.status === 'fail')) return EXIT_CODES.mustFailed;
+  const errorCodes = [
+    ...rules.flatMap((r) => r.checks.flatMap((c) => (c.status === 'error' ? [c.code] : []))),
+    ...runErrors.map((e) => e.code),
+  ];
+  if (errorCodes.some((code) => unreachableCodes.has(code))) return EXIT_CODES.unreachable;
+  if (errorCodes.length > 0 || rules.some((r) => r.status === 'error')) return EXIT_CODES.mustFailed;
+  return EXIT_CODES.ok;
+}
+
+/** Rule counts by status. */
+export function summarize(rules: readonly RuleResult[]): Summary {
+  const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
+  return {
+    pass: count('pass'),
+    fail: count('fail'),
+    warn: count('warn'),
+    info: count('info'),
+    skipped: count('skipped'),
+    notApplicable: count('not-applicable'),
+    error: count('error'),
+  };
+}
+
+function sumResources(records: readonly TestRecord[]): Resources {
+  let tokens = 0;
+  let sessionsOpened = 0;
+  let sessionsClosed = 0;
+  for (const r of records) {
+    const used = r.meta?.resources;
+    if (!used) continue;
+    tokens += used.tokens;
+    sessionsOpened += used.sessionsOpened;
+    sessionsClosed += used.sessionsClosed;
+  }
+  return { tokens, sessionsOpened, sessionsClosed };
+}
+
+function selectedIds(selection: readonly string[] | undefined): ReadonlySet<RuleId> {
+  if (selection === undefined) return new Set(catalog.map((r) => r.id));
+  const ids = new Set<RuleId>();
+  for (const id of selection) {
+    if (!isRuleId(id)) throw new UnknownRuleError(id);
+    ids.add(id);
+  }
+  return ids;
+}
+
+/** Stable: tests of one file keep the order they were reported in (declaration order for the reporter). */
+function sortByFile(records: readonly TestRecord[]): TestRecord[] {
+  return [...records].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+type InfoOutcome = Extract<NonNullable<CheckMeta['outcome']>, { kind: 'info' }>;
+
+function infoFields(outcome: InfoOutcome): {
+  status: 'info'; message: string; observed: string; publiclySeen?: string; matchesPublic: boolean;
+} {
+  const comparison = outcome.publiclySeen === undefined
+    ? 'nothing public to compare with'
+    : `publicly seen: ${outcome.publiclySeen}; ${outcome.matchesPublic ? 'the same' : 'different'}`;
+  return {
+    status: 'info',
+    message: `observed: ${outcome.observed} (${comparison})`,
+    observed: outcome.observed,
+    ...compact({ publiclySeen: outcome.publiclySeen }),
+    matchesPublic: outcome.matchesPublic,
+  };
+}
+
+/** The object without its `undefined` properties, so reports hold no keys without values. */
+function compact<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

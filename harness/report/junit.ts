@@ -1,0 +1,116 @@
+import { areas } from '../spec/index.ts';
+import type { CheckResult, Report, RuleResult } from './model.ts';
+import { xmlAttribute, xmlText } from './xml.ts';
+
+/**
+ * `junit.xml`: one `testsuite` per rule area, one `testcase` per check (a test naming two rules is a testcase of
+ * each, told apart by `classname` `<area>.<rule ID>`), and one skipped testcase for a rule without checks, so CI
+ * shows every rule.
+ *
+ * JUnit knows pass, failure, error and skipped only; the report's statuses map as follows:
+ * `fail` → `<failure>` (with message, expected, actual, counterexample, seed and path, replay, evidence);
+ * `error` → `<error>`; `skipped` and `not-applicable` → `<skipped>` (the message says which);
+ * `warn` (a SHOULD) and `info` pass, their text in `<system-out>`, because neither fails the run.
+ */
+export function renderJunit(report: Report): string {
+  const suites = areas.map((area) => {
+    const rules = report.rules.filter((r) => r.area === area.id);
+    const cases = rules.flatMap(testcases);
+    const count = (kind: Testcase['kind']) => cases.filter((c) => c.kind === kind).length;
+    const time = seconds(rules.flatMap((r) => r.checks).reduce((sum, c) => sum + (c.durationMs ?? 0), 0));
+    return {
+      tests: cases.length,
+      failures: count('failure'),
+      errors: count('error'),
+      skipped: count('skipped'),
+      time,
+      xml: [
+        `  <testsuite name="${xmlAttribute(`${area.id} — ${area.title}`)}" id="${xmlAttribute(area.id)}" tests="${cases.length}"`
+          + ` failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`
+          + ` timestamp="${xmlAttribute(report.startedAt)}">`,
+        '    <properties>',
+        ...[
+          ['target', `${report.target.name} (${report.target.kind})`],
+          ['seed', String(report.seed)],
+          ['runs', String(report.runs)],
+          ['tool', `${report.tool.name} ${report.tool.version}`],
+        ].map(([name = '', value = '']) => `      <property name="${xmlAttribute(name)}" value="${xmlAttribute(value)}"/>`),
+        '    </properties>',
+        ...cases.map((c) => c.xml),
+        '  </testsuite>',
+      ].join('\n'),
+    };
+  });
+  const total = (key: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((sum, s) => sum + s[key], 0);
+  const time = suites.reduce((sum, s) => sum + Number(s.time), 0).toFixed(3);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlAttribute(report.tool.name)}" tests="${total('tests')}" failures="${total('failures')}"`
+      + ` errors="${total('errors')}" skipped="${total('skipped')}" time="${time}" timestamp="${xmlAttribute(report.startedAt)}">`,
+    ...suites.map((s) => s.xml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+interface Testcase {
+  readonly kind: 'passed' | 'failure' | 'error' | 'skipped';
+  readonly xml: string;
+}
+
+function testcases(rule: RuleResult): Testcase[] {
+  const classname = `${rule.area}.${rule.id}`;
+  if (rule.checks.length === 0) {
+    const message = `${rule.status}: ${rule.reason ?? 'no check ran'}`;
+    return [{
+      kind: 'skipped',
+      xml: `    <testcase classname="${xmlAttribute(classname)}" name="${xmlAttribute(`${rule.id}: ${rule.statement}`)}" time="0.000">\n`
+        + `      <skipped message="${xmlAttribute(message)}"/>\n    </testcase>`,
+    }];
+  }
+  return rule.checks.map((check) => testcase(rule, classname, check));
+}
+
+function testcase(rule: RuleResult, classname: string, check: CheckResult): Testcase {
+  const file = check.file === undefined ? '' : ` file="${xmlAttribute(check.file)}"`;
+  const open = `    <testcase classname="${xmlAttribute(classname)}" name="${xmlAttribute(check.name)}"${file} time="${seconds(check.durationMs ?? 0)}"`;
+  const wrap = (kind: Testcase['kind'], inner: string): Testcase => ({ kind, xml: `${open}>\n${inner}\n    </testcase>` });
+  switch (check.status) {
+    case 'pass':
+      return { kind: 'passed', xml: `${open}/>` };
+    case 'fail':
+      return wrap('failure', `      <failure message="${xmlAttribute(firstLine(check.message))}" type="${rule.level}">${xmlText(details(check))}</failure>`);
+    case 'warn':
+      return wrap('passed', `      <system-out>${xmlText(`warning: ${rule.id} is a SHOULD rule, violated (the run does not fail)\n${details(check)}`)}</system-out>`);
+    case 'info':
+      return wrap('passed', `      <system-out>${xmlText(`${rule.id} (INFO): ${check.message}`)}</system-out>`);
+    case 'skipped':
+    case 'not-applicable':
+      return wrap('skipped', `      <skipped message="${xmlAttribute(`${check.status}: ${check.message}`)}"/>`);
+    case 'error':
+      return wrap('error', `      <error message="${xmlAttribute(firstLine(check.message))}" type="${xmlAttribute(check.code)}">${xmlText(details(check))}</error>`);
+  }
+}
+
+/** The full text of a failure, warning or error: everything needed to reproduce it. */
+function details(check: CheckResult): string {
+  if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'error') return '';
+  const lines = [check.status === 'error' ? `${check.code}: ${check.message}` : check.message];
+  if (check.status !== 'error') {
+    if (check.expected !== undefined) lines.push(`expected: ${check.expected}`);
+    if (check.actual !== undefined) lines.push(`actual: ${check.actual}`);
+    if (check.counterexample !== undefined) lines.push(`counterexample: ${check.counterexample}`);
+    if (check.seed !== undefined) lines.push(`seed: ${check.seed}${check.path ? `, path: ${check.path}` : ''}`);
+    if (check.replay !== undefined) lines.push(`replay: ${check.replay}`);
+  }
+  if (check.evidence?.length) lines.push('evidence:', ...check.evidence.map((e) => e.replace(/^/gm, '  ')));
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}

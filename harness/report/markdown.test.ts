@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { areas } from '../spec/index.ts';
+import { renderMarkdown } from './markdown.ts';
+import { sampleReport } from './test-support.ts';
+
+describe('renderMarkdown', () => {
+  const secret = 'not-really-secret';
+  const md = renderMarkdown(sampleReport(secret));
+  const section = (heading: string): string => {
+    const start = md.indexOf(`\n${heading}\n`);
+    if (start < 0) throw new Error(`no heading "${heading}"`);
+    const next = md.indexOf('\n### ', start + heading.length + 2);
+    return md.slice(start, next < 0 ? undefined : next);
+  };
+
+  it('starts with the run and its summary', () => {
+    expect(md.startsWith('# Conformance report: simulator (sim)\n')).toBe(true);
+    expect(md).toContain('| seed | 42 (25 runs per property) |');
+    expect(md).toContain('| exit code | 1 |');
+    expect(md).toContain('| pass | fail | warn | info | skipped | not applicable | error |\n|---:|---:|---:|---:|---:|---:|---:|\n| 1 | 1 | 1 | 1 | 44 | 1 | 1 |');
+  });
+
+  it('has a table per area with a row per rule', () => {
+    for (const area of areas) expect(md).toContain(`### ${area.id}: ${area.title}\n\n| rule | side | level | where | status | checks | note |`);
+    expect(md).toContain('| CRED-01 | client | MUST | any | skipped | 0 | not covered yet: client suite (issue 4) |');
+    expect(md).toContain('| REST-03 | service | MUST | any | **fail** | 1 | unexpected "token_type" value &lt;bearer&gt; \\| not-really-secret |');
+  });
+
+  it('details each failing, warning and errored rule with fenced blocks', () => {
+    const rest03 = section('### REST-03 (MUST): fail');
+    expect(rest03).toContain('> A valid request is answered with a JSON object: `access_token` a non-empty string');
+    expect(rest03).toContain('#### REST-03: a valid request gets a token\n\nin `suites/service/x.test.ts`');
+    expect(rest03).toContain('**expected**\n\n```text\n"bearer"\n```');
+    expect(rest03).toContain(`**actual**\n\n\`\`\`text\n"Bearer" ${secret}\n\`\`\``);
+    expect(rest03).toContain(`**counterexample**\n\n\`\`\`text\n[{"password":"${secret}"}]\n\`\`\``);
+    expect(rest03).toContain('seed 42, path `3:1`');
+    expect(rest03).toContain("**replay**\n\n```sh\nnpx tds-conformance run --only REST-03 --seed 42 --replay 'REST-03: a valid request gets a token@3:1'\n```");
+    // The evidence holds ``` itself, so its fence is longer.
+    expect(rest03).toMatch(/\*\*evidence\*\*\n\n````text\nPOST \/v2\/auth\/token\n[\s\S]*``` fence\n````\n/);
+    expect(section('### REST-05 (SHOULD): warn')).toContain('**expected**\n\n```text\n200\n```');
+    expect(section('### API-01 (MUST): error')).toContain(`TARGET_UNREACHABLE: cannot reach https://user:${secret}@cert.example`);
+  });
+
+  it('lists observations and run errors', () => {
+    expect(md).toContain('## Observations (INFO rules)\n\n- **ERR-05** ERR-05: SOAP fault status: observed: 500 (publicly seen: 500; the same)');
+    expect(md).toContain(`## Run errors\n\n- \`TEST_FILE_FAILED\`: suites/x.test.ts: ${secret}`);
+  });
+
+  it('ends with a single newline and has no runs of blank lines', () => {
+    expect(md.endsWith('\n')).toBe(true);
+    expect(md.endsWith('\n\n')).toBe(false);
+    expect(md).not.toMatch(/\n{3}/);
+  });
+});

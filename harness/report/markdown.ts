@@ -1,0 +1,139 @@
+import { areas } from '../spec/index.ts';
+import type { CheckResult, Report, RuleResult, Summary } from './model.ts';
+
+/**
+ * `report.md`: the run at a glance (target, seed, exit code, summary), a table of rules per area, then every
+ * failed, warned and errored rule with each of its non-passing checks: message, and expected, actual,
+ * counterexample, seed and path, replay command and evidence in fenced blocks. INFO observations, run errors and
+ * tests that name no rule close it.
+ */
+export function renderMarkdown(report: Report): string {
+  const out: string[] = [];
+  out.push(`# Conformance report: ${inline(report.target.name)} (${report.target.kind})`, '');
+  out.push(
+    '| | |',
+    '|---|---|',
+    `| tool | ${cell(`${report.tool.name} ${report.tool.version}`)} |`,
+    `| started | ${cell(report.startedAt)} |`,
+    `| finished | ${cell(report.finishedAt)} |`,
+    `| seed | ${report.seed} (${report.runs} runs per property) |`,
+    `| completion | ${report.completion} |`,
+    `| exit code | ${report.exitCode} |`,
+    `| selected rules | ${report.selection.length} of ${report.rules.length} |`,
+    `| created on the target | ${report.resources.tokens} tokens, ${report.resources.sessionsOpened} sessions opened, ${report.resources.sessionsClosed} closed |`,
+    '',
+  );
+
+  out.push('## Summary', '', ...summaryTable(report.summary), '');
+
+  out.push('## Rules', '');
+  for (const area of areas) {
+    const rules = report.rules.filter((r) => r.area === area.id);
+    if (rules.length === 0) continue;
+    out.push(`### ${area.id}: ${inline(area.title)}`, '', '| rule | side | level | where | status | checks | note |', '|---|---|---|---|---|---:|---|');
+    for (const r of rules) {
+      out.push(`| ${r.id} | ${r.side} | ${r.level} | ${r.where} | ${statusText(r)} | ${r.checks.length} | ${cell(note(r))} |`);
+    }
+    out.push('');
+  }
+
+  const problems = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+  if (problems.length > 0) {
+    out.push('## Failures, warnings and errors', '');
+    for (const rule of problems) {
+      out.push(`### ${rule.id} (${rule.level}): ${rule.status}`, '', `> ${inline(rule.statement)}`, '');
+      for (const check of rule.checks) {
+        if (check.status === 'fail' || check.status === 'warn' || check.status === 'error') out.push(...checkSection(check));
+      }
+    }
+  }
+
+  const observations = report.rules.flatMap((r) => r.checks.filter((c) => c.status === 'info').map((c) => ({ rule: r, check: c })));
+  if (observations.length > 0) {
+    out.push('## Observations (INFO rules)', '');
+    for (const { rule, check } of observations) out.push(`- **${rule.id}** ${inline(check.name)}: ${inline(oneLine(check.status === 'info' ? check.message : ''))}`);
+    out.push('');
+  }
+
+  if (report.runErrors.length > 0) {
+    out.push('## Run errors', '');
+    for (const e of report.runErrors) out.push(`- \`${e.code}\`: ${inline(oneLine(e.message))}`);
+    out.push('');
+  }
+
+  if (report.unmapped.length > 0) {
+    out.push('## Tests that name no rule', '', 'Conformance test titles start with the rule IDs they verify (`REST-03: …`).', '');
+    for (const t of report.unmapped) out.push(`- ${inline(t.name)} (${inline(t.file)}): ${t.state}`);
+    out.push('');
+  }
+
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+function summaryTable(s: Summary): string[] {
+  return [
+    '| pass | fail | warn | info | skipped | not applicable | error |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.info} | ${s.skipped} | ${s.notApplicable} | ${s.error} |`,
+  ];
+}
+
+function statusText(rule: RuleResult): string {
+  return rule.status === 'fail' || rule.status === 'error' ? `**${rule.status}**` : rule.status;
+}
+
+/** The note of a rule's row: the reason it did not run, or the first message of a check that did not pass. */
+function note(rule: RuleResult): string {
+  if (rule.reason !== undefined) return oneLine(rule.reason);
+  for (const check of rule.checks) if (check.status !== 'pass') return oneLine(check.message);
+  return '';
+}
+
+function checkSection(check: CheckResult): string[] {
+  if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'error') return [];
+  const out = [`#### ${inline(check.name)}`, ''];
+  if (check.file !== undefined) out.push(`in \`${check.file.replaceAll('`', "'")}\``, '');
+  const message = check.status === 'error' ? `${check.code}: ${check.message}` : check.message;
+  if (message.includes('\n')) out.push(...fenced(message, 'text'));
+  else out.push(inline(message), '');
+  if (check.status !== 'error') {
+    const blocks: [string, string | undefined, string][] = [
+      ['expected', check.expected, 'text'],
+      ['actual', check.actual, 'text'],
+      ['counterexample', check.counterexample, 'text'],
+    ];
+    for (const [label, value, lang] of blocks) if (value !== undefined) out.push(`**${label}**`, '', ...fenced(value, lang));
+    if (check.seed !== undefined) out.push(`seed ${check.seed}${check.path ? `, path \`${check.path}\`` : ''}`, '');
+    if (check.replay !== undefined) out.push('**replay**', '', ...fenced(check.replay, 'sh'));
+  }
+  if (check.evidence?.length) out.push('**evidence**', '', ...fenced(check.evidence.join('\n\n'), 'text'));
+  return out;
+}
+
+/** A fenced block that its content cannot close: the fence is longer than any run of backticks inside. */
+function fenced(content: string, lang: string): string[] {
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, content, fence, ''];
+}
+
+/**
+ * Text for a paragraph or heading: `<` and `>` escaped outside code spans (so `<wsse:Password>` is shown, not
+ * taken for HTML), and inside code spans left as is (where Markdown shows them literally).
+ */
+function inline(text: string): string {
+  return text
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replaceAll('\\', '\\\\').replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
+    .join('');
+}
+
+/** Text for a table cell: {@link inline}, one line, `|` escaped (also inside code spans, as GFM tables require). */
+function cell(text: string): string {
+  return inline(oneLine(text)).replaceAll('|', '\\|');
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  return line.length > 240 ? `${line.slice(0, 239)}…` : line;
+}

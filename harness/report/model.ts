@@ -1,0 +1,183 @@
+/**
+ * The types of `report.json`: the result of one conformance run, every verdict tied to a rule ID.
+ * Users' CI scripts read this file; fields may be added, never renamed or removed.
+ * @see ../../../shared/design/ARCHITECTURE.md "report.json"
+ */
+import type { AreaId, Level, RuleId, Side, Where } from '../spec/index.ts';
+import type { CheckMeta } from './meta.ts';
+
+/** The version of the `report.json` format; raised when a field changes meaning. */
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** Every status a rule (and a check) can have, in the order reports list them. */
+export const STATUSES = ['pass', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
+
+/**
+ * - `pass`: the check held. `fail`: a MUST was violated. `warn`: a SHOULD was violated.
+ * - `info`: an INFO rule; the observed value is recorded, never a failure.
+ * - `skipped`: not run (not selected, not covered yet, an `opt-in` rule without `--allow-opt-in`, a missing prerequisite).
+ * - `not-applicable`: a `sim` rule on a target without the control it needs.
+ * - `error`: the check could not be carried out (target unreachable, timeout, harness failure). Not a failure.
+ */
+export type Status = (typeof STATUSES)[number];
+export type RuleStatus = Status;
+export type CheckStatus = Status;
+
+/** Exit codes of `tds-conformance run`. `usage` (2) is the CLI's own; a report never carries it. */
+export const EXIT_CODES = { ok: 0, mustFailed: 1, usage: 2, unreachable: 3 } as const;
+/** The exit code a report asks for: 0 ok, 1 a MUST rule failed (or something errored), 3 the target was unreachable. */
+export type ReportExitCode = typeof EXIT_CODES.ok | typeof EXIT_CODES.mustFailed | typeof EXIT_CODES.unreachable;
+
+/** What the reporter hands `buildReport` for one conformance test, whatever runner produced it. */
+export interface TestRecord {
+  /** The test's title; it starts with the rule IDs it verifies (`REST-03, REST-05: …`). */
+  readonly title: string;
+  /** The test file, relative to the project root. */
+  readonly file: string;
+  readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
+  readonly errors: readonly TestRecordError[];
+  /** `task.meta.tds`, attached by the check in the test worker. */
+  readonly meta?: CheckMeta | undefined;
+  readonly durationMs: number;
+  /** The note given to `ctx.skip(note)`. */
+  readonly note?: string | undefined;
+}
+
+export interface TestRecordError {
+  readonly message: string;
+  readonly stack?: string | undefined;
+  /** The error's (or its cause's) `code`, such as `ECONNREFUSED`. */
+  readonly code?: string | undefined;
+  /** From an assertion error. */
+  readonly expected?: string | undefined;
+  readonly actual?: string | undefined;
+}
+
+interface CheckBase {
+  /** The test title. */
+  readonly name: string;
+  /** The test file, relative to the project root. */
+  readonly file?: string;
+  readonly durationMs?: number;
+}
+
+export interface PassedCheck extends CheckBase {
+  readonly status: 'pass';
+}
+
+/** A violated rule: `fail` for a MUST rule, `warn` for a SHOULD rule. Everything needed to reproduce it. */
+export interface FailedCheck extends CheckBase {
+  readonly status: 'fail' | 'warn';
+  readonly message: string;
+  readonly code?: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly counterexample?: string;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly replay?: string;
+  readonly evidence?: readonly string[];
+}
+
+/** An INFO rule's observation. `message` says what was observed (or why nothing was). */
+export interface InfoCheck extends CheckBase {
+  readonly status: 'info';
+  readonly message: string;
+  readonly observed?: string;
+  readonly publiclySeen?: string;
+  readonly matchesPublic?: boolean;
+}
+
+/** A check that did not run; `message` is the reason. */
+export interface NotRunCheck extends CheckBase {
+  readonly status: 'skipped' | 'not-applicable';
+  readonly message: string;
+}
+
+/** A check that could not be carried out; `code` says why (`ECONNREFUSED`, `TARGET_UNREACHABLE`, …). */
+export interface ErroredCheck extends CheckBase {
+  readonly status: 'error';
+  readonly code: string;
+  readonly message: string;
+  /** What was sent and received before the error, redacted. */
+  readonly evidence?: readonly string[];
+}
+
+export type CheckResult = PassedCheck | FailedCheck | InfoCheck | NotRunCheck | ErroredCheck;
+
+export interface RuleResult {
+  readonly id: RuleId;
+  readonly side: Side;
+  readonly level: Level;
+  readonly where: Where;
+  readonly area: AreaId;
+  readonly statement: string;
+  readonly status: RuleStatus;
+  /** Why the rule is `skipped`, `not-applicable` or `error`. */
+  readonly reason?: string;
+  readonly checks: readonly CheckResult[];
+}
+
+/** Rule counts by status. */
+export interface Summary {
+  readonly pass: number;
+  readonly fail: number;
+  readonly warn: number;
+  readonly info: number;
+  readonly skipped: number;
+  readonly notApplicable: number;
+  readonly error: number;
+}
+
+/** What the run created on the target, summed from the checks' `meta.resources`. */
+export interface Resources {
+  readonly tokens: number;
+  readonly sessionsOpened: number;
+  readonly sessionsClosed: number;
+}
+
+/** A conformance test whose title names no catalog rule. */
+export interface UnmappedTest {
+  readonly name: string;
+  readonly file: string;
+  readonly state: TestRecord['state'];
+}
+
+/** Something that went wrong outside any check: a test file that did not load, an unhandled error, an interruption. */
+export interface RunError {
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ReportTarget {
+  readonly name: string;
+  readonly kind: 'sim' | 'live';
+}
+
+/**
+ * `complete`: the run ended. `interrupted`: the run was stopped (Ctrl-C, a bail). `partial`: written while the run
+ * was still going (`flush()`), for instance because the process is going down.
+ */
+export type Completion = 'complete' | 'interrupted' | 'partial';
+
+export interface Report {
+  readonly schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: ReportTarget;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly seed: number;
+  /** Generated cases per property. */
+  readonly runs: number;
+  readonly completion: Completion;
+  readonly exitCode: ReportExitCode;
+  /** The selected rule IDs, in catalog order. */
+  readonly selection: readonly RuleId[];
+  readonly summary: Summary;
+  readonly resources: Resources;
+  /** Every rule of the catalog, once, in catalog order. */
+  readonly rules: readonly RuleResult[];
+  readonly unmapped: readonly UnmappedTest[];
+  readonly runErrors: readonly RunError[];
+}

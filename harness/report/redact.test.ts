@@ -1,0 +1,209 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../spec/index.ts';
+import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactPatterns, secretForms } from './redact.ts';
+
+// The forms a secret takes, written here independently of redact.ts so the properties do not test it against itself.
+const FORMS = {
+  raw: (s: string) => s,
+  base64: (s: string) => Buffer.from(s, 'utf8').toString('base64'),
+  base64url: (s: string) => Buffer.from(s, 'utf8').toString('base64url'),
+  uriComponent: (s: string) => encodeURIComponent(s),
+  form: (s: string) => new URLSearchParams({ v: s }).toString().slice('v='.length),
+  json: (s: string) => JSON.stringify(s).slice(1, -1),
+  xml: (s: string) => s.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`),
+} as const;
+type FormName = keyof typeof FORMS;
+const formNames = Object.keys(FORMS) as FormName[];
+
+/** True when `needle` appears in `text` outside the redaction marks. */
+const survives = (text: string, needle: string) => text.split(REDACTED).some((part) => part.includes(needle));
+
+// Secrets: any well-formed text of at least MIN_SECRET_LENGTH code units, without the redaction marks' « ».
+const secretArb = fc
+  .string({ unit: 'binary', minLength: MIN_SECRET_LENGTH, maxLength: 40 })
+  .filter((s) => s.length >= MIN_SECRET_LENGTH && !/[«»]/.test(s));
+const textArb = fc.string({ unit: 'binary', maxLength: 60 });
+const token68 = fc
+  .tuple(fc.stringMatching(/^[A-Za-z0-9\-._~+/]{4,40}$/), fc.integer({ min: 0, max: 9 }))
+  .map(([body, digit]) => `${body}${digit}`);
+
+describe('Redactor by value', () => {
+  const secret = 'p@ss w/rd:é&<"\'>+=';
+
+  it.each(formNames)('redacts a registered secret in its %s form', (name) => {
+    const redactor = new Redactor([secret]);
+    const form = FORMS[name](secret);
+    expect(redactor.redact(`before ${form} after`)).toBe(`before ${REDACTED} after`);
+  });
+
+  it('redacts the secret inside a longer base64 string, whatever its alignment', () => {
+    const redactor = new Redactor(['correct-horse-battery']);
+    for (const prefix of ['', 'a', 'ab', 'abc']) {
+      const encoded = Buffer.from(`${prefix}correct-horse-battery!`).toString('base64');
+      expect(redactor.redact(encoded)).not.toBe(encoded);
+      expect(redactor.redact(encoded)).toContain(REDACTED);
+    }
+  });
+
+  it('redacts the password inside REST encoded credentials', () => {
+    const redactor = new Redactor(['s3cr3t-Pa55']);
+    const inner = `${Buffer.from('V1:user:PCC:AA').toString('base64')}:${Buffer.from('s3cr3t-Pa55').toString('base64')}`;
+    const encoded = Buffer.from(inner).toString('base64');
+    expect(redactor.redactValues(`credentials ${encoded}`)).not.toContain(encoded);
+  });
+
+  it(`ignores secrets shorter than ${MIN_SECRET_LENGTH} characters`, () => {
+    const redactor = new Redactor(['abc', '', 'a']);
+    expect(redactor.size).toBe(0);
+    expect(redactor.redact('abc is not a secret')).toBe('abc is not a secret');
+    expect(new Redactor(['abcd']).redact('abcd is one')).toBe(`${REDACTED} is one`);
+  });
+
+  it('prefers the longest form when secrets overlap', () => {
+    const redactor = new Redactor(['pass', 'password1']);
+    expect(redactor.redact('x password1 y pass z')).toBe(`x ${REDACTED} y ${REDACTED} z`);
+  });
+
+  it('lists each form once and none shorter than the minimum', () => {
+    const forms = secretForms('abcd');
+    expect(new Set(forms).size).toBe(forms.length);
+    expect(forms.every((f) => f.length >= MIN_SECRET_LENGTH)).toBe(true);
+    expect(forms).toContain('YWJjZA==');
+    expect(forms).toContain('YWJjZA');
+  });
+
+  test.prop([fc.array(secretArb, { minLength: 1, maxLength: 3 }), fc.constantFrom(...formNames), textArb, textArb], { numRuns: 300 })(
+    'a registered secret embedded in random text in any form never survives',
+    (secrets, formName, before, after) => {
+      const redactor = new Redactor(secrets);
+      const form = FORMS[formName](secrets[0] ?? '');
+      fc.pre(form.length >= MIN_SECRET_LENGTH);
+      expect(survives(redactor.redact(`${before}${form}${after}`), form)).toBe(false);
+    },
+  );
+
+  test.prop([secretArb.filter((s) => Buffer.byteLength(s) >= 6), textArb, textArb], { numRuns: 200 })(
+    'a registered secret inside base64 of a longer text leaves no base64 characters of its own',
+    (secret, before, after) => {
+      const redactor = new Redactor([secret]);
+      const encoded = Buffer.from(`${before}${secret}${after}`, 'utf8').toString('base64');
+      const p = Buffer.byteLength(before);
+      const n = Buffer.byteLength(secret);
+      const own = encoded.slice(Math.ceil((8 * p) / 6), Math.floor((8 * (p + n)) / 6));
+      fc.pre(own.length >= 6);
+      expect(survives(redactor.redact(encoded), own)).toBe(false);
+    },
+  );
+
+  test.prop([textArb, fc.array(secretArb, { maxLength: 3 })])('redacting twice changes nothing more', (text, secrets) => {
+    const redactor = new Redactor(secrets);
+    const once = redactor.redact(text);
+    expect(redactor.redact(once)).toBe(once);
+  });
+});
+
+describe('Redactor by pattern', () => {
+  const redactor = new Redactor();
+
+  test.prop([token68, fc.constantFrom('Basic', 'Bearer', 'bearer'), textArb])(
+    'redacts the credential after Basic and Bearer',
+    (value, scheme, after) => {
+      const out = redactor.redact(`Authorization: ${scheme} ${value}\n${after}`);
+      expect(out.startsWith(`Authorization: ${scheme} ${REDACTED}`)).toBe(true);
+    },
+  );
+
+  test.prop([fc.stringMatching(/^[^<]{1,40}$/), fc.constantFrom('wsse:', 'ns1:', 'sec:', ''), fc.constantFrom('', ' Type="PasswordText"')])(
+    'redacts the text of Password elements with any prefix',
+    (password, prefix, attrs) => {
+      const out = redactor.redact(`<a><${prefix}Password${attrs}>${password}</${prefix}Password><b/></a>`);
+      expect(out).toBe(`<a><${prefix}Password${attrs}>${REDACTED}</${prefix}Password><b/></a>`);
+    },
+  );
+
+  test.prop([fc.stringMatching(/^[^<]{1,80}$/), fc.constantFrom('wsse:', 'x:', '')])(
+    'redacts the text of BinarySecurityToken elements with any prefix',
+    (token, prefix) => {
+      const open = `<${prefix}BinarySecurityToken valueType="String" EncodingType="wsse:Base64Binary">`;
+      const out = redactor.redact(`${open}${token}</${prefix}BinarySecurityToken>`);
+      expect(out).toBe(`${open}${REDACTED}</${prefix}BinarySecurityToken>`);
+    },
+  );
+
+  test.prop([fc.constantFrom('password', 'client_secret', 'access_token'), fc.stringMatching(/^[^"\\]{1,40}$/)])(
+    'redacts secret JSON fields',
+    (key, value) => {
+      expect(redactor.redact(`{"${key}": "${value}","token_type":"bearer"}`)).toBe(`{"${key}": "${REDACTED}","token_type":"bearer"}`);
+      expect(redactor.redact(JSON.stringify(JSON.stringify({ [key]: value })))).not.toContain(JSON.stringify(value).slice(1, -1));
+    },
+  );
+
+  test.prop([fc.stringMatching(/^[A-Za-z0-9+/=]{4,200}$/), textArb])('redacts sessionless tokens shaped like T1RLAQ…', (rest, after) => {
+    const token = `T1RLAQ${rest}*`;
+    expect(survives(redactor.redact(`token ${token} ${after}`), token)).toBe(false);
+  });
+
+  test.prop([fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.nat(), fc.nat(), fc.constantFrom('RESE', 'STSB')])(
+    'redacts session tokens shaped like Shared/IDL:…',
+    (id, a, b, pool) => {
+      const token = `Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/${pool}!ICESMSLB\\/${pool}.LB!${id}!${a}!${b}`;
+      expect(redactor.redact(`<wsse:Token>${token}</wsse:Token>`)).toBe(`<wsse:Token>${REDACTED}</wsse:Token>`);
+      expect(redactor.redact(JSON.stringify({ t: token }))).toBe(`{"t":"${REDACTED}"}`);
+    },
+  );
+
+  it('redacts form fields and XML-escaped elements', () => {
+    expect(redactPatterns('grant_type=client_credentials&client_secret=abc123&x=1'))
+      .toBe(`grant_type=client_credentials&client_secret=${REDACTED}&x=1`);
+    expect(redactPatterns('&lt;wsse:Password&gt;p&amp;ss&lt;/wsse:Password&gt;'))
+      .toBe(`&lt;wsse:Password&gt;${REDACTED}&lt;/wsse:Password&gt;`);
+  });
+
+  it('keeps prose and placeholders', () => {
+    for (const text of [
+      'the Bearer token is refused',
+      'send Authorization: Bearer <access_token>',
+      'expected scheme "Bearer", got "Basic"',
+      '<wsse:Password/> is empty',
+    ]) {
+      expect(redactPatterns(text)).toBe(text);
+    }
+  });
+
+  it('leaves every rule statement of the catalog intact', () => {
+    for (const rule of rules) expect(redactor.redact(rule.statement)).toBe(rule.statement);
+  });
+});
+
+describe('Redactor.redactDeep', () => {
+  it('redacts every string of nested data without touching the input', () => {
+    const redactor = new Redactor(['hunter22']);
+    const input = {
+      message: 'password hunter22 rejected',
+      nested: [{ evidence: ['Authorization: Basic dXNlcjpodW50ZXIyMg=='] }, 42, null, true],
+      headers: { authorization: 'Bearer abc', 'content-type': 'application/json' },
+      password: 'short',
+      access_token: 'whatever',
+      when: new Date(0),
+    };
+    const out = redactor.redactDeep(input);
+    expect(out).toEqual({
+      message: `password ${REDACTED} rejected`,
+      nested: [{ evidence: [`Authorization: Basic ${REDACTED}`] }, 42, null, true],
+      headers: { authorization: `Bearer ${REDACTED}`, 'content-type': 'application/json' },
+      password: REDACTED,
+      access_token: REDACTED,
+      when: new Date(0),
+    });
+    expect(input.message).toBe('password hunter22 rejected');
+  });
+
+  it('keeps cycles', () => {
+    const a: { name: string; self?: unknown } = { name: 'secret-value' };
+    a.self = a;
+    const out = new Redactor(['secret-value']).redactDeep(a);
+    expect(out.name).toBe(REDACTED);
+    expect(out.self).toBe(out);
+  });
+});

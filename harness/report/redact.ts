@@ -1,0 +1,254 @@
+/**
+ * Redaction of secrets: nothing the harness writes (reports, logs, evidence) may hold a password or a token.
+ *
+ * Two nets, applied in this order:
+ * 1. **By pattern**: values that are secret by their place or shape, registered or not (see {@link redactPatterns}).
+ * 2. **By value**: every registered secret, in the forms it takes on the wire and in files (see {@link secretForms}).
+ *
+ * Patterns go first so that a credential is replaced whole (`Basic «redacted»`) rather than around the part of it
+ * a registered secret covers.
+ *
+ * Every redacted value becomes {@link REDACTED}. It was chosen over `***` because it survives every output format
+ * unchanged: `***` is emphasis in Markdown, while `«redacted»` needs no escaping in JSON, XML or Markdown.
+ */
+
+/** What a redacted value is replaced with, everywhere. */
+export const REDACTED = '«redacted»';
+
+/**
+ * Secrets shorter than this are not registered: redacting every `abc` of a report would destroy its text while
+ * protecting nothing (such a password is not a secret). Length counts UTF-16 code units; encoded forms shorter than
+ * this are not redacted either.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
+/** Shifted base64 fragments shorter than this are not redacted: short fragments match ordinary words too often. */
+const MIN_BASE64_FRAGMENT = 6;
+
+/**
+ * The forms a secret takes in text, each redacted on its own:
+ * - as is;
+ * - JSON-escaped (also with non-ASCII as `\uXXXX`, and with `\/`);
+ * - URL-encoded: `encodeURIComponent` and form encoding (`application/x-www-form-urlencoded`, space as `+`), with
+ *   upper- and lower-case hex;
+ * - XML-escaped: text (`&amp; &lt; &gt;`, or only `&amp; &lt;`) and attribute (quotes as `&quot; &apos;` or as
+ *   `&#34; &#39;` / `&#x22; &#x27;`), also of the JSON-escaped form;
+ * - base64 and base64url of its UTF-8 bytes, padded and not, and URL-encoded; and the fragments of base64 that stay
+ *   the same whatever bytes surround the secret (one per alignment, when 6 characters or longer), so a secret
+ *   inside a longer base64 string is found too; the same for its base64 form, so the password inside REST
+ *   credentials (`base64(base64(ClientID):base64(password))`) is found.
+ *
+ * Forms shorter than {@link MIN_SECRET_LENGTH} are left out.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>();
+  const add = (form: string | undefined): void => {
+    if (form !== undefined && form.length >= MIN_SECRET_LENGTH) forms.add(form);
+  };
+
+  add(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  for (const j of [json, asciiJson(json, false), asciiJson(json, true), json.replaceAll('/', '\\/')]) add(j);
+  for (const u of urlForms(secret)) add(u);
+  for (const x of xmlForms(secret)) add(x);
+  for (const x of xmlForms(json)) add(x);
+
+  const bytes = Buffer.from(secret, 'utf8');
+  const b64 = bytes.toString('base64');
+  const b64url = bytes.toString('base64url');
+  for (const b of [b64, b64.replace(/=+$/, ''), b64url, `${b64url}${'='.repeat((4 - (b64url.length % 4)) % 4)}`]) {
+    add(b);
+    add(encodeURIComponent(b));
+  }
+  // base64 of base64: REST credentials are base64( base64(ClientID) + ":" + base64(password) ).
+  const fragments = [bytes, Buffer.from(b64), Buffer.from(b64.replace(/=+$/, ''))].flatMap(base64Fragments);
+  for (const fragment of fragments) {
+    add(fragment);
+    add(fragment.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return [...forms];
+}
+
+/** What secret-bearing keys hold: the value of such a property is redacted whole (strings only). */
+const SENSITIVE_KEY = /^(?:password|passwd|client_?secret|secret|access_?token|refresh_?token|binary_?security_?token|authorization)$/i;
+
+/**
+ * Collects secrets and removes them from text and data.
+ *
+ * Redaction is one pass, left to right, longest form first. A secret that is itself part of the text of
+ * {@link REDACTED} (say `dact`) stays visible inside the marks; no such secret can be worth hiding.
+ */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  #matcher: RegExp | undefined;
+
+  constructor(secrets: Iterable<string> = []) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  /** Registers a secret; secrets shorter than {@link MIN_SECRET_LENGTH} are ignored. */
+  add(secret: string): this {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return this;
+    this.#secrets.add(secret);
+    this.#matcher = undefined;
+    return this;
+  }
+
+  /** How many secrets are registered. */
+  get size(): number {
+    return this.#secrets.size;
+  }
+
+  /** The text with every registered secret (in every form) and every secret-shaped value replaced by {@link REDACTED}. */
+  redact(text: string): string {
+    return this.redactValues(redactPatterns(text));
+  }
+
+  /**
+   * Only the registered secrets, no patterns. For text whose syntax must stay intact (an already serialized JSON or
+   * XML document), where a pattern could cut an escape sequence in two.
+   */
+  redactValues(text: string): string {
+    if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+    this.#matcher ??= matcherFor(this.#secrets);
+    return text.replace(this.#matcher, REDACTED);
+  }
+
+  /**
+   * A copy of plain data (objects, arrays, strings, numbers…) with every string redacted, and the string value of
+   * a secret-bearing property (`password`, `client_secret`, `access_token`, `authorization`, …) replaced whole
+   * (an authorization value keeps its scheme). Keys are kept as they are; instances of classes (`Date`, `Map`, …)
+   * are returned unchanged; cycles are preserved.
+   */
+  redactDeep<T>(value: T): T {
+    return this.#deep(value, undefined, new WeakMap()) as T;
+  }
+
+  #deep(value: unknown, key: string | undefined, seen: WeakMap<object, unknown>): unknown {
+    if (typeof value === 'string') {
+      return key !== undefined && SENSITIVE_KEY.test(key) ? maskWhole(key, value) : this.redact(value);
+    }
+    if (typeof value !== 'object' || value === null) return value;
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      seen.set(value, out);
+      for (const item of value) out.push(this.#deep(item, undefined, seen));
+      return out;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    const out: Record<string, unknown> = {};
+    seen.set(value, out);
+    for (const [k, v] of Object.entries(value)) out[k] = this.#deep(v, k, seen);
+    return out;
+  }
+}
+
+const PLAIN_WORD = /^[A-Za-z][a-z]*(?:-[a-z]+)*\.?$/;
+const TOKEN_KEYS = 'password|client_secret|access_token|refresh_token';
+
+/** Patterns of secret-shaped values, each with what replaces a match. */
+const PATTERNS: readonly (readonly [RegExp, (match: string, ...groups: string[]) => string])[] = [
+  // `Basic <credentials>`, `Bearer <token>` (RFC 7235 token68). A plain word after the scheme ("Bearer token.",
+  // "Basic non-empty") is prose, not a credential, and is kept.
+  [/\b(Basic|Bearer)([ \t]+)([A-Za-z0-9\-._~+/]+=*\**)/gi,
+    (match, scheme = '', space = '', value = '') => (PLAIN_WORD.test(value) ? match : `${scheme}${space}${REDACTED}`)],
+  // JSON fields: "password": "…", and the same inside a JSON string (\"password\": \"…\").
+  [new RegExp(`("(?:${TOKEN_KEYS})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)+)(")`, 'gi'), keepEnds],
+  [new RegExp(`(\\\\"(?:${TOKEN_KEYS})\\\\"\\s*:\\s*\\\\")((?:(?!\\\\")[^\\n])+)(\\\\")`, 'gi'), keepEnds],
+  // Form and query fields: password=…&
+  [new RegExp(`((?:^|[?&\\s])(?:${TOKEN_KEYS})=)([^&\\s]+)()`, 'gim'), keepEnds],
+  // <wsse:Password …>…</wsse:Password> and <…:BinarySecurityToken …>…</…:BinarySecurityToken>, any prefix or none,
+  // raw and XML-escaped.
+  [/(<((?:[A-Za-z_][\w.-]*:)?(?:Password|BinarySecurityToken))\b[^<>]*(?<!\/)>)([^<]+)(<\/\2\s*>)/g,
+    (_match, open = '', _name, _content, close = '') => `${open}${REDACTED}${close}`],
+  [/(&lt;((?:[A-Za-z_][\w.-]*:)?(?:Password|BinarySecurityToken))\b(?:(?!&gt;)[^<>&]|&(?!gt;))*(?<!\/)&gt;)((?:(?!&lt;)[\s\S])+)(&lt;\/\2\s*&gt;)/g,
+    (_match, open = '', _name, _content, close = '') => `${open}${REDACTED}${close}`],
+  // Sessionless tokens: T1RLAQ…
+  [/T1RLAQ[A-Za-z0-9+/=_\-*%\\]{4,}/g, () => REDACTED],
+  // Session tokens: Shared/IDL:IceSess\/SessMgr:1\.0.IDL/Common/!ICESMS\/RESE!ICESMSLB\/RES.LB!-3177016070087638144!110012!0
+  [/Shared\\?\/IDL:[^\s<>"'&]+/g, () => REDACTED],
+];
+
+/**
+ * Values secret by their place or shape, whether registered or not: the credentials after `Basic ` and `Bearer `;
+ * the values of the JSON, form and query fields `password`, `client_secret`, `access_token`, `refresh_token`; the
+ * text of `Password` and `BinarySecurityToken` elements with any namespace prefix (raw or XML-escaped); sessionless
+ * tokens (`T1RLAQ…`) and session tokens (`Shared/IDL:…`).
+ */
+export function redactPatterns(text: string): string {
+  let out = text;
+  for (const [pattern, replace] of PATTERNS) out = out.replace(pattern, replace);
+  return out;
+}
+
+function keepEnds(_match: string, open = '', _value = '', close = ''): string {
+  return `${open}${REDACTED}${close}`;
+}
+
+function maskWhole(key: string, value: string): string {
+  if (value === '') return value;
+  if (key.toLowerCase() === 'authorization') {
+    const scheme = /^([A-Za-z][\w-]*)[ \t]+\S/.exec(value);
+    if (scheme?.[1]) return `${scheme[1]} ${REDACTED}`;
+  }
+  return REDACTED;
+}
+
+function matcherFor(secrets: Iterable<string>): RegExp {
+  const forms = new Set<string>();
+  for (const secret of secrets) for (const form of secretForms(secret)) forms.add(form);
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(alternatives.join('|'), 'g');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+function asciiJson(json: string, upper: boolean): string {
+  return json.replace(/[\u007f-\uffff]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+}
+
+function urlForms(secret: string): string[] {
+  const forms: string[] = [];
+  try {
+    forms.push(encodeURIComponent(secret));
+  } catch {
+    // a lone surrogate: encodeURIComponent throws, and no URL can hold it as is
+  }
+  forms.push(new URLSearchParams([['', secret]]).toString().slice(1));
+  return forms.flatMap((f) => [f, f.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())]);
+}
+
+function xmlForms(text: string): string[] {
+  const amp = text.replaceAll('&', '&amp;');
+  const lt = amp.replaceAll('<', '&lt;');
+  const gt = lt.replaceAll('>', '&gt;');
+  return [
+    lt,
+    gt,
+    gt.replaceAll('"', '&quot;').replaceAll("'", '&apos;'),
+    gt.replaceAll('"', '&#34;').replaceAll("'", '&#39;'),
+    gt.replaceAll('"', '&#x22;').replaceAll("'", '&#x27;'),
+  ];
+}
+
+/**
+ * The base64 characters that depend only on the secret's bytes, for each of the three alignments the secret can
+ * have inside a longer byte string: character `i` covers bits `[6i, 6i+6)`, the secret bits `[8k, 8(k+n))`.
+ */
+function base64Fragments(bytes: Buffer): string[] {
+  const fragments: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const fragment = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+    if (fragment.length >= MIN_BASE64_FRAGMENT) fragments.push(fragment);
+  }
+  return fragments;
+}

@@ -1,0 +1,273 @@
+/**
+ * The Vitest reporter of conformance runs: collects the results of the `conformance` project's tests, prints a
+ * line per rule area as its tests finish and a summary at the end, and writes the reports.
+ * `npx tds-conformance run` and `npx vitest --project conformance` (with this reporter configured) see the same.
+ */
+import type { Reporter } from 'vitest/node';
+import { areas, getRule, isRuleId, ruleIdsInTitle } from '../spec/index.ts';
+import type { AreaId, RuleId } from '../spec/index.ts';
+import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
+import { UnknownRuleError } from './errors.ts';
+import type { CheckStatus, Completion, Report, ReportTarget, RunError, TestRecord } from './model.ts';
+import { errorCode, toTestRecord } from './record.ts';
+import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
+import { Redactor } from './redact.ts';
+import { REPORT_FILES, writeReports } from './write.ts';
+
+export interface ConformanceReporterOptions {
+  /** Where `report.json`, `junit.xml` and `report.md` go. */
+  readonly outDir: string;
+  readonly target: ReportTarget;
+  readonly seed: number;
+  readonly runs: number;
+  /** The selected rule IDs; every rule when left out. */
+  readonly selection?: readonly RuleId[] | undefined;
+  readonly toolVersion: string;
+  /** Secrets to keep out of reports and console output. A new, empty one (patterns only) when left out. */
+  readonly redactor?: Redactor | undefined;
+  /** Where console output goes, a line at a time; standard error when left out. */
+  readonly log?: ((line: string) => void) | undefined;
+  /** Only the failed, warned and errored rules and the result line; no progress lines, no summary table. */
+  readonly quiet?: boolean | undefined;
+  /** Write the report files (default `true`); `false` only builds the report. */
+  readonly write?: boolean | undefined;
+  /** The Vitest project whose tests are conformance checks (default `conformance`). */
+  readonly project?: string | undefined;
+  /** ANSI colors; by default only when logging to standard error and it is a terminal (and `NO_COLOR` is unset). */
+  readonly color?: boolean | undefined;
+  readonly unreachableCodes?: ReadonlySet<string> | undefined;
+  /** The clock for `startedAt` and `finishedAt`. */
+  readonly now?: (() => Date) | undefined;
+}
+
+interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // a rejection nobody awaits must not crash the process
+  return { promise, resolve, reject };
+}
+
+const SYMBOLS: Record<CheckStatus, string> = {
+  pass: '✓', fail: '✗', warn: 'warn', info: 'info', skipped: 'skip', 'not-applicable': 'n/a', error: 'error',
+};
+const COLORS: Partial<Record<CheckStatus, number>> = { pass: 32, fail: 31, warn: 33, error: 35 };
+
+export class ConformanceReporter implements Reporter {
+  readonly #options: ConformanceReporterOptions;
+  readonly #redactor: Redactor;
+  readonly #log: (line: string) => void;
+  readonly #color: boolean;
+  readonly #now: () => Date;
+  readonly #project: string;
+
+  #records = new Map<string, TestRecord>();
+  #moduleErrors = new Map<string, RunError[]>();
+  #runErrors: RunError[] = [];
+  #startedAt: Date;
+  #ended = false;
+  #report: Report | undefined;
+  #result = deferred<Report>();
+  #writing: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ConformanceReporterOptions) {
+    for (const id of options.selection ?? []) if (!isRuleId(id)) throw new UnknownRuleError(id);
+    this.#options = options;
+    this.#redactor = options.redactor ?? new Redactor();
+    this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.#color = options.color ?? (options.log === undefined && process.stderr.isTTY === true && !process.env['NO_COLOR']);
+    this.#now = options.now ?? (() => new Date());
+    this.#project = options.project ?? 'conformance';
+    this.#startedAt = this.#now();
+  }
+
+  /** The report of the finished run (redacted, as written); `undefined` until the run ends. */
+  get report(): Report | undefined {
+    return this.#report;
+  }
+
+  /** The report of the run, once it has ended and the files are written. Rejects when they could not be written. */
+  result(): Promise<Report> {
+    return this.#result.promise;
+  }
+
+  onInit(): void {
+    this.#startedAt = this.#now();
+  }
+
+  onTestRunStart(): void {
+    this.#records = new Map();
+    this.#moduleErrors = new Map();
+    this.#runErrors = [];
+    this.#startedAt = this.#now();
+    if (this.#ended) {
+      this.#ended = false;
+      this.#report = undefined;
+      this.#result = deferred<Report>();
+    }
+  }
+
+  onTestCaseResult(testCase: TestCaseLike): void {
+    if (testCase.project.name !== this.#project) return;
+    this.#records.set(testCase.id, toTestRecord(testCase));
+  }
+
+  onTestModuleEnd(module: TestModuleLike): void {
+    if (module.project.name !== this.#project) return;
+    this.#collectModuleErrors(module);
+    if (this.#options.quiet) return;
+    const records: TestRecord[] = [];
+    for (const test of module.children.allTests()) {
+      const record = this.#records.get(test.id);
+      if (record) records.push(record);
+    }
+    for (const line of this.#progressLines(records, module.relativeModuleId)) this.#print(line);
+  }
+
+  async onTestRunEnd(
+    modules: readonly TestModuleLike[],
+    unhandledErrors: readonly ErrorLike[],
+    reason: 'passed' | 'interrupted' | 'failed',
+  ): Promise<void> {
+    for (const module of modules) {
+      if (module.project.name !== this.#project) continue;
+      this.#collectModuleErrors(module);
+      for (const test of module.children.allTests()) {
+        if (!this.#records.has(test.id)) this.#records.set(test.id, toTestRecord(test));
+      }
+    }
+    for (const error of unhandledErrors) {
+      const code = errorCode(error);
+      this.#runErrors.push({ code: 'UNHANDLED_ERROR', message: `${code ? `${code}: ` : ''}${error.message}` });
+    }
+    this.#ended = true;
+    try {
+      const report = await this.#write(reason === 'interrupted' ? 'interrupted' : 'complete');
+      this.#report = report;
+      this.#printSummary(report);
+      this.#result.resolve(report);
+    } catch (err) {
+      this.#print(`tds-conformance: ${err instanceof Error ? err.message : String(err)}`);
+      this.#result.reject(err);
+    }
+  }
+
+  /**
+   * Builds a report of what is known so far and writes it (unless writing is off): for a run that is being
+   * interrupted or is crashing. Checks that have not finished are missing; the report says `partial`.
+   */
+  async flush(): Promise<Report> {
+    return this.#write(this.#ended ? 'complete' : 'partial');
+  }
+
+  #write(completion: Completion): Promise<Report> {
+    const build = (): Report => buildReport([...this.#records.values()], {
+      toolVersion: this.#options.toolVersion,
+      target: this.#options.target,
+      seed: this.#options.seed,
+      runs: this.#options.runs,
+      selection: this.#options.selection,
+      startedAt: this.#startedAt.toISOString(),
+      finishedAt: this.#now().toISOString(),
+      completion,
+      runErrors: [...[...this.#moduleErrors.values()].flat(), ...this.#runErrors],
+      unreachableCodes: this.#options.unreachableCodes ?? UNREACHABLE_CODES,
+    });
+    // One write at a time: a flush and the final write must not interleave.
+    const next = this.#writing.then(async () => {
+      const report = build();
+      if (this.#options.write === false) return this.#redactor.redactDeep(report);
+      return (await writeReports(report, this.#options.outDir, this.#redactor)).report;
+    });
+    this.#writing = next.catch(() => undefined);
+    return next;
+  }
+
+  #collectModuleErrors(module: TestModuleLike): void {
+    const errors: RunError[] = [];
+    const add = (where: string, error: ErrorLike) =>
+      errors.push({ code: 'TEST_FILE_FAILED', message: `${where}: ${error.message}` });
+    for (const error of module.errors()) add(module.relativeModuleId, error);
+    for (const suite of module.children.allSuites()) {
+      for (const error of suite.errors()) add(`${module.relativeModuleId} › ${suite.name}`, error);
+    }
+    this.#moduleErrors.set(module.moduleId, errors);
+  }
+
+  #progressLines(records: readonly TestRecord[], file: string): string[] {
+    const byArea = new Map<AreaId, CheckStatus[]>();
+    const codes = this.#options.unreachableCodes ?? UNREACHABLE_CODES;
+    for (const record of records) {
+      for (const id of new Set(ruleIdsInTitle(record.title))) {
+        const rule = getRule(id);
+        byArea.set(rule.area, [...(byArea.get(rule.area) ?? []), checkResult(record, rule, codes).status]);
+      }
+    }
+    return areas.filter((a) => byArea.has(a.id)).map((area) => {
+      const statuses = byArea.get(area.id) ?? [];
+      const count = (s: CheckStatus) => statuses.filter((x) => x === s).length;
+      const parts = (Object.keys(SYMBOLS) as CheckStatus[])
+        .filter((s) => s === 'pass' || s === 'fail' || count(s) > 0)
+        .map((s) => this.#paint(s, `${SYMBOLS[s]} ${count(s)}`));
+      const checks = `${statuses.length} check${statuses.length === 1 ? '' : 's'}`;
+      return `${area.id.padEnd(7)} ${checks.padStart(10)}  ${parts.join('  ')}  (${file})`;
+    });
+  }
+
+  #printSummary(report: Report): void {
+    if (!this.#options.quiet) {
+      const columns = ['pass', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
+      const heads = ['pass', 'fail', 'warn', 'info', 'skip', 'n/a', 'error'];
+      const row = (label: string, values: readonly number[]) =>
+        `${label.padEnd(8)}${values.map((v) => String(v).padStart(6)).join('')}`;
+      this.#print('');
+      this.#print(`${'area'.padEnd(8)}${['rules', ...heads].map((h) => h.padStart(6)).join('')}`);
+      for (const area of areas) {
+        const rules = report.rules.filter((r) => r.area === area.id);
+        this.#print(row(area.id, [rules.length, ...columns.map((s) => rules.filter((r) => r.status === s).length)]));
+      }
+      const s = report.summary;
+      this.#print(row('total', [report.rules.length, s.pass, s.fail, s.warn, s.info, s.skipped, s.notApplicable, s.error]));
+    }
+
+    const problems = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+    if (problems.length > 0) {
+      this.#print('');
+      for (const rule of problems) {
+        const first = rule.checks.find((c) => c.status === rule.status);
+        const message = first && first.status !== 'pass' ? first.message : (rule.reason ?? '');
+        const line = `${SYMBOLS[rule.status].padEnd(5)} ${rule.id} ${rule.level} ${rule.status}: ${message.split('\n', 1)[0] ?? ''}`;
+        this.#print(this.#paint(rule.status, line));
+      }
+    }
+    for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
+
+    this.#print('');
+    if (this.#options.write !== false && !this.#options.quiet) {
+      this.#print(`reports: ${this.#options.outDir} (${Object.values(REPORT_FILES).join(', ')})`);
+    }
+    const s = report.summary;
+    this.#print(
+      `${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.skipped} skipped, ${s.notApplicable} not applicable, `
+        + `${s.error} error; exit code ${report.exitCode}`,
+    );
+  }
+
+  #paint(status: CheckStatus, text: string): string {
+    const color = COLORS[status];
+    return this.#color && color !== undefined ? `\u001b[${color}m${text}\u001b[39m` : text;
+  }
+
+  #print(line: string): void {
+    this.#log(this.#redactor.redact(line));
+  }
+}

@@ -1,0 +1,69 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ReportWriteError } from './errors.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { Report } from './model.ts';
+import type { Redactor } from './redact.ts';
+
+/** The names of the files a run writes in its output directory. */
+export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', markdown: 'report.md' } as const;
+
+export interface RenderedReports {
+  /** The report after redaction, as the files show it. */
+  readonly report: Report;
+  readonly json: string;
+  readonly junit: string;
+  readonly markdown: string;
+}
+
+/**
+ * The three report texts, with secrets removed twice: the report's data is redacted before rendering (values and
+ * patterns, see {@link Redactor.redactDeep}), and each rendered text again by value, which leaves the syntax of the
+ * document alone.
+ */
+export function renderReports(report: Report, redactor: Redactor): RenderedReports {
+  const safe = redactor.redactDeep(report);
+  return {
+    report: safe,
+    json: redactor.redactValues(renderJson(safe)),
+    junit: redactor.redactValues(renderJunit(safe)),
+    markdown: redactor.redactValues(renderMarkdown(safe)),
+  };
+}
+
+let writes = 0;
+
+export interface WrittenReports {
+  /** The report after redaction. */
+  readonly report: Report;
+  /** Paths of the files written. */
+  readonly files: { readonly json: string; readonly junit: string; readonly markdown: string };
+}
+
+/**
+ * Redacts the report and writes `report.json`, `junit.xml` and `report.md` to `outDir` (created if missing).
+ * Each file is written to a temporary name and renamed, so a reader never sees half a file.
+ *
+ * @throws {ReportWriteError} when the directory or a file cannot be written.
+ */
+export async function writeReports(report: Report, outDir: string, redactor: Redactor): Promise<WrittenReports> {
+  const rendered = renderReports(report, redactor);
+  const files = {
+    json: join(outDir, REPORT_FILES.json),
+    junit: join(outDir, REPORT_FILES.junit),
+    markdown: join(outDir, REPORT_FILES.markdown),
+  };
+  try {
+    await mkdir(outDir, { recursive: true });
+    await Promise.all((['json', 'junit', 'markdown'] as const).map(async (kind) => {
+      const temporary = `${files[kind]}.${process.pid}-${++writes}.tmp`;
+      await writeFile(temporary, rendered[kind], 'utf8');
+      await rename(temporary, files[kind]);
+    }));
+  } catch (err) {
+    throw new ReportWriteError(outDir, err);
+  }
+  return { report: rendered.report, files };
+}
