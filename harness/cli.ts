@@ -1,4 +1,5 @@
 import { RUN_HELP, runCommand } from './cli/run.ts';
+import { doctorCommand } from './cli/doctor.ts';
 import { selftestCommand } from './cli/selftest.ts';
 import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -12,6 +13,7 @@ const HELP = `tds-conformance ${TOOL_VERSION}: conformance harness for the trave
 Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
+  doctor     check a live target's config, DNS, TLS and clock skew without spending a token
   rules      list the rule catalog
   docs       write docs/rules.md (the rules, their quotes and tests, state diagrams) from the spec
 
@@ -33,6 +35,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runCommand(args);
       case 'selftest':
         return await selftestCommand(args);
+      case 'doctor':
+        return await doctorCommand(args);
       case 'rules':
         return listRules();
       case 'docs': {
