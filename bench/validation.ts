@@ -1,0 +1,130 @@
+/**
+ * Throughput of XSD validation of generated envelopes: the fast path (one long-lived JVM, documents pipelined on its
+ * stdin) next to xsd-schema-validator (one JVM per call; a few calls only).
+ *
+ *   npx tsx bench/validation.ts [--count 20000] [--library-calls 5] [--jvm-option -XX:TieredStopAtLevel=4]
+ */
+import { parseArgs } from 'node:util';
+import {
+  buildRequest, buildResponse, createValidator, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRSBody,
+  specFaultBody, tokenCreateRQBody, usernameToken, validateWithXsdSchemaValidator, type SchemaName,
+} from '../harness/soap/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '20000' },
+    'library-calls': { type: 'string', default: '5' },
+    'jvm-option': { type: 'string', multiple: true, default: [] },
+  },
+});
+const count = Number(values.count);
+const libraryCalls = Number(values['library-calls']);
+
+const SESSION_TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-3177016070087638144!110012!';
+
+/** The i-th generated envelope: requests and responses of the auth operations, every field varying with i. */
+function envelope(i: number): { xml: string; schema: SchemaName } {
+  const now = new Date(Date.UTC(2018, 1, 18, 16, 42, 18) + i * 1000);
+  const conversationId = `conv-${i % 97}@agency.example`;
+  const messageId = `mid:${i}@agency.example`;
+  switch (i % 4) {
+    case 0:
+      return {
+        schema: 'request',
+        xml: buildRequest({
+          header: makeRequestHeader({ action: 'TokenCreateRQ', cpaId: 'G7RE', conversationId, messageId, now }),
+          security: usernameToken({ username: `epr${i}`, password: `pw&<${i}>`, organization: 'G7RE' }),
+          body: tokenCreateRQBody(),
+        }),
+      };
+    case 1:
+      return {
+        schema: 'request',
+        xml: buildRequest({
+          header: makeRequestHeader({ action: 'SessionCloseRQ', cpaId: 'G7RE', conversationId, messageId, now, version: '2.0.0' }),
+          security: { kind: 'binarySecurityToken', token: `${SESSION_TOKEN}${i}` },
+          body: sessionCloseRQBody({ pseudoCityCode: 'G7RE', timeStamp: now.toISOString() }),
+          style: { headerShape: 'default-namespace' },
+        }),
+      };
+    case 2:
+      return {
+        schema: 'request',
+        xml: buildRequest({
+          header: makeRequestHeader({ action: 'OTA_PingRQ', cpaId: 'G7RE', conversationId, messageId, now }),
+          security: { kind: 'binarySecurityToken', token: `${SESSION_TOKEN}${i}` },
+          body: otaPingRQBody({ echoData: `ping ${i}` }),
+        }),
+      };
+    default: {
+      const inReplyTo = { from: 'agency.example', to: 'webservices.sabre.com', cpaId: 'G7RE', conversationId, messageId, version: '1.0' as const };
+      const fault = i % 8 === 7;
+      return {
+        schema: 'response',
+        xml: buildResponse({
+          header: { inReplyTo, action: fault ? 'ErrorRS' : 'SessionCreateRS', messageId: String(2553296011471520000n + BigInt(i)), timestamp: now },
+          security: { kind: 'binarySecurityToken', token: `${SESSION_TOKEN}${i}` },
+          body: fault ? specFaultBody('invalidSecurityToken', `${SESSION_TOKEN}${i}`) : sessionCreateRSBody({ conversationId }),
+        }),
+      };
+    }
+  }
+}
+
+function row(label: string, n: number, ms: number): string {
+  const perSecond = Math.round((n / ms) * 1000).toLocaleString('en-US');
+  return `${label.padEnd(44)} ${String(n).padStart(7)} ${ms.toFixed(0).padStart(9)} ms ${perSecond.padStart(11)}/s ${(ms / n).toFixed(4).padStart(10)} ms`;
+}
+
+async function main(): Promise<void> {
+  let t = performance.now();
+  const docs = Array.from({ length: count }, (_, i) => envelope(i));
+  const buildMs = performance.now() - t;
+  const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d.xml), 0);
+  console.log(`${count} generated envelopes, mean ${Math.round(bytes / count)} bytes; building them took ${(buildMs / count).toFixed(4)} ms each\n`);
+
+  t = performance.now();
+  const validator = await createValidator({ jvmOptions: values['jvm-option'] });
+  const startMs = performance.now() - t;
+  const lines: string[] = [];
+  try {
+    // Warm-up: let the JIT compile Xerces' hot paths.
+    await Promise.all(docs.slice(0, Math.min(count, 5000)).map((d) => validator.validate(d.xml, d.schema)));
+
+    t = performance.now();
+    const verdicts = await Promise.all(docs.map((d) => validator.validate(d.xml, d.schema)));
+    lines.push(row('fast path, all pipelined', count, performance.now() - t));
+    const invalid = verdicts.filter((v) => !v.valid).length;
+    if (invalid > 0) throw new Error(`${invalid} generated envelopes were invalid: ${JSON.stringify(verdicts.find((v) => !v.valid))}`);
+
+    t = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < count) {
+        const d = docs[next++];
+        if (d) await validator.validate(d.xml, d.schema);
+      }
+    }));
+    lines.push(row('fast path, streaming (32 in flight)', count, performance.now() - t));
+
+    const sequential = Math.min(count, 2000);
+    t = performance.now();
+    for (const d of docs.slice(0, sequential)) await validator.validate(d.xml, d.schema);
+    lines.push(row('fast path, one at a time (latency)', sequential, performance.now() - t));
+  } finally {
+    await validator.close();
+  }
+
+  t = performance.now();
+  for (const d of docs.slice(0, libraryCalls)) {
+    const verdict = await validateWithXsdSchemaValidator(d.xml, d.schema);
+    if (!verdict.valid) throw new Error(`xsd-schema-validator refused a generated envelope: ${JSON.stringify(verdict)}`);
+  }
+  lines.push(row('xsd-schema-validator, one JVM per call', libraryCalls, performance.now() - t));
+
+  console.log(`fast path: JVM start and schema compilation ${startMs.toFixed(0)} ms (once)\n`);
+  console.log(`${'path'.padEnd(44)} ${'docs'.padStart(7)} ${'total'.padStart(12)} ${'throughput'.padStart(13)} ${'mean'.padStart(13)}`);
+  for (const line of lines) console.log(line);
+}
+
+await main();

@@ -1,0 +1,230 @@
+import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput, type ScreenCode } from './hostile-input.ts';
+import { NS } from './namespaces.ts';
+import { attributeValue, childElement, clarkName, parseXmlTree, type TreeErrorCode, type XmlElement } from './xml-tree.ts';
+
+export interface ParsedPartyId {
+  readonly value: string;
+  /** `eb:type`, or the unqualified `type`. */
+  readonly type: string | undefined;
+}
+
+export interface ParsedMessageData {
+  readonly messageId: string | undefined;
+  readonly timestamp: string | undefined;
+  readonly refToMessageId: string | undefined;
+  readonly timeToLive: string | undefined;
+}
+
+/**
+ * `eb:MessageHeader` as found. The service is lenient (PUBLIC-FACTS.md), so every field may be missing: the caller
+ * decides. Values are trimmed (they are `xs:token` in the schemas).
+ */
+export interface ParsedMessageHeader {
+  /** `eb:`-prefixed (any prefix bound to the ebXML namespace), or unprefixed under a default xmlns. */
+  readonly shape: 'prefixed' | 'default-namespace';
+  /** `eb:version`, or the unqualified `version` of the default-namespace shape. */
+  readonly version: string | undefined;
+  readonly mustUnderstand: string | undefined;
+  readonly from: readonly ParsedPartyId[];
+  readonly to: readonly ParsedPartyId[];
+  readonly cpaId: string | undefined;
+  readonly conversationId: string | undefined;
+  readonly service: { readonly value: string; readonly type: string | undefined } | undefined;
+  readonly action: string | undefined;
+  readonly messageData: ParsedMessageData | undefined;
+}
+
+export interface ParsedUsernameToken {
+  readonly username: string | undefined;
+  /** Exactly as sent (not trimmed). */
+  readonly password: string | undefined;
+  /** Only the unqualified `Organization` counts (a `wsse:Organization` is not it). */
+  readonly organization: string | undefined;
+  readonly domain: string | undefined;
+}
+
+export interface ParsedBinarySecurityToken {
+  readonly token: string;
+  readonly valueType: string | undefined;
+  readonly encodingType: string | undefined;
+}
+
+/**
+ * What `wsse:Security` carries. `none` says whether the header was there at all (an empty `<wsse:Security/>` is
+ * what the service sends with Client.AuthenticationFailed).
+ */
+export type ParsedSecurity =
+  | ({ readonly kind: 'usernameToken' } & ParsedUsernameToken)
+  | ({ readonly kind: 'binarySecurityToken' } & ParsedBinarySecurityToken)
+  | { readonly kind: 'both'; readonly usernameToken: ParsedUsernameToken; readonly binarySecurityToken: ParsedBinarySecurityToken }
+  | { readonly kind: 'none'; readonly securityHeader: boolean };
+
+export interface ParsedManifest {
+  /** `xlink:href` of every `eb:Reference` (the document asks for a single one). */
+  readonly references: readonly (string | undefined)[];
+}
+
+export interface ParsedFault {
+  /** The faultcode text as written, e.g. `soap-env:Client.InvalidSecurityToken`. */
+  readonly faultcode: string;
+  /** The namespace its prefix is bound to (undefined when unprefixed or unbound). */
+  readonly faultcodeNamespace: string | undefined;
+  /** The part after the prefix, e.g. `Client.InvalidSecurityToken`. */
+  readonly faultcodeLocal: string;
+  readonly faultstring: string | undefined;
+  readonly faultactor: string | undefined;
+  /** The text of `detail/StackTrace`. */
+  readonly stackTrace: string | undefined;
+}
+
+export interface ParsedBody {
+  /** The payload: the first Body child that is not `eb:Manifest` (the Fault, for a fault). */
+  readonly root: XmlElement | undefined;
+  readonly manifest: ParsedManifest | undefined;
+  /** Every Body child, in order. */
+  readonly elements: readonly XmlElement[];
+}
+
+export interface ParsedEnvelope {
+  /** The prefix the envelope was written with (`soap-env`, `SOAP-ENV`, … or undefined for a default xmlns). */
+  readonly envelopePrefix: string | undefined;
+  readonly messageHeader: ParsedMessageHeader | undefined;
+  readonly security: ParsedSecurity;
+  /** `eb:Action` (the service dispatches on it, not on SOAPAction). */
+  readonly action: string | undefined;
+  readonly body: ParsedBody;
+  readonly fault: ParsedFault | undefined;
+}
+
+export type ParseErrorCode = ScreenCode | TreeErrorCode | 'not-an-envelope' | 'no-body';
+
+export type ParseResult =
+  | { readonly ok: true; readonly envelope: ParsedEnvelope }
+  | { readonly ok: false; readonly code: ParseErrorCode; readonly message: string };
+
+export interface ParseOptions {
+  /** Bound on the input, in UTF-8 bytes (default 1 MiB). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * Parses a SOAP envelope from text. Safe against hostile input: the size is bounded, any DOCTYPE or ENTITY
+ * declaration is refused before parsing (no entity is ever expanded, nothing is ever read from disk or network), and
+ * nesting is bounded. Namespace-aware: any prefix bound to the right namespace URI is accepted, and so is the
+ * unprefixed default-namespace header shape.
+ */
+export function parseEnvelope(xml: string, options: ParseOptions = {}): ParseResult {
+  const screened = screenInput(xml, options.maxBytes ?? DEFAULT_MAX_ENVELOPE_BYTES);
+  if (screened) return { ok: false, ...screened };
+  const tree = parseXmlTree(xml);
+  if (!tree.ok) return tree;
+  const { root } = tree;
+  if (root.namespace !== NS.soapEnv || root.localName !== 'Envelope') {
+    return { ok: false, code: 'not-an-envelope', message: `the root element is ${clarkName(root)}, not {${NS.soapEnv}}Envelope` };
+  }
+  const header = childElement(root, NS.soapEnv, 'Header');
+  const bodyElement = childElement(root, NS.soapEnv, 'Body');
+  if (!bodyElement) return { ok: false, code: 'no-body', message: `the envelope has no {${NS.soapEnv}}Body` };
+
+  const messageHeader = parseMessageHeader(childElement(header, NS.eb, 'MessageHeader'));
+  const body = parseBody(bodyElement);
+  const faultElement = childElement(bodyElement, NS.soapEnv, 'Fault');
+  return {
+    ok: true,
+    envelope: {
+      envelopePrefix: root.prefix,
+      messageHeader,
+      security: parseSecurity(childElement(header, NS.wsse, 'Security')),
+      action: messageHeader?.action,
+      body,
+      fault: faultElement ? parseFault(faultElement) : undefined,
+    },
+  };
+}
+
+function trimmed(element: XmlElement | undefined): string | undefined {
+  return element === undefined ? undefined : element.text.trim();
+}
+
+function typed(element: XmlElement): { value: string; type: string | undefined } {
+  return { value: element.text.trim(), type: attributeValue(element, 'type', NS.eb) ?? attributeValue(element, 'type') };
+}
+
+function parseMessageHeader(header: XmlElement | undefined): ParsedMessageHeader | undefined {
+  if (!header) return undefined;
+  const eb = (parent: XmlElement | undefined, local: string): XmlElement | undefined => childElement(parent, NS.eb, local);
+  const parties = (name: string): ParsedPartyId[] =>
+    (eb(header, name)?.children ?? []).filter((c) => c.namespace === NS.eb && c.localName === 'PartyId').map(typed);
+  const service = eb(header, 'Service');
+  const data = eb(header, 'MessageData');
+  return {
+    shape: header.prefix === undefined ? 'default-namespace' : 'prefixed',
+    version: attributeValue(header, 'version', NS.eb) ?? attributeValue(header, 'version'),
+    mustUnderstand: attributeValue(header, 'mustUnderstand', NS.soapEnv),
+    from: parties('From'),
+    to: parties('To'),
+    cpaId: trimmed(eb(header, 'CPAId')),
+    conversationId: trimmed(eb(header, 'ConversationId')),
+    service: service ? typed(service) : undefined,
+    action: trimmed(eb(header, 'Action')),
+    messageData: data
+      ? {
+          messageId: trimmed(eb(data, 'MessageId')),
+          timestamp: trimmed(eb(data, 'Timestamp')),
+          refToMessageId: trimmed(eb(data, 'RefToMessageId')),
+          timeToLive: trimmed(eb(data, 'TimeToLive')),
+        }
+      : undefined,
+  };
+}
+
+function parseSecurity(security: XmlElement | undefined): ParsedSecurity {
+  if (!security) return { kind: 'none', securityHeader: false };
+  const usernameTokenElement = childElement(security, NS.wsse, 'UsernameToken');
+  const bstElement = childElement(security, NS.wsse, 'BinarySecurityToken');
+  const usernameToken: ParsedUsernameToken | undefined = usernameTokenElement && {
+    username: trimmed(childElement(usernameTokenElement, NS.wsse, 'Username')),
+    password: childElement(usernameTokenElement, NS.wsse, 'Password')?.text,
+    organization: trimmed(childElement(usernameTokenElement, undefined, 'Organization')),
+    domain: trimmed(childElement(usernameTokenElement, undefined, 'Domain')),
+  };
+  const binarySecurityToken: ParsedBinarySecurityToken | undefined = bstElement && {
+    token: bstElement.text.trim(),
+    valueType: attributeValue(bstElement, 'valueType') ?? attributeValue(bstElement, 'ValueType'),
+    encodingType: attributeValue(bstElement, 'EncodingType'),
+  };
+  if (usernameToken && binarySecurityToken) return { kind: 'both', usernameToken, binarySecurityToken };
+  if (usernameToken) return { kind: 'usernameToken', ...usernameToken };
+  if (binarySecurityToken) return { kind: 'binarySecurityToken', ...binarySecurityToken };
+  return { kind: 'none', securityHeader: true };
+}
+
+function parseBody(body: XmlElement): ParsedBody {
+  const manifestElement = childElement(body, NS.eb, 'Manifest');
+  return {
+    root: body.children.find((c) => !(c.namespace === NS.eb && c.localName === 'Manifest')),
+    manifest: manifestElement
+      ? {
+          references: manifestElement.children
+            .filter((c) => c.namespace === NS.eb && c.localName === 'Reference')
+            .map((c) => attributeValue(c, 'href', NS.xlink)),
+        }
+      : undefined,
+    elements: body.children,
+  };
+}
+
+function parseFault(fault: XmlElement): ParsedFault {
+  const codeElement = childElement(fault, undefined, 'faultcode');
+  const faultcode = codeElement?.text.trim() ?? '';
+  const colon = faultcode.indexOf(':');
+  const prefix = colon < 0 ? undefined : faultcode.slice(0, colon);
+  return {
+    faultcode,
+    faultcodeNamespace: prefix === undefined ? undefined : codeElement?.inScope.get(prefix),
+    faultcodeLocal: colon < 0 ? faultcode : faultcode.slice(colon + 1),
+    faultstring: trimmed(childElement(fault, undefined, 'faultstring')),
+    faultactor: trimmed(childElement(fault, undefined, 'faultactor')),
+    stackTrace: trimmed(childElement(childElement(fault, undefined, 'detail'), undefined, 'StackTrace')),
+  };
+}
