@@ -19,6 +19,11 @@ export interface CheckContext {
   note(line: string): void;
   /** Skips the check as not applicable to this target, with the reason. */
   notApplicable(reason: string): never;
+  /**
+   * For a part of a check that uses shared resources (fills a session pool, say): on a live target without
+   * `--allow-opt-in`, skips the check with the reason. The simulator always allows it.
+   */
+  requireOptIn(what: string): void;
   /** Records tokens and sessions the check created, for the report's resource counts. */
   created(resources: { tokens?: number; sessionsOpened?: number; sessionsClosed?: number }): void;
 }
@@ -46,6 +51,12 @@ function applicability(ids: readonly RuleId[], target: Target): Extract<CheckOut
 }
 
 class NotApplicable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+class OptInRequired extends Error {
   constructor(readonly reason: string) {
     super(reason);
   }
@@ -98,6 +109,9 @@ async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBo
     notApplicable(reason) {
       throw new NotApplicable(reason);
     },
+    requireOptIn(what) {
+      if (!target.allowOptIn) throw new OptInRequired(`${what} uses shared resources of a live target: run with --allow-opt-in to include it`);
+    },
     created(r) {
       resources.tokens += r.tokens ?? 0;
       resources.sessionsOpened += r.sessionsOpened ?? 0;
@@ -111,6 +125,10 @@ async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBo
   } catch (err) {
     if (err instanceof NotApplicable) {
       setMeta(test, meta({ outcome: { kind: 'not-applicable', reason: err.reason } }));
+      test.skip(err.reason);
+    }
+    if (err instanceof OptInRequired) {
+      setMeta(test, meta({ outcome: { kind: 'skipped', reason: err.reason } }));
       test.skip(err.reason);
     }
     if (err instanceof PrerequisiteFailed) {
@@ -183,7 +201,7 @@ export function ruleProperty<T>(
         try {
           await predicate(ctx, value);
         } catch (err) {
-          if (err instanceof TransportError || err instanceof PrerequisiteFailed) fatal = err;
+          if (err instanceof TransportError || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
           throw err;
         }
       };

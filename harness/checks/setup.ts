@@ -1,7 +1,11 @@
 import { afterAll } from 'vitest';
+import { closeOpenSessions, closeValidator } from './soap.ts';
 import { closeTarget } from './target.ts';
 
-// Setup file of the conformance project: each test file gets its own target, closed when the file is done.
+// Setup file of the conformance project: each test file gets its own target. When the file is done — whether its
+// checks passed or failed — every session it opened and did not close is closed, then the target.
 afterAll(async () => {
+  await closeOpenSessions();
+  await closeValidator();
   await closeTarget();
-});
+}, 60_000);

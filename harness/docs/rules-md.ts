@@ -108,7 +108,7 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
   out.push('## Errors');
   out.push('');
   out.push('| faultcode | faultstring | StackTrace | source |', '|---|---|---|---|');
-  for (const f of Object.values(soapFaults)) out.push(`| \`${f.faultcode}\` | ${cell(f.faultstring)} | \`${f.stackTrace}\` | ${f.source === 'document' ? 'interface document' : 'publicly seen'} |`);
+  for (const f of Object.values(soapFaults)) out.push(`| \`${f.faultcode}\` | ${cell(f.faultstring)} | \`${f.stackTrace}\` | ${{ document: 'interface document', public: 'publicly seen', assumed: 'assumed by the harness' }[f.source]} |`);
   out.push('');
   out.push('## Version history');
   out.push('');

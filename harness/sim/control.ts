@@ -69,6 +69,13 @@ function parse(body: string): Record<string, unknown> | undefined {
 
 function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? v.replace(/^(\S+)\s.*$/, '$1 ***') : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? maskAuthorization(v) : v;
   return out;
+}
+
+/** Keeps the scheme of `<scheme> <credentials>`; a value with no space after a scheme (`Bearer<token>`) is masked whole. */
+function maskAuthorization(value: string): string {
+  if (value === '') return value;
+  const scheme = /^(\S+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} ***` : '***';
 }

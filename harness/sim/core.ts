@@ -6,6 +6,7 @@ import { EventLog, type SimEvent } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
 import { Random } from './random.ts';
 import { handleApiCall, handleTokenRequest, type RestContext, type RestResult } from './rest.ts';
+import { handleSoap } from './soap.ts';
 import { tokenState, TokenStore } from './tokens.ts';
 
 /** The path the simulator's SOAP endpoint answers on (one POST endpoint, dispatch on eb:Action). */
@@ -22,9 +23,6 @@ export interface SimOptions {
   readonly maxEvents?: number;
 }
 
-/** A handler for a protocol the core dispatches to (the SOAP endpoint plugs in here). */
-export type ProtocolHandler = (core: SimCore, req: SimRequest) => RestResult;
-
 /**
  * The simulated service: accounts per environment, issued tokens, sessions and an event log of every request.
  * Pure: no I/O, time only from the injected clock. The MSW handlers and the loopback server are thin adapters.
@@ -36,7 +34,6 @@ export class SimCore {
   readonly events: EventLog;
   readonly random: Random;
   #accounts: Record<Environment, SimAccount[]>;
-  #soap: ProtocolHandler | undefined;
 
   constructor(options: SimOptions) {
     this.clock = options.clock;
@@ -44,12 +41,6 @@ export class SimCore {
     this.random = new Random(options.seed ?? 1);
     this.events = new EventLog(options.maxEvents);
     this.#accounts = { cert: [...options.accounts.cert], prod: [...options.accounts.prod] };
-  }
-
-  /** Plugs in the SOAP endpoint (kept apart so the REST core does not depend on the XML stack). */
-  useSoap(handler: ProtocolHandler): this {
-    this.#soap = handler;
-    return this;
   }
 
   accountsIn(env: Environment): readonly SimAccount[] {
@@ -90,6 +81,8 @@ export class SimCore {
       ...(result.clientId !== undefined && { clientId: result.clientId }),
       ...(result.tokenUsed !== undefined && { tokenUsed: result.tokenUsed }),
       ...(result.tokenIssued !== undefined && { tokenIssued: result.tokenIssued }),
+      ...(result.tokenKind !== undefined && { tokenKind: result.tokenKind }),
+      ...(result.action !== undefined && { action: result.action }),
       ...(result.detail !== undefined && { detail: result.detail }),
     };
     this.events.append(event);
@@ -101,7 +94,7 @@ export class SimCore {
       if (req.method !== 'POST') return notFound(405, `${req.method} is not allowed on ${TOKEN_PATH}; use POST`);
       return handleTokenRequest(this.restContext(), req);
     }
-    if (req.path === SOAP_PATH && this.#soap) return this.#soap(this, req);
+    if (req.path === SOAP_PATH) return handleSoap(this, req);
     const endpoint = findRestEndpoint(req.method, req.path);
     if (endpoint) return handleApiCall(this.restContext(), req, endpoint);
     if (restEndpoints.some((e) => e.path === req.path)) return notFound(405, `${req.method} is not allowed on ${req.path}`);

@@ -11,12 +11,13 @@ export { defects, defectsBreaking, isDefectId, parseDefects, UnknownDefectError 
 export { EventLog } from './events.ts';
 export { createSimHandlers, inProcessUrls } from './msw.ts';
 export { startSimServer } from './server.ts';
+export { handleSoap } from './soap.ts';
 export { tokenState } from './tokens.ts';
 
 export type { AccountsByEnvironment, SimAccount, SimAccountInput } from './accounts.ts';
 export type { AdvanceableClock, Clock } from './clock.ts';
 export type { ControlOptions } from './control.ts';
-export type { ProtocolHandler, SimOptions } from './core.ts';
+export type { SimOptions } from './core.ts';
 export type { DefaultAccounts } from './default-accounts.ts';
 export type { Defect, DefectId } from './defects.ts';
 export type { SimEvent, SimOutcome } from './events.ts';

@@ -1,7 +1,7 @@
 import { clientIdFor, buildClientId, decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
 import {
   FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, restTokenErrors, TOKEN_TYPE,
-  type Environment, type RestEndpoint,
+  type Environment, type RestEndpoint, type TokenKind,
 } from '../spec/index.ts';
 import type { SimAccount } from './accounts.ts';
 import type { DefectId } from './defects.ts';
@@ -25,6 +25,9 @@ export interface RestResult {
   readonly clientId?: string;
   readonly tokenIssued?: string;
   readonly tokenUsed?: string;
+  readonly tokenKind?: TokenKind;
+  /** The SOAP eb:Action, or the REST endpoint key. */
+  readonly action?: string;
   readonly detail?: string;
 }
 
@@ -62,7 +65,13 @@ function decode(ctx: RestContext, header: string | undefined): DecodedCredential
 }
 
 function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
-  return ctx.accountsIn(env).find((a) => buildClientId(clientIdFor(a)) === clientId && a.password === password);
+  return accountsFor(ctx, env).find((a) => buildClientId(clientIdFor(a)) === clientId && a.password === password);
+}
+
+/** The accounts that may authenticate in `env` (all environments', with the defect that ignores isolation). */
+export function accountsFor(ctx: RestContext, env: Environment): readonly SimAccount[] {
+  if (!ctx.defects.has('env03-credentials-all-envs')) return ctx.accountsIn(env);
+  return [...ctx.accountsIn(env), ...ctx.accountsIn(env === 'cert' ? 'prod' : 'cert')];
 }
 
 /** `POST /v2/auth/token`: the OAuth 2.0 client-credentials grant with the double-base64 credentials. */
@@ -145,10 +154,11 @@ export function checkToken(ctx: RestContext, env: Environment, value: string): T
     }
     return { ok: false, reason: 'unknown' };
   }
-  if (token.env !== env) return { ok: false, reason: 'other-environment' };
+  if (token.env !== env && !ctx.defects.has('env01-token-cross-env')) return { ok: false, reason: 'other-environment' };
   const state = tokenState(token, ctx.now);
-  if (state === 'closed') return { ok: false, reason: 'closed' };
-  if (state === 'expired' && !(token.kind === 'sessionless' && ctx.defects.has('life01-never-expires'))) return { ok: false, reason: 'expired' };
+  if (state === 'closed' && !ctx.defects.has('sess02-close-keeps-token')) return { ok: false, reason: 'closed' };
+  const keepsLiving = token.kind === 'sessionless' ? ctx.defects.has('life01-never-expires') : ctx.defects.has('sess03-never-times-out');
+  if (state === 'expired' && !keepsLiving) return { ok: false, reason: 'expired' };
   if (ctx.defects.has('api01-single-use-token') && token.uses >= 1) return { ok: false, reason: 'used-up' };
   return { ok: true, token };
 }
@@ -164,10 +174,10 @@ function apiAuthFailure(ctx: RestContext): SimResponse {
 }
 
 /** Whether the account may call the endpoint (agency subset, amendments, portal credentials). */
-export function mayCall(account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean): boolean {
-  if (account.portal) return env === 'cert' && isPublic;
-  if (amendment && !account.amendments.includes(amendment)) return false;
-  return account.apis === '*' || account.apis.includes(key);
+export function mayCall(ctx: Pick<RestContext, 'defects'>, account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean): boolean {
+  if (account.portal && !ctx.defects.has('access03-portal-everywhere')) return env === 'cert' && isPublic;
+  if (amendment && !account.amendments.includes(amendment) && !ctx.defects.has('access04-no-amendment-check')) return false;
+  return account.apis === '*' || account.apis.includes(key) || ctx.defects.has('access02-any-agency');
 }
 
 /** A published REST API: bearer auth, then a small placeholder payload. */
@@ -178,12 +188,15 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   const checked = checkToken(ctx, req.env, presented);
   if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
   const { token } = checked;
-  if (!endpoint.accepts.includes(token.kind) || !mayCall(token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
+  if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-refused-rest')) {
+    return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
+  }
+  if (!endpoint.accepts.includes(token.kind) || !mayCall(ctx, token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
     const body = { status: 'NotProcessed', type: 'Validation', errorCode: publicApiForbidden.errorCode, timeStamp: new Date(ctx.now).toISOString(), message: publicApiForbidden.message };
     return { response: json(publicApiForbidden.status, body), outcome: 'api-refused-access', tokenUsed: presented };
   }
   token.uses++;
-  return { response: json(200, placeholderPayload(endpoint)), outcome: 'api-ok', tokenUsed: presented };
+  return { response: json(200, placeholderPayload(endpoint)), outcome: 'api-ok', tokenUsed: presented, tokenKind: token.kind, action: endpoint.key };
 }
 
 /** The business payloads are outside the interface document: a small stand-in that names the API. */

@@ -73,18 +73,25 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
   const max = options.maxBodyBytes ?? 1024 * 1024;
   const chunks: Buffer[] = [];
   let size = 0;
+  let tooLarge = false;
   try {
     for await (const chunk of req) {
+      if (tooLarge) continue;
       size += (chunk as Buffer).length;
       if (size > max) {
-        res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large');
-        return;
+        // Answer now, then read and discard the rest and close the connection: leaving the rest unread on a kept-alive
+        // connection made a later request on it go unanswered (and a reset would lose the 413 itself).
+        tooLarge = true;
+        chunks.length = 0;
+        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('request body too large');
+        continue;
       }
       chunks.push(chunk as Buffer);
     }
   } catch {
     return;
   }
+  if (tooLarge) return;
   const url = new URL(req.url ?? '/', 'http://sim');
   const body = Buffer.concat(chunks).toString('utf8');
   if (options.control && url.pathname.startsWith(CONTROL_PREFIX)) {

@@ -25,6 +25,16 @@ export function tokenState(token: IssuedToken, now: number): TokenState {
   return now < token.expiresAt ? 'valid' : 'expired';
 }
 
+const EMPTY: ReadonlySet<IssuedToken> = new Set();
+const accountIds = new WeakMap<SimAccount, number>();
+let nextAccountId = 0;
+
+function sessionKey(env: Environment, account: SimAccount): string {
+  let id = accountIds.get(account);
+  if (id === undefined) accountIds.set(account, (id = ++nextAccountId));
+  return `${env}:${id}`;
+}
+
 /** Sessionless access tokens look like `T1RLAQ…*` (PUBLIC-FACTS.md). */
 export function newAccessToken(random: Random): string {
   return `T1RLAQ${random.chars(BASE64_ALPHABET, 118)}*`;
@@ -39,11 +49,23 @@ export function newSessionToken(random: Random): string {
 /** Every token the simulator issued, by value. Expired tokens are pruned once they are long past use. */
 export class TokenStore {
   #tokens = new Map<string, IssuedToken>();
+  /** Session tokens per account and environment: pool accounting without a scan of every token. */
+  #sessions = new Map<string, Set<IssuedToken>>();
   #pruneAt = 10_000;
 
   add(token: IssuedToken, now: number): void {
     this.#tokens.set(token.token, token);
+    if (token.kind === 'session') {
+      const key = sessionKey(token.env, token.account);
+      let set = this.#sessions.get(key);
+      if (!set) this.#sessions.set(key, (set = new Set()));
+      set.add(token);
+    }
     if (this.#tokens.size >= this.#pruneAt) this.#prune(now);
+  }
+  /** Every session token of the account in `env` the store still holds, in any state. */
+  sessionsOf(env: Environment, account: SimAccount): ReadonlySet<IssuedToken> {
+    return this.#sessions.get(sessionKey(env, account)) ?? EMPTY;
   }
   get(value: string): IssuedToken | undefined {
     return this.#tokens.get(value);
@@ -59,14 +81,6 @@ export class TokenStore {
     }
     return latest;
   }
-  /** Sessions of the account that hold a pool slot (open and not timed out). */
-  openSessions(env: Environment, account: SimAccount, now: number): IssuedToken[] {
-    const out: IssuedToken[] = [];
-    for (const t of this.#tokens.values()) {
-      if (t.kind === 'session' && t.env === env && t.account === account && tokenState(t, now) === 'valid') out.push(t);
-    }
-    return out;
-  }
   all(): IterableIterator<IssuedToken> {
     return this.#tokens.values();
   }
@@ -79,7 +93,10 @@ export class TokenStore {
     const horizon = now - 86_400_000;
     for (const [value, t] of this.#tokens) {
       const end = t.closedAt ?? t.expiresAt;
-      if (end < horizon) this.#tokens.delete(value);
+      if (end < horizon) {
+        this.#tokens.delete(value);
+        if (t.kind === 'session') this.#sessions.get(sessionKey(t.env, t.account))?.delete(t);
+      }
     }
     this.#pruneAt = Math.max(10_000, this.#tokens.size * 2);
   }

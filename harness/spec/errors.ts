@@ -50,7 +50,8 @@ export interface SoapFault {
   readonly faultcode: string;
   readonly faultstring: string;
   readonly stackTrace: string;
-  readonly source: 'document' | 'public';
+  /** `document`: the interface document; `public`: publicly seen (PUBLIC-FACTS.md); `assumed`: this harness's choice. */
+  readonly source: 'document' | 'public' | 'assumed';
   readonly rules: readonly RuleId[];
 }
 
@@ -86,11 +87,32 @@ export const soapFaults = {
     source: 'public',
     rules: ['ERR-07'],
   },
+  userNameNodeNotFound: {
+    faultcode: 'Client.UserNameNodeNotFound',
+    faultstring: 'UserName node not found',
+    stackTrace: `${STACK}USG_AUTHENTICATION_FAILED`,
+    source: 'public',
+    rules: ['STOK-03'],
+  },
+  passwordNodeNotFound: {
+    faultcode: 'Client.PasswordNodeNotFound',
+    faultstring: 'Password node not found',
+    stackTrace: `${STACK}USG_AUTHENTICATION_FAILED`,
+    source: 'public',
+    rules: ['STOK-03'],
+  },
+  organizationNodeNotFound: {
+    faultcode: 'Client.OrganizationNodeNotFound',
+    faultstring: 'Organization node not found',
+    stackTrace: `${STACK}USG_AUTHENTICATION_FAILED`,
+    source: 'public',
+    rules: ['STOK-03'],
+  },
   notAuthorized: {
     faultcode: 'Client.NotAuthorized',
     faultstring: 'Not authorized to perform this action',
     stackTrace: `${STACK}USG_NOT_AUTHORIZED`,
-    source: 'public',
+    source: 'assumed',
     rules: ['ACCESS-01', 'ACCESS-02', 'ACCESS-04'],
   },
 } as const satisfies Record<string, SoapFault>;

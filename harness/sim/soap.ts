@@ -1,0 +1,192 @@
+import {
+  bargainFinderMaxRSBody, buildResponse, hotelAvailLLSRSBody, otaPingRSBody, parseEnvelope, replyToOf, sessionCloseRSBody,
+  sessionCreateRSBody, specFaultBody, tokenCreateRSBody, type ParsedEnvelope, type ParsedUsernameToken, type ReplyTo,
+  type ResponseSecurity, type SoapBody, type SpecFaultKey,
+} from '../soap/index.ts';
+import { findSoapAction, type Environment } from '../spec/index.ts';
+import type { SimAccount } from './accounts.ts';
+import type { SimCore } from './core.ts';
+import { xml, type SimRequest } from './http.ts';
+import { accountsFor, checkToken, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
+import { newSessionToken, type IssuedToken } from './tokens.ts';
+
+/** What the simulator answers SOAP requests from when the request leaves a header field out (it is lenient). */
+const SERVICE_PARTY = 'webservices.sabre.com';
+
+interface Exchange {
+  readonly core: SimCore;
+  readonly ctx: RestContext;
+  readonly req: SimRequest;
+  readonly envelope: ParsedEnvelope | undefined;
+  readonly replyTo: ReplyTo;
+}
+
+function reply(x: Exchange, action: string, security: ResponseSecurity, body: SoapBody, outcome: 'soap-ok' | 'soap-fault'): RestResult['response'] {
+  const d = x.ctx.defects;
+  const inReplyTo: ReplyTo = {
+    ...x.replyTo,
+    ...(d.has('soap02-no-ref-to-message-id') && { messageId: undefined }),
+    ...(d.has('soap02-conversation-id-not-echoed') && { conversationId: `sim-${x.core.random.digits(10)}` }),
+  };
+  let text = buildResponse({
+    header: { inReplyTo, action, messageId: x.core.random.digits(19).replace(/^0/, '1'), timestamp: new Date(x.ctx.now) },
+    security,
+    body,
+  });
+  if (d.has('soap02-no-message-data')) text = text.replace(/<eb:MessageData>[\s\S]*?<\/eb:MessageData>/, '');
+  if (d.has('stok02-conversation-id-dropped') && action === 'SessionCreateRS') text = text.replace(/<eb:ConversationId>[\s\S]*?<\/eb:ConversationId>/, '');
+  const status = outcome === 'soap-fault' && !d.has('err05-fault-status-200') ? 500 : 200;
+  return xml(status, text);
+}
+
+function fault(x: Exchange, key: SpecFaultKey, token?: string, extra: Partial<RestResult> = {}): RestResult {
+  const d = x.ctx.defects;
+  const body = specFaultBody(key, key === 'invalidSecurityToken' && d.has('err04-token-not-quoted') ? '' : token);
+  let response = reply(x, 'ErrorRS', token !== undefined ? { kind: 'binarySecurityToken', token } : { kind: 'empty' }, body, 'soap-fault');
+  if (key === 'invalidSecurityToken' && response.kind === 'response') {
+    let text = response.body;
+    if (d.has('err04-wrong-faultcode')) text = text.replace('Client.InvalidSecurityToken', 'Client.InvalidToken');
+    if (d.has('err04-unprefixed-faultcode')) text = text.replace(/<faultcode>[^:<]+:/, '<faultcode>');
+    if (d.has('err04-no-stacktrace')) text = text.replace(/<detail>[\s\S]*?<\/detail>/, '');
+    response = { ...response, body: text };
+  }
+  return { response, outcome: 'soap-fault', detail: key, ...(x.envelope?.action && { action: x.envelope.action }), ...extra };
+}
+
+/** The UsernameToken check of TokenCreateRQ and SessionCreateRQ. */
+function authenticate(x: Exchange): { ok: true; account: SimAccount; clientId: string } | { ok: false; result: RestResult } {
+  const security = x.envelope?.security;
+  const ut: ParsedUsernameToken | undefined =
+    security?.kind === 'usernameToken' ? security : security?.kind === 'both' ? security.usernameToken : undefined;
+  if (!ut?.username) return { ok: false, result: fault(x, ut ? 'userNameNodeNotFound' : 'authenticationFailed') };
+  const clientId = `${ut.username}@${ut.organization ?? ''}`;
+  if (ut.password === undefined && !x.ctx.defects.has('stok03-any-password')) return { ok: false, result: fault(x, 'passwordNodeNotFound', undefined, { clientId }) };
+  if (!ut.organization) return { ok: false, result: fault(x, 'organizationNodeNotFound', undefined, { clientId }) };
+  const d = x.ctx.defects;
+  const passwordOf = (a: SimAccount) => (d.has('xproto03-separate-soap-password') ? `${a.password}#soap` : a.password);
+  const account = accountsFor(x.ctx, x.req.env).find(
+    (a) => a.epr === ut.username && a.pcc === ut.organization && a.soapDomain === ut.domain && (d.has('stok03-any-password') || passwordOf(a) === ut.password),
+  );
+  if (!account) {
+    if (d.has('stok03-token-in-fault')) return { ok: false, result: fault(x, 'authenticationFailed', `T1RLAQ${x.core.random.digits(40)}*`, { clientId }) };
+    return { ok: false, result: fault(x, 'authenticationFailed', undefined, { clientId }) };
+  }
+  return { ok: true, account, clientId };
+}
+
+/** Sessions of the account that hold a pool slot now. */
+function slotsInUse(x: Exchange, env: Environment, account: SimAccount): number {
+  const d = x.ctx.defects;
+  let n = 0;
+  for (const s of x.ctx.tokens.sessionsOf(env, account)) {
+    const timedOut = x.ctx.now >= s.expiresAt && !d.has('sess03-never-times-out');
+    if (s.closedAt !== undefined) {
+      if (d.has('sess02-close-keeps-slot') && !timedOut) n++;
+    } else if (!timedOut || d.has('sess04-timeout-keeps-slot')) {
+      n++;
+    }
+  }
+  return n;
+}
+
+function tokenCreate(x: Exchange): RestResult {
+  const auth = authenticate(x);
+  if (!auth.ok) return auth.result;
+  const issued = issueAccessToken(x.ctx, x.req.env, auth.account, 'soap');
+  const d = x.ctx.defects;
+  const security: ResponseSecurity = d.has('stok01-no-token') ? { kind: 'empty' } : { kind: 'binarySecurityToken', token: issued.token };
+  const action = d.has('stok01-wrong-action') ? 'TokenCreateRQ' : 'TokenCreateRS';
+  return { response: reply(x, action, security, tokenCreateRSBody(), 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: issued.token, tokenKind: 'sessionless', action: 'TokenCreateRQ' };
+}
+
+function sessionCreate(x: Exchange): RestResult {
+  const auth = authenticate(x);
+  if (!auth.ok) return auth.result;
+  const { account } = auth;
+  const env = x.req.env;
+  if (!x.ctx.defects.has('sess04-no-pool-limit') && slotsInUse(x, env, account) >= account.poolSize) {
+    return fault(x, 'reachedTALimit', undefined, { clientId: auth.clientId, detail: 'reachedTALimit' });
+  }
+  let token = newSessionToken(x.core.random);
+  while (x.ctx.tokens.has(token)) token = newSessionToken(x.core.random);
+  const session: IssuedToken = {
+    token, kind: 'session', env, account, via: 'soap', issuedAt: x.ctx.now, expiresAt: x.ctx.now + account.sessionTimeoutSeconds * 1000, uses: 0,
+    conversationId: x.replyTo.conversationId,
+  };
+  x.ctx.tokens.add(session, x.ctx.now);
+  const action = x.ctx.defects.has('stok02-wrong-action') ? 'SessionCreateRQ' : 'SessionCreateRS';
+  const body = sessionCreateRSBody({ conversationId: x.replyTo.conversationId });
+  return { response: reply(x, action, { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
+}
+
+function presentedToken(x: Exchange): string | undefined {
+  const s = x.envelope?.security;
+  if (s?.kind === 'binarySecurityToken') return s.token;
+  if (s?.kind === 'both') return s.binarySecurityToken.token;
+  return undefined;
+}
+
+/** SessionCloseRQ, the ping and business actions: the token in the BinarySecurityToken, then the action. */
+function tokenCall(x: Exchange, action: string): RestResult {
+  const spec = findSoapAction(action);
+  const presented = presentedToken(x);
+  if (presented === undefined) return fault(x, 'invalidSecurityToken', '', { action });
+  const checked = checkToken(x.ctx, x.req.env, presented);
+  const d = x.ctx.defects;
+  if (!checked.ok || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
+    return fault(x, 'invalidSecurityToken', presented, { tokenUsed: presented, action, detail: checked.ok ? 'REST token' : checked.reason });
+  }
+  const { token } = checked;
+  const used = { tokenUsed: presented, tokenKind: token.kind, action } as const;
+  const kindOk = spec?.accepts.includes(token.kind) || (d.has('access01-session-only-takes-sessionless') && spec?.purpose === 'business');
+  if (!spec || !kindOk || !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false)) {
+    return fault(x, 'notAuthorized', presented, used);
+  }
+  token.uses++;
+  if (token.kind === 'session' && !d.has('sess01-no-keepalive')) token.expiresAt = x.ctx.now + token.account.sessionTimeoutSeconds * 1000;
+  const security: ResponseSecurity = { kind: 'binarySecurityToken', token: presented };
+  switch (spec.purpose) {
+    case 'session-close':
+      if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
+      return { response: reply(x, 'SessionCloseRS', security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
+    case 'ping':
+      return { response: reply(x, 'OTA_PingRS', security, otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
+    default: {
+      const body = action === 'OTA_HotelAvailLLSRQ' ? hotelAvailLLSRSBody() : bargainFinderMaxRSBody();
+      return { response: reply(x, action.replace(/RQ$/, 'RS'), security, body, 'soap-ok'), outcome: 'soap-ok', ...used };
+    }
+  }
+}
+
+/**
+ * The SOAP endpoint: one POST URL, dispatch on `eb:Action` (SOAPAction is ignored, as by the real service).
+ * Faults come with HTTP 500 and header action `ErrorRS`; garbage gets `Client.InvalidEbXmlMessage`.
+ */
+export function handleSoap(core: SimCore, req: SimRequest): RestResult {
+  const ctx = core.restContext();
+  const parsed = req.method === 'POST' ? parseEnvelope(req.body) : undefined;
+  const envelope = parsed?.ok ? parsed.envelope : undefined;
+  const header = envelope?.messageHeader;
+  const security = envelope?.security;
+  const organization = security?.kind === 'usernameToken' ? security.organization : undefined;
+  const replyTo = replyToOf(header, { from: 'client', to: SERVICE_PARTY, cpaId: organization ?? '', conversationId: `sim-${core.random.digits(12)}` });
+  const x: Exchange = { core, ctx, req, envelope, replyTo };
+  if (!envelope) {
+    if (ctx.defects.has('err07-soap-hang-on-garbage')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
+    return fault(x, 'invalidEbXmlMessage', undefined, { detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` });
+  }
+  const action = envelope.action;
+  switch (action) {
+    case 'TokenCreateRQ':
+      return tokenCreate(x);
+    case 'SessionCreateRQ':
+      return sessionCreate(x);
+    case undefined:
+    case '':
+      return fault(x, 'invalidEbXmlMessage', undefined, { detail: 'no eb:Action' });
+    default:
+      if (!findSoapAction(action)) return fault(x, 'invalidEbXmlMessage', undefined, { action, detail: `unknown action ${action}` });
+      return tokenCall(x, action);
+  }
+}
+

@@ -1,0 +1,44 @@
+import { CheckFailure, expectEqual, expectThat, excerpt, validateEnvelope, type SoapExchange } from '../../../harness/checks/index.ts';
+import { NS } from '../../../harness/soap/index.ts';
+
+/**
+ * SOAP-02 for one exchange: the response validates against the harness's response schema, its MessageHeader carries
+ * `action`, echoes the request's ConversationId, and its RefToMessageId is the request's MessageId.
+ */
+export async function expectSoapResponse(x: SoapExchange, action: string, what: string): Promise<void> {
+  if (!x.envelope) {
+    throw new CheckFailure(`the answer to ${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${x.response.status} ${x.parseError ?? ''}` });
+  }
+  const verdict = await validateEnvelope(x.response.body, 'response');
+  if (!verdict.valid) {
+    throw new CheckFailure(`the answer to ${what} does not validate against the response schema`, {
+      expected: 'a valid envelope (fixtures/xsd/response.xsd)',
+      actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}\n${excerpt(x)}`,
+    });
+  }
+  const h = x.envelope.messageHeader;
+  expectThat(h !== undefined, `the answer to ${what} has no eb:MessageHeader`, { actual: excerpt(x) });
+  expectEqual(`eb:Action of the answer to ${what}`, h?.action, action);
+  expectEqual(`eb:ConversationId of the answer to ${what} (the request's, echoed)`, h?.conversationId, x.request.conversationId);
+  expectEqual(`eb:RefToMessageId of the answer to ${what} (the request's MessageId)`, h?.messageData?.refToMessageId, x.request.messageId);
+}
+
+/** ERR-04: a fault with faultcode `Client.InvalidSecurityToken` (namespace-prefixed), quoting the token, with a StackTrace. */
+export function expectInvalidSecurityToken(x: SoapExchange, token: string, what: string): void {
+  const fault = x.envelope?.fault;
+  if (!fault) {
+    throw new CheckFailure(`${what} was not refused with a SOAP fault`, { expected: 'a fault Client.InvalidSecurityToken', actual: x.envelope ? `${x.response.status} ${x.envelope.action ?? ''} (no fault)` : `${x.response.status} ${x.parseError ?? ''}` });
+  }
+  expectEqual(`faultcode for ${what}`, fault.faultcodeLocal, 'Client.InvalidSecurityToken');
+  expectThat(fault.faultcodeNamespace === NS.soapEnv, `the faultcode for ${what} is not namespace-prefixed`, {
+    expected: `a prefix bound to ${NS.soapEnv} (e.g. soap-env:Client.InvalidSecurityToken)`,
+    actual: fault.faultcode,
+  });
+  const text = fault.faultstring ?? '';
+  expectThat(/invalid|expired/i.test(text), `the faultstring for ${what} does not say the token is invalid or expired`, { expected: 'Invalid or Expired binary security token: <token>', actual: text });
+  expectThat(token === '' || text.includes(token), `the faultstring for ${what} does not quote the token`, { expected: 'the token, quoted', actual: text.replace(token, '<token>') });
+  expectThat(/INVALID_SECURITY_TOKEN/i.test(fault.stackTrace ?? ''), `the fault for ${what} has no StackTrace naming the invalid-security-token session error`, {
+    expected: '…SessionException: errors.session.USG_INVALID_SECURITY_TOKEN',
+    actual: fault.stackTrace,
+  });
+}
