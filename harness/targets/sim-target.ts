@@ -9,8 +9,6 @@ export interface SimTargetOptions {
   readonly requestTimeoutMs?: number;
   /** Serve over HTTPS with this key and certificate, trusting `tls.ca`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
-  /** Hook to plug protocols into the core before it serves (the SOAP endpoint). */
-  readonly configure?: (core: SimCore) => void;
 }
 
 export function toAccount(a: SimAccount): Account {
@@ -25,7 +23,6 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
   const clock = new ManualClock();
   const accounts = defaultAccounts(options.seed);
   const core = new SimCore({ clock, accounts: accounts.accounts, defects: options.defects ?? [], seed: options.seed ?? 1 });
-  options.configure?.(core);
   const server = await startSimServer(core, options.tls ? { tls: options.tls } : {});
   const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 5_000, ...(options.tls && { ca: options.tls.ca }) });
   const envs: Environment[] = ['cert', 'prod'];

@@ -1,0 +1,244 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret, sessionTimeoutOf, type ConfigErrorCode } from './config.ts';
+import { presetConfig } from './presets.ts';
+
+const HINT = 'See "Target config" in the README for the format.';
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError, nothing was thrown');
+}
+
+function expectConfigError(fn: () => unknown, code: ConfigErrorCode, message: string): ConfigError {
+  const err = configError(fn);
+  expect(err.name).toBe('ConfigError');
+  expect(err.code).toBe(code);
+  expect(err.message).toBe(message);
+  return err;
+}
+
+const cert = { restBaseUrl: 'https://api.cert.example.test', soapUrl: 'https://ws.cert.example.test/websvc' };
+const account = { epr: '7971', pcc: 'Z2NL', password: { env: 'TDS_TEST_PASSWORD' } };
+
+/** A minimal valid config, with `patch` applied on top. */
+function config(patch: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'test target', environments: { cert }, accounts: { cert: account }, ...patch };
+}
+
+describe('parseTargetConfig', () => {
+  it('reads a complete config, trimming trailing slashes of URLs and resolving caFile against the config file', () => {
+    const parsed = parseTargetConfig(
+      {
+        name: 'my-cert',
+        environments: {
+          cert: { restBaseUrl: 'https://api.cert.example.test/', soapUrl: 'https://ws.cert.example.test//' },
+          prod: { restBaseUrl: 'http://127.0.0.1:8080', soapUrl: 'http://127.0.0.1:8080/websvc' },
+        },
+        accounts: {
+          cert: { epr: '7971', pcc: 'Z2NL', password: { env: 'TDS_CERT_PASSWORD' }, restDomain: 'EXT', soapDomain: 'AA' },
+          prod: { epr: '7971', pcc: 'Z2NL', password: 'literal-secret' },
+        },
+        sessionPoolSize: 4,
+        sessionTimeoutSeconds: 900,
+        requestTimeoutMs: 20000,
+        allowOptIn: false,
+        caFile: 'certs/ca.pem',
+      },
+      '/etc/tds/target.json',
+    );
+    expect(parsed).toStrictEqual({
+      name: 'my-cert',
+      environments: {
+        cert: { restBaseUrl: 'https://api.cert.example.test', soapUrl: 'https://ws.cert.example.test' },
+        prod: { restBaseUrl: 'http://127.0.0.1:8080', soapUrl: 'http://127.0.0.1:8080/websvc' },
+      },
+      accounts: {
+        cert: { epr: '7971', pcc: 'Z2NL', password: { env: 'TDS_CERT_PASSWORD' }, restDomain: 'EXT', soapDomain: 'AA' },
+        prod: { epr: '7971', pcc: 'Z2NL', password: 'literal-secret' },
+      },
+      sessionPoolSize: 4,
+      sessionTimeoutSeconds: 900,
+      requestTimeoutMs: 20000,
+      allowOptIn: false,
+      caFile: '/etc/tds/certs/ca.pem',
+    });
+  });
+
+  it('reads a minimal config with no optional fields and a default name', () => {
+    const { name: _name, ...unnamed } = config();
+    expect(parseTargetConfig(unnamed)).toStrictEqual({ name: 'live target', environments: { cert }, accounts: { cert: account } });
+  });
+
+  it('accepts a PROD environment without an account when CERT has one', () => {
+    const parsed = parseTargetConfig(config({ environments: { cert, prod: cert } }));
+    expect(Object.keys(parsed.environments)).toEqual(['cert', 'prod']);
+    expect(Object.keys(parsed.accounts)).toEqual(['cert']);
+  });
+
+  it('accepts PROD alone with its account', () => {
+    const parsed = parseTargetConfig({ environments: { prod: cert }, accounts: { prod: account } });
+    expect(parsed.environments).toStrictEqual({ prod: cert });
+    expect(parsed.accounts).toStrictEqual({ prod: account });
+  });
+
+  it('names the file in its messages', () => {
+    expectConfigError(() => parseTargetConfig({ accounts: {} }, 'targets/my.json'), 'CONFIG_INVALID',
+      `target config targets/my.json: "environments" is missing (an object with "cert" and/or "prod"). ${HINT}`);
+  });
+
+  it.each([
+    ['an array', [], `target config (inline) must be a JSON object. ${HINT}`],
+    ['a string', 'cert', `target config (inline) must be a JSON object. ${HINT}`],
+    ['no environments', config({ environments: undefined }), `target config (inline): "environments" is missing (an object with "cert" and/or "prod"). ${HINT}`],
+    ['environments as an array', config({ environments: [cert] }), `target config (inline): "environments" is missing (an object with "cert" and/or "prod"). ${HINT}`],
+    ['an empty environments object', config({ environments: {} }), `target config (inline): "environments" names no environment (add "cert" and/or "prod"). ${HINT}`],
+    ['an unknown environment key', config({ environments: { cert, staging: cert } }), `target config (inline): "environments.staging" is not an environment (use "cert" or "prod"). ${HINT}`],
+    ['an environment that is not an object', config({ environments: { cert: 'https://api.cert.example.test' } }), `target config (inline): "environments.cert" must be an object with restBaseUrl and soapUrl. ${HINT}`],
+    ['no restBaseUrl', config({ environments: { cert: { soapUrl: cert.soapUrl } } }), `target config (inline): "environments.cert.restBaseUrl" is missing. ${HINT}`],
+    ['a restBaseUrl that is not a URL', config({ environments: { cert: { ...cert, restBaseUrl: 'api.cert.example.test' } } }), `target config (inline): "environments.cert.restBaseUrl" is not a URL ("api.cert.example.test"). ${HINT}`],
+    ['a soapUrl that is not http(s)', config({ environments: { cert: { ...cert, soapUrl: 'ftp://ws.example.test' } } }), `target config (inline): "environments.cert.soapUrl" must be an http(s) URL. ${HINT}`],
+    ['an empty soapUrl', config({ environments: { cert: { ...cert, soapUrl: ' ' } } }), `target config (inline): "environments.cert.soapUrl" must be a non-empty string. ${HINT}`],
+    ['no accounts', config({ accounts: undefined }), `target config (inline): "accounts" is missing (an object with an account per environment). ${HINT}`],
+    ['no CERT account', config({ accounts: { prod: account } }), `target config (inline): "accounts.cert" is missing: environment "cert" needs an account. ${HINT}`],
+    ['no account for PROD alone', { environments: { prod: cert }, accounts: {} }, `target config (inline): "accounts.prod" is missing: environment "prod" needs an account. ${HINT}`],
+    ['an account that is not an object', config({ accounts: { cert: '7971' } }), `target config (inline): "accounts.cert" must be an object with epr, pcc and password. ${HINT}`],
+    ['no epr', config({ accounts: { cert: { pcc: 'Z2NL', password: 'x' } } }), `target config (inline): "accounts.cert.epr" is missing. ${HINT}`],
+    ['a blank pcc', config({ accounts: { cert: { ...account, pcc: '  ' } } }), `target config (inline): "accounts.cert.pcc" must be a non-empty string. ${HINT}`],
+    ['an empty restDomain', config({ accounts: { cert: { ...account, restDomain: '' } } }), `target config (inline): "accounts.cert.restDomain" must be a non-empty string. ${HINT}`],
+    ['a numeric password', config({ accounts: { cert: { ...account, password: 12345 } } }), `target config (inline): "accounts.cert.password" must be a string or { "env": "VARIABLE_NAME" }. ${HINT}`],
+    ['no password', config({ accounts: { cert: { epr: '7971', pcc: 'Z2NL' } } }), `target config (inline): "accounts.cert.password" must be a string or { "env": "VARIABLE_NAME" }. ${HINT}`],
+    ['a password with an empty variable name', config({ accounts: { cert: { ...account, password: { env: '' } } } }), `target config (inline): "accounts.cert.password" must be a string or { "env": "VARIABLE_NAME" }. ${HINT}`],
+    ['a password object without env', config({ accounts: { cert: { ...account, password: { name: 'X' } } } }), `target config (inline): "accounts.cert.password" must be a string or { "env": "VARIABLE_NAME" }. ${HINT}`],
+    ['a pool size of 0', config({ sessionPoolSize: 0 }), `target config (inline): "sessionPoolSize" must be a positive integer. ${HINT}`],
+    ['a fractional session timeout', config({ sessionTimeoutSeconds: 1.5 }), `target config (inline): "sessionTimeoutSeconds" must be a positive integer. ${HINT}`],
+    ['a request time-out as a string', config({ requestTimeoutMs: '5000' }), `target config (inline): "requestTimeoutMs" must be a positive integer. ${HINT}`],
+    ['allowOptIn as a string', config({ allowOptIn: 'yes' }), `target config (inline): "allowOptIn" must be true or false. ${HINT}`],
+  ] as const)('refuses a config with %s', (_label, value, message) => {
+    expectConfigError(() => parseTargetConfig(value), 'CONFIG_INVALID', message);
+  });
+});
+
+describe('loadTargetConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tds-config-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function file(name: string, text: string): string {
+    const path = join(dir, name);
+    writeFileSync(path, text, 'utf8');
+    return path;
+  }
+
+  it('reads a config file and resolves caFile next to it', () => {
+    const path = file('good.json', JSON.stringify(config({ caFile: 'ca.pem' })));
+    expect(loadTargetConfig(path)).toStrictEqual({ name: 'test target', environments: { cert }, accounts: { cert: account }, caFile: join(dir, 'ca.pem') });
+  });
+
+  it('reports a file that is not JSON with CONFIG_NOT_JSON and the parser message', () => {
+    const text = '{ "name": "x", environments: {} }';
+    const path = file('broken.json', text);
+    let parserMessage = '';
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      parserMessage = (err as Error).message;
+    }
+    expect(parserMessage).not.toBe('');
+    expectConfigError(() => loadTargetConfig(path), 'CONFIG_NOT_JSON', `target config ${path} is not valid JSON (${parserMessage}). ${HINT}`);
+  });
+
+  it('reports a missing file with CONFIG_NOT_FOUND', () => {
+    const path = join(dir, 'absent.json');
+    expectConfigError(() => loadTargetConfig(path), 'CONFIG_NOT_FOUND', `target config ${path} cannot be read: check the path given to --target (a JSON file, or "sim").`);
+  });
+
+  it('reports a wrong field of a file with CONFIG_INVALID naming the file and the field', () => {
+    const path = file('bad-url.json', JSON.stringify(config({ environments: { cert: { ...cert, restBaseUrl: 'nope' } } })));
+    expectConfigError(() => loadTargetConfig(path), 'CONFIG_INVALID', `target config ${path}: "environments.cert.restBaseUrl" is not a URL ("nope"). ${HINT}`);
+  });
+});
+
+describe('resolveSecret and resolveAccount', () => {
+  const env = { TDS_TEST_PASSWORD: 's3cret-from-env', TDS_OTHER_PASSWORD: 'another-s3cret' };
+
+  it('returns a literal secret as it is', () => {
+    expect(resolveSecret('literal-pw', env)).toBe('literal-pw');
+  });
+
+  it('reads a secret from the environment variable it names', () => {
+    expect(resolveSecret({ env: 'TDS_TEST_PASSWORD' }, env)).toBe('s3cret-from-env');
+  });
+
+  it.each([
+    ['unset', {}],
+    ['empty', { TDS_MISSING_PASSWORD: '' }],
+  ])('throws SECRET_NOT_SET naming the variable when it is %s, and shows no secret', (_label, extra) => {
+    const err = expectConfigError(() => resolveSecret({ env: 'TDS_MISSING_PASSWORD' }, { ...env, ...extra }), 'SECRET_NOT_SET',
+      'environment variable TDS_MISSING_PASSWORD is not set; the target config reads a password from it. Export it (e.g. from .env) and run again.');
+    for (const secret of Object.values(env)) expect(err.message).not.toContain(secret);
+  });
+
+  it('defaults the REST domain to AA and the SOAP domain to DEFAULT', () => {
+    expect(resolveAccount(account, env)).toStrictEqual({ epr: '7971', pcc: 'Z2NL', password: 's3cret-from-env', restDomain: 'AA', soapDomain: 'DEFAULT' });
+  });
+
+  it('keeps domains that are configured', () => {
+    expect(resolveAccount({ ...account, password: 'pw', restDomain: 'EXT', soapDomain: 'AA' }, {})).toStrictEqual({
+      epr: '7971', pcc: 'Z2NL', password: 'pw', restDomain: 'EXT', soapDomain: 'AA',
+    });
+  });
+
+  it('uses the default session timeout of 900 s unless the config sets one', () => {
+    expect(sessionTimeoutOf(parseTargetConfig(config()))).toBe(900);
+    expect(sessionTimeoutOf(parseTargetConfig(config({ sessionTimeoutSeconds: 1800 })))).toBe(1800);
+  });
+});
+
+describe('presetConfig', () => {
+  const READS = 'the "cert" target reads its account from TDS_CERT_EPR, TDS_CERT_PCC and TDS_CERT_PASSWORD.';
+  const full = { TDS_CERT_EPR: '7971', TDS_CERT_PCC: 'Z2NL', TDS_CERT_PASSWORD: 'cert-s3cret' };
+
+  it('knows no preset but cert', () => {
+    expect(presetConfig('prod', full)).toBeUndefined();
+    expect(presetConfig('./cert.json', full)).toBeUndefined();
+  });
+
+  it('builds the CERT target from the environment, keeping the password a reference', () => {
+    expect(presetConfig('cert', full)).toStrictEqual({
+      name: 'CERT',
+      environments: { cert: { restBaseUrl: 'https://api.cert.platform.sabre.com', soapUrl: 'https://webservices.cert.platform.sabre.com' } },
+      accounts: { cert: { epr: '7971', pcc: 'Z2NL', password: { env: 'TDS_CERT_PASSWORD' } } },
+    });
+  });
+
+  it('takes the optional domains from the environment, and defaults them to AA and DEFAULT otherwise', () => {
+    const withDomains = presetConfig('cert', { ...full, TDS_CERT_REST_DOMAIN: 'EXT', TDS_CERT_SOAP_DOMAIN: 'AA' })?.accounts.cert;
+    expect(withDomains).toStrictEqual({ epr: '7971', pcc: 'Z2NL', password: { env: 'TDS_CERT_PASSWORD' }, restDomain: 'EXT', soapDomain: 'AA' });
+    const plain = presetConfig('cert', full)?.accounts.cert;
+    if (!plain) throw new Error('the cert preset has no account');
+    expect(resolveAccount(plain, full)).toStrictEqual({ epr: '7971', pcc: 'Z2NL', password: 'cert-s3cret', restDomain: 'AA', soapDomain: 'DEFAULT' });
+  });
+
+  it('throws SECRET_NOT_SET naming every variable when none is set', () => {
+    expectConfigError(() => presetConfig('cert', {}), 'SECRET_NOT_SET',
+      `environment variables TDS_CERT_EPR, TDS_CERT_PCC, TDS_CERT_PASSWORD are not set; ${READS} Export them (e.g. from .env) and run again.`);
+  });
+
+  it('throws SECRET_NOT_SET naming the unset EPR and PCC, without showing the password that is set', () => {
+    const err = expectConfigError(() => presetConfig('cert', { TDS_CERT_PASSWORD: 'cert-s3cret' }), 'SECRET_NOT_SET',
+      `environment variables TDS_CERT_EPR, TDS_CERT_PCC are not set; ${READS} Export them (e.g. from .env) and run again.`);
+    expect(err.message).not.toContain('cert-s3cret');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expectConfigError(() => presetConfig('cert', { ...full, TDS_CERT_PCC: '' }), 'SECRET_NOT_SET',
+      `environment variable TDS_CERT_PCC is not set; ${READS} Export it (e.g. from .env) and run again.`);
+  });
+});
