@@ -3,9 +3,9 @@ import { defects, type Defect } from './sim/index.ts';
 import { getRule, type RuleId } from './spec/index.ts';
 
 /** What a rule's status must be when a defect breaking it is on: `fail` for MUST, `warn` for SHOULD. */
-export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info' {
+export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs from public)' {
   const level = getRule(rule).level;
-  return level === 'MUST' ? 'fail' : level === 'SHOULD' ? 'warn' : 'info';
+  return level === 'MUST' ? 'fail' : level === 'SHOULD' ? 'warn' : 'info (differs from public)';
 }
 
 export type SelfTestResult =
@@ -26,7 +26,12 @@ export async function selfTestDefect(defect: Defect, options: { seed?: number; r
     ...options,
   });
   const statuses: Partial<Record<RuleId, string>> = {};
-  for (const id of defect.breaks) statuses[id] = outcome.report.rules.find((r) => r.id === id)?.status ?? 'absent';
+  for (const id of defect.breaks) {
+    const rule = outcome.report.rules.find((r) => r.id === id);
+    // An INFO rule never fails: its defect is caught when the observation no longer matches the public behaviour.
+    const differs = rule?.checks.some((c) => c.status === 'info' && c.matchesPublic === false);
+    statuses[id] = rule?.status === 'info' ? (differs ? 'info (differs from public)' : 'info (matches public)') : (rule?.status ?? 'absent');
+  }
   const missed = defect.breaks.filter((id) => statuses[id] !== expectedStatus(id));
   return missed.length ? { kind: 'missed', defect, statuses, missed } : { kind: 'caught', defect, statuses };
 }

@@ -1,3 +1,4 @@
+import { envelopeExcerpt } from '../soap/index.ts';
 import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
 import { registerSecret } from './secrets.ts';
 
@@ -10,7 +11,13 @@ export interface Exchange {
 
 const MAX_BODY = 600;
 
+/** A body as evidence: SOAP envelopes as their masked MessageHeader and Body, anything else clipped. */
 function clip(text: string): string {
+  if (/^\s*(?:<\?xml[^>]*\?>\s*)?<[A-Za-z_][\w.-]*:Envelope\b/.test(text)) {
+    const header = envelopeExcerpt(text, { element: 'MessageHeader', maxLength: 900 });
+    const body = envelopeExcerpt(text, { element: 'Body', maxLength: 700 });
+    if (header || body) return [header, body].filter(Boolean).join('\n  ');
+  }
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} chars)` : text;
 }
 

@@ -24,6 +24,8 @@ export interface CheckContext {
    * `--allow-opt-in`, skips the check with the reason. The simulator always allows it.
    */
   requireOptIn(what: string): void;
+  /** Forgets the evidence gathered so far (a property does this before it replays its shrunk counterexample). */
+  resetEvidence(): void;
   /** Records tokens and sessions the check created, for the report's resource counts. */
   created(resources: { tokens?: number; sessionsOpened?: number; sessionsClosed?: number }): void;
 }
@@ -105,6 +107,10 @@ async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBo
     },
     note(line) {
       notes.push(line);
+    },
+    resetEvidence() {
+      exchanges.length = 0;
+      notes.length = 0;
     },
     notApplicable(reason) {
       throw new NotApplicable(reason);
