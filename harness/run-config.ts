@@ -1,3 +1,5 @@
+import type { ClientSpec } from './clients/load.ts';
+
 /**
  * The configuration of one conformance run, as the CLI hands it to the test workers (Vitest `provide`).
  * Serializable: no functions, no secrets (a live target's secrets are read in the worker from its config file and
@@ -17,6 +19,8 @@ export type TargetSpec =
 
 export interface RunConfig {
   readonly target: TargetSpec;
+  /** The client under test of the client suite; the reference TypeScript client when left out. */
+  readonly client?: ClientSpec | undefined;
   /** The run's seed: every property runs with it, so a report's counterexample replays. */
   readonly seed: number;
   /** Generated cases per property. */

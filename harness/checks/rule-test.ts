@@ -32,7 +32,7 @@ export interface CheckContext {
 
 export type CheckBody = (ctx: CheckContext) => Promise<void>;
 
-const titleFor = (ids: readonly RuleId[], title: string) => `${ids.join(', ')}: ${title}`;
+export const titleFor = (ids: readonly RuleId[], title: string) => `${ids.join(', ')}: ${title}`;
 
 function setMeta(test: TestContext, meta: CheckMeta): void {
   (test.task.meta as { tds?: CheckMeta }).tds = meta;
@@ -88,8 +88,23 @@ export function ruleTest(ids: RuleId | readonly RuleId[], title: string, body: C
   }, options.timeout);
 }
 
-async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, extra?: (err: unknown) => Partial<CheckFailureDetail>): Promise<void> {
-  const target = await currentTarget();
+/** How a check runs: against which target, with what extra evidence on failure. */
+export interface CheckRunOptions {
+  /** The target; the test file's target (`currentTarget()`) when left out. */
+  readonly target?: Target;
+  /** Failure details to add (a property's counterexample, seed and path). */
+  readonly extra?: (err: unknown) => Partial<CheckFailureDetail>;
+  /** More evidence lines on failure (a client check's simulator events). */
+  readonly evidence?: () => Promise<readonly string[]>;
+}
+
+/** Errors that mean the check could not be carried out (an `error` verdict), not that the target broke a rule. */
+function isErrorVerdict(err: unknown): err is Error & { code: string } {
+  return err instanceof TransportError || (err instanceof Error && err.name === 'DriverFailure' && typeof (err as { code?: unknown }).code === 'string');
+}
+
+export async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, options: CheckRunOptions = {}): Promise<void> {
+  const target = options.target ?? (await currentTarget());
   const skip = applicability(ids, target);
   if (skip) {
     setMeta(test, { outcome: skip });
@@ -142,8 +157,9 @@ async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBo
       setMeta(test, meta({ outcome: { kind: 'skipped', reason } }));
       test.skip(reason);
     }
-    const evidence = [...notes, ...exchanges.map(formatExchange)].map(redact);
-    if (err instanceof TransportError) {
+    const more = options.evidence ? await options.evidence().catch(() => []) : [];
+    const evidence = [...notes, ...exchanges.map(formatExchange), ...more].map(redact);
+    if (isErrorVerdict(err)) {
       setMeta(test, meta({ outcome: { kind: 'error', code: err.code, message: redact(err.message) }, failure: { message: redact(err.message), code: err.code, evidence } }));
       throw new Error(`${err.code}: ${redact(err.message)}`);
     }
@@ -155,7 +171,7 @@ async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBo
         ...(err.actual !== undefined && { actual: redact(err.actual) }),
       }),
       evidence,
-      ...extra?.(err),
+      ...options.extra?.(err),
     };
     setMeta(test, meta({ failure }));
     throw new CheckFailure(failureMessage(failure));
@@ -181,6 +197,58 @@ export function replayCommand(ids: readonly RuleId[], fullTitle: string, seed: n
   return `npx tds-conformance run --only ${ids.join(',')} --seed ${seed} --replay ${shellQuote(`${fullTitle}@${path}`)}`;
 }
 
+/** Runs a property inside a check: fatal errors end it at once, the shrunk case is replayed for its evidence. */
+export async function checkProperty<T, C extends CheckContext>(
+  ids: readonly RuleId[],
+  fullTitle: string,
+  arbitrary: fc.Arbitrary<T> | ((ctx: C) => fc.Arbitrary<T>),
+  predicate: (ctx: C, value: T) => Promise<void>,
+  numRuns: number | undefined,
+  run: (body: (ctx: C) => Promise<void>, options: CheckRunOptions) => Promise<void>,
+): Promise<void> {
+  const config = runConfig();
+  const replay = config.replay && config.replay.check === fullTitle ? config.replay.path : undefined;
+  let details: fc.RunDetails<[T]> | undefined;
+  await run(async (ctx) => {
+    // After a network failure every further case fails at once: shrinking must not wait out more time-outs.
+    let fatal: unknown;
+    const guarded = async (value: T) => {
+      if (fatal) throw fatal;
+      try {
+        await predicate(ctx, value);
+      } catch (err) {
+        if (isErrorVerdict(err) || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
+        throw err;
+      }
+    };
+    details = await fc.check(fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded), {
+      seed: config.seed,
+      numRuns: numRuns ?? config.runs,
+      ...(replay !== undefined && { path: replay, endOnFailure: true }),
+    });
+    if (details.failed) {
+      if (fatal) throw fatal;
+      const cause = details.errorInstance;
+      // Replay the shrunk counterexample once, so that the evidence is that of the minimal failing case.
+      if (details.counterexample) {
+        ctx.resetEvidence();
+        await predicate(ctx, details.counterexample[0]).catch(() => undefined);
+      }
+      throw cause instanceof Error ? cause : new CheckFailure(String(cause));
+    }
+  }, {
+    extra: (err) =>
+      details?.failed && !isErrorVerdict(err)
+        ? {
+            counterexample: redact(fc.stringify(details.counterexample)),
+            seed: details.seed,
+            path: details.counterexamplePath ?? '',
+            replay: replayCommand(ids, fullTitle, details.seed, details.counterexamplePath ?? ''),
+          }
+        : {},
+  });
+}
+
 /**
  * A property-based check: fast-check generates inputs from `arbitrary` and `predicate` must hold for each. Runs
  * with the run's seed; a failure reports the shrunk counterexample, the seed and path, and a replay command.
@@ -196,43 +264,6 @@ export function ruleProperty<T>(
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
   it(fullTitle, async (test) => {
-    const run = runConfig();
-    const replay = run.replay && run.replay.check === fullTitle ? run.replay.path : undefined;
-    let details: fc.RunDetails<[T]> | undefined;
-    await runCheck(test, list, async (ctx) => {
-      // After a network failure every further case fails at once: shrinking must not wait out more time-outs.
-      let fatal: unknown;
-      const guarded = async (value: T) => {
-        if (fatal) throw fatal;
-        try {
-          await predicate(ctx, value);
-        } catch (err) {
-          if (err instanceof TransportError || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
-          throw err;
-        }
-      };
-      details = await fc.check(
-        fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded),
-        {
-          seed: run.seed,
-          numRuns: options.numRuns ?? run.runs,
-          ...(replay !== undefined && { path: replay, endOnFailure: true }),
-        },
-      );
-      if (details.failed) {
-        const cause = details.errorInstance;
-        if (fatal) throw fatal;
-        throw cause instanceof Error ? cause : new CheckFailure(String(cause));
-      }
-    }, (err) =>
-      details?.failed && !(err instanceof TransportError)
-        ? {
-            counterexample: redact(fc.stringify(details.counterexample)),
-            seed: details.seed,
-            path: details.counterexamplePath ?? '',
-            replay: replayCommand(list, fullTitle, details.seed, details.counterexamplePath ?? ''),
-          }
-        : {},
-    );
+    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, runOptions));
   }, options.timeout ?? 120_000);
 }

@@ -11,6 +11,7 @@ import type { SimCore } from './core.ts';
  * - `POST /__sim/clock/advance`       `{ "seconds": 900 }` → `{ now }` (when the clock can be moved)
  * - `GET  /__sim/events?after=<seq>`  → `{ events: [...] }` (credentials and tokens masked unless `revealSecrets`)
  * - `POST /__sim/accounts`            `{ "env": "cert", "account": { "epr", "pcc", "password", … } }` → `{ ok: true }`
+ * - `POST /__sim/tokens/revoke`       `{ "token": "…" }` → `{ revoked: true|false }` (the token is refused from now on)
  */
 export const CONTROL_PREFIX = '/__sim';
 
@@ -52,6 +53,11 @@ export function handleControl(core: SimCore, options: ControlOptions, method: st
       }
       core.addAccount(env, input.account);
       return { status: 200, body: { ok: true } };
+    }
+    case 'POST /tokens/revoke': {
+      const token = parse(body)?.token;
+      if (typeof token !== 'string') return { status: 400, body: { error: 'send {"token": "<token>"}' } };
+      return { status: 200, body: { revoked: core.revokeToken(token) } };
     }
     default:
       return { status: 404, body: { error: `no control route ${route}` } };

@@ -61,6 +61,14 @@ export class SimCore {
     return n;
   }
 
+  /** Ends a token now: refused from here on, and a session's pool slot is released. `false` for an unknown token. */
+  revokeToken(value: string): boolean {
+    const token = this.tokens.get(value);
+    if (!token) return false;
+    token.expiresAt = Math.min(token.expiresAt, this.clock.now());
+    return true;
+  }
+
   restContext(): RestContext {
     return { now: this.clock.now(), defects: this.defects, tokens: this.tokens, random: this.random, accountsIn: (env) => this.accountsIn(env) };
   }

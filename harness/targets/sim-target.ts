@@ -1,5 +1,5 @@
 import { limits, type Environment } from '../spec/index.ts';
-import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimAccount } from '../sim/index.ts';
+import { defaultAccounts, DriftingClock, ManualClock, SimCore, startSimServer, type SimAccount } from '../sim/index.ts';
 import { createTransport } from './transport.ts';
 import type { Account, Target } from './types.ts';
 
@@ -7,6 +7,8 @@ export interface SimTargetOptions {
   readonly defects?: readonly string[];
   readonly seed?: number;
   readonly requestTimeoutMs?: number;
+  /** `manual` (default): time stands still unless moved. `drifting`: real time, and it can be moved forward. */
+  readonly clock?: 'manual' | 'drifting';
   /** Serve over HTTPS with this key and certificate, trusting `tls.ca`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
 }
@@ -20,7 +22,7 @@ export function toAccount(a: SimAccount): Account {
  * real HTTP through the one transport, with in-process control of the clock and accounts.
  */
 export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly core: SimCore }> {
-  const clock = new ManualClock();
+  const clock = options.clock === 'drifting' ? new DriftingClock() : new ManualClock();
   const accounts = defaultAccounts(options.seed);
   const core = new SimCore({ clock, accounts: accounts.accounts, defects: options.defects ?? [], seed: options.seed ?? 1 });
   const server = await startSimServer(core, options.tls ? { tls: options.tls } : {});
@@ -48,6 +50,9 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
       },
       async openSessions() {
         return core.openSessionCount();
+      },
+      async revokeToken(token) {
+        return core.revokeToken(token);
       },
       extraAccounts: {
         otherAgency: toAccount(accounts.otherAgency),

@@ -35,6 +35,8 @@ export interface SimControl {
   /** Events after sequence number `after`. */
   events(after?: number): Promise<readonly SimEvent[]>;
   openSessions(): Promise<number>;
+  /** Makes the service refuse a token from now on, as if it expired or the service dropped it (fault injection). */
+  revokeToken(token: string): Promise<boolean>;
   readonly extraAccounts: SimExtraAccounts;
 }
 

@@ -1,0 +1,181 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import {
+  ClientError, type ClientAdapter, type DriverAnswer, type DriverErrorKind, type DriverOp, type DriverRequest, type DriverResults,
+} from './protocol.ts';
+
+export type DriverFailureCode = 'DRIVER_START_FAILED' | 'DRIVER_EXITED' | 'DRIVER_TIMEOUT' | 'DRIVER_PROTOCOL';
+
+/**
+ * The driver process misbehaved: it could not start, exited, did not answer in time, or printed something that is
+ * not an answer. The check it happened in is an `error` (the client could not be examined), not a `fail`.
+ */
+export class DriverFailure extends Error {
+  constructor(
+    readonly code: DriverFailureCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DriverFailure';
+  }
+}
+
+export interface DriverProcessOptions {
+  /** Time limit of one op (ms). */
+  readonly opTimeoutMs?: number;
+  /** Time the driver has to answer `shutdown` and exit before it is killed (ms). */
+  readonly shutdownTimeoutMs?: number;
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const KINDS: readonly DriverErrorKind[] = ['auth', 'transport', 'protocol', 'unsupported'];
+const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** Every driver process this harness started and has not seen exit: ended when the harness process exits. */
+const live = new Set<ChildProcessWithoutNullStreams>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/**
+ * A client under test running as a separate process (any language), driven over stdin/stdout with the driver
+ * protocol. Presents the same {@link ClientAdapter} as an in-process client. The process is always ended: after
+ * `shutdown`, by {@link DriverProcess.kill}, and when the harness exits.
+ */
+export class DriverProcess implements ClientAdapter {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #pending = new Map<number, { op: DriverOp; resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #options: Required<Pick<DriverProcessOptions, 'opTimeoutMs' | 'shutdownTimeoutMs'>>;
+  #nextId = 0;
+  #stderr = '';
+  #exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  readonly #exit: Promise<void>;
+
+  constructor(readonly command: string, options: DriverProcessOptions = {}) {
+    this.#options = { opTimeoutMs: options.opTimeoutMs ?? 30_000, shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000 };
+    this.#child = spawn(command, { shell: true, stdio: 'pipe', cwd: options.cwd, env: options.env ?? process.env });
+    live.add(this.#child);
+    this.#child.stdin.on('error', () => undefined);
+    this.#child.stderr.on('data', (d: Buffer) => {
+      this.#stderr = (this.#stderr + d.toString('utf8')).slice(-2_000);
+    });
+    this.#exit = new Promise((resolve) => {
+      this.#child.once('exit', (code, signal) => {
+        this.#exited = { code, signal };
+        live.delete(this.#child);
+        for (const [id, p] of this.#pending) {
+          clearTimeout(p.timer);
+          p.reject(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) during "${p.op}"${this.#stderrTail()}`));
+          this.#pending.delete(id);
+        }
+        resolve();
+      });
+      this.#child.once('error', (err) => {
+        for (const [id, p] of this.#pending) {
+          clearTimeout(p.timer);
+          p.reject(new DriverFailure('DRIVER_START_FAILED', `the driver "${clip(this.command, 80)}" could not be started: ${err.message}`));
+          this.#pending.delete(id);
+        }
+      });
+    });
+    const lines = createInterface({ input: this.#child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => this.#onLine(line));
+  }
+
+  #stderrTail(): string {
+    const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
+    return tail ? `; its stderr ends: ${clip(tail, 300)}` : '';
+  }
+
+  #failAll(failure: DriverFailure): void {
+    for (const [id, p] of this.#pending) {
+      clearTimeout(p.timer);
+      p.reject(failure);
+      this.#pending.delete(id);
+    }
+    this.kill();
+  }
+
+  #onLine(line: string): void {
+    if (!line.trim()) return;
+    const ops = [...this.#pending.values()].map((p) => p.op).join(', ') || 'no request';
+    let answer: DriverAnswer;
+    try {
+      answer = JSON.parse(line) as DriverAnswer;
+    } catch {
+      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver printed a line that is not JSON while answering ${ops}: ${JSON.stringify(clip(line))} (drivers must print only answers on stdout; logs go to stderr)`));
+      return;
+    }
+    const pending = typeof answer?.id === 'number' ? this.#pending.get(answer.id) : undefined;
+    if (!pending) {
+      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${JSON.stringify((answer as { id?: unknown })?.id)}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(line))}`));
+      return;
+    }
+    this.#pending.delete(answer.id);
+    clearTimeout(pending.timer);
+    if (answer.ok === true) {
+      pending.resolve(answer.result ?? {});
+    } else if (answer.ok === false && answer.error && KINDS.includes(answer.error.kind) && typeof answer.error.message === 'string') {
+      pending.reject(new ClientError(answer.error));
+    } else {
+      pending.reject(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" is neither {"ok":true,"result":…} nor {"ok":false,"error":{"kind":"auth|transport|protocol|unsupported","message":…}}: ${JSON.stringify(clip(line))}`));
+    }
+  }
+
+  request<O extends DriverOp>(request: Extract<DriverRequest, { op: O }>, timeoutMs = this.#options.opTimeoutMs): Promise<DriverResults[O]> {
+    if (this.#exited) {
+      return Promise.reject(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" had already exited (${this.#exited.signal ?? `code ${this.#exited.code}`}) when "${request.op}" was sent${this.#stderrTail()}`));
+    }
+    const id = ++this.#nextId;
+    return new Promise<DriverResults[O]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new DriverFailure('DRIVER_TIMEOUT', `the driver did not answer "${request.op}" within ${timeoutMs} ms${this.#stderrTail()}`));
+        this.kill();
+      }, timeoutMs);
+      this.#pending.set(id, { op: request.op, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.#child.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
+    });
+  }
+
+  async configure(r: Parameters<ClientAdapter['configure']>[0]) {
+    await this.request({ op: 'configure', ...r });
+  }
+  restCall(r: Parameters<ClientAdapter['restCall']>[0]) {
+    return this.request({ op: 'rest.call', ...r });
+  }
+  soapCall(r: Parameters<ClientAdapter['soapCall']>[0]) {
+    return this.request({ op: 'soap.call', ...r });
+  }
+  openSession(r: Parameters<ClientAdapter['openSession']>[0]) {
+    return this.request({ op: 'soap.session.open', ...r });
+  }
+  sessionCall(r: Parameters<ClientAdapter['sessionCall']>[0]) {
+    return this.request({ op: 'soap.session.call', ...r });
+  }
+  async closeSession(r: Parameters<ClientAdapter['closeSession']>[0]) {
+    await this.request({ op: 'soap.session.close', ...r });
+  }
+
+  /** Asks the driver to shut down, waits for it to exit, and kills it if it does not. */
+  async shutdown(): Promise<void> {
+    try {
+      if (!this.#exited) await this.request({ op: 'shutdown' }, this.#options.shutdownTimeoutMs);
+      this.#child.stdin.end();
+      const exited = await Promise.race([this.#exit.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), this.#options.shutdownTimeoutMs).unref())]);
+      if (!exited) throw new DriverFailure('DRIVER_TIMEOUT', `the driver did not exit within ${this.#options.shutdownTimeoutMs} ms after "shutdown"`);
+    } finally {
+      this.kill();
+    }
+  }
+
+  /** Ends the process now (SIGKILL), whatever it is doing. */
+  kill(): void {
+    if (!this.#exited) this.#child.kill('SIGKILL');
+  }
+
+  get exited(): Promise<void> {
+    return this.#exit;
+  }
+}

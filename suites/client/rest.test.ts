@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { clientProperty, clientTest, op } from '../../harness/checks/client.ts';
+import { expectEqual, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/spec/index.ts';
+import { apiCalls, issuingEnvironment, tokenRequests } from './support/events.ts';
+
+const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
+const sessionless = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
+const callOf = (e: (typeof restEndpoints)[number]) => ({ method: (e.method ?? 'GET') as 'GET' | 'POST', path: `${e.path}${e.query ? `?${e.query}` : ''}` });
+
+clientTest('REST-01', 'the token request is POST /v2/auth/token, form-encoded, with grant_type=client_credentials', async (ctx) => {
+  await ctx.configure();
+  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) })).catch(() => undefined);
+  const request = tokenRequests(await ctx.events())[0];
+  if (!request) throw new PrerequisiteFailed('the client sent no token request for a REST call');
+  expectEqual('method of the token request', request.method, 'POST');
+  expectEqual('path of the token request', request.path, TOKEN_PATH);
+  expectEqual('Content-Type of the token request', (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase(), FORM_CONTENT_TYPE);
+  expectEqual('grant_type of the token request', new URLSearchParams(request.body).get('grant_type'), GRANT_TYPE);
+});
+
+clientProperty(
+  'API-03',
+  'API calls carry "Authorization: Bearer <token>" with one space, an upper-case method, on the token\'s environment',
+  fc.array(fc.constantFrom(...sessionless), { minLength: 1, maxLength: 6 }),
+  async (ctx, endpoints) => {
+    await ctx.configure();
+    for (const e of endpoints) await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(e) }));
+    const events = await ctx.events();
+    const from = issuingEnvironment(events);
+    const calls = events.filter((e) => e.protocol === 'rest' && e.path !== TOKEN_PATH);
+    expectThat(calls.length >= endpoints.length, 'the client made fewer API calls than asked', { expected: endpoints.length, actual: calls.length });
+    for (const call of calls) {
+      const auth = call.headers.authorization ?? '';
+      expectThat(/^Bearer [^\s]+$/.test(auth), `the call ${call.method} ${call.path} does not carry "Authorization: Bearer <token>" (scheme Bearer, one space)`, {
+        expected: 'Bearer <token>',
+        actual: auth ? auth.replace(/^(\S*?)(\s*)(\S{0,6})\S*$/, (_m, s: string, sp: string, t: string) => `${s}${sp ? `«${sp.length} space(s)»` : '«no space»'}${t}…`) : '(no header)',
+      });
+      expectEqual(`method of ${call.path}`, call.method, call.method.toUpperCase());
+      const token = auth.replace(/^Bearer /, '');
+      const env = from.get(token);
+      if (env) expectEqual(`environment ${call.path} was called in (the token's)`, call.env, env);
+    }
+  },
+  { numRuns: 8 },
+);
+
+clientProperty(
+  'API-04',
+  'while its token is valid the client requests no new one, however many calls it makes',
+  fc.integer({ min: 2, max: 15 }),
+  async (ctx, n) => {
+    await ctx.configure();
+    for (let i = 0; i < n; i++) await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+    const events = await ctx.events();
+    expectEqual(`token requests for ${n} API calls with a valid token`, tokenRequests(events).length, 1);
+    expectThat(apiCalls(events).length >= n, 'the client made fewer API calls than asked', { expected: n, actual: apiCalls(events).length });
+  },
+  { numRuns: 6 },
+);
+
+clientProperty(
+  'API-05',
+  'concurrent first calls of a client with no token cause one token request',
+  fc.integer({ min: 2, max: 8 }),
+  async (ctx, n) => {
+    await ctx.configure();
+    await Promise.all(Array.from({ length: n }, () => op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }))));
+    expectEqual(`token requests for ${n} concurrent first calls`, tokenRequests(await ctx.events()).length, 1);
+  },
+  { numRuns: 5 },
+);
+
+clientTest('LIFE-03', 'after its token expired, the client obtains a new one and goes on without resending the refused token', async (ctx) => {
+  await ctx.configure();
+  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  await ctx.sim.advanceClock(limits.accessTokenLifetimeSeconds + 60);
+  const after = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  expectEqual('status of the call after the token expired (the client must recover)', after.status, 200);
+  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  const events = await ctx.events();
+  expectEqual('token requests (one at first, one after expiry)', tokenRequests(events).length, 2);
+  const refused = apiCalls(events).filter((e) => e.outcome === 'api-refused-token');
+  expectThat(refused.length <= 1, 'the client sent the refused token more than once', { expected: 'at most one refused call', actual: `${refused.length} refused calls` });
+});
+
+clientTest('LIFE-03', 'when its token is refused as invalid, the client obtains a new token and goes on', async (ctx) => {
+  await ctx.configure();
+  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  const first = apiCalls(await ctx.events())[0]?.tokenUsed;
+  if (!first) throw new PrerequisiteFailed('the client made no API call');
+  await ctx.sim.revokeToken(first);
+  const after = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  expectEqual('status of the call after the token was refused (the client must recover)', after.status, 200);
+  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  const uses = apiCalls(await ctx.events()).filter((e) => e.tokenUsed === first && e.outcome === 'api-refused-token');
+  expectThat(uses.length <= 1, 'the client kept sending the refused token', { expected: 'at most one refused call', actual: `${uses.length} refused calls` });
+});

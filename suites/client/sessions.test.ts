@@ -1,0 +1,131 @@
+import { clientTest, op, type ClientContext } from '../../harness/checks/client.ts';
+import { CheckFailure, expectEqual, expectThat, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
+import { NS, attributeValue, childElement } from '../../harness/soap/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/spec/index.ts';
+import type { SimEvent } from '../../harness/sim/index.ts';
+import type { Account } from '../../harness/targets/index.ts';
+import { envelopes } from './support/events.ts';
+
+const closes = (events: readonly SimEvent[]) => envelopes(events).filter((x) => x.envelope?.action === 'SessionCloseRQ');
+const sessionTokens = (events: readonly SimEvent[]) => events.filter((e) => e.tokenKind === 'session' && e.tokenIssued).map((e) => e.tokenIssued as string);
+const closedToken = (x: ReturnType<typeof closes>[number]) => (x.envelope?.security.kind === 'binarySecurityToken' ? x.envelope.security.token : undefined);
+
+async function openOne(ctx: ClientContext): Promise<string> {
+  const { session } = await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }));
+  await op('soap.session.call', () => ctx.client.sessionCall({ session, action: 'OTA_PingRQ' }));
+  return session;
+}
+
+clientTest('SESS-05', 'SessionCloseRQ carries ConversationId, CPAId and the token, and a body with POS/Source@PseudoCityCode, TimeStamp and Version', async (ctx) => {
+  await ctx.configure();
+  const session = await openOne(ctx);
+  await op('soap.session.close', () => ctx.client.closeSession({ session }));
+  const events = await ctx.events();
+  const close = closes(events)[0];
+  if (!close?.envelope) throw new PrerequisiteFailed('the client sent no SessionCloseRQ when asked to close (see SESS-06)');
+  const h = close.envelope.messageHeader;
+  const token = sessionTokens(events)[0];
+  const account = ctx.target.accounts.cert!;
+  expectThat(Boolean(h?.conversationId), 'SessionCloseRQ carries no eb:ConversationId', { expected: 'the session\'s ConversationId', actual: h?.conversationId });
+  expectEqual('eb:CPAId of SessionCloseRQ', h?.cpaId, account.pcc);
+  expectThat(closedToken(close) === token, 'SessionCloseRQ does not carry the session token in wsse:BinarySecurityToken', { expected: 'the session token', actual: close.envelope.security.kind });
+  const root = close.envelope.body.root;
+  expectEqual('body element of SessionCloseRQ', root?.localName, 'SessionCloseRQ');
+  const source = childElement(childElement(root, NS.ota, 'POS'), NS.ota, 'Source');
+  expectThat(Boolean(source && attributeValue(source, 'PseudoCityCode')), 'SessionCloseRQ has no POS/Source with a PseudoCityCode', { expected: 'POS/Source@PseudoCityCode', actual: source ? 'Source without PseudoCityCode' : 'no POS/Source' });
+  expectThat(Boolean(root && attributeValue(root, 'TimeStamp')), 'SessionCloseRQ has no TimeStamp attribute', { expected: 'TimeStamp', actual: '(absent)' });
+  expectThat(Boolean(root && attributeValue(root, 'Version')), 'SessionCloseRQ has no Version attribute', { expected: 'Version', actual: '(absent)' });
+});
+
+/** Fails unless every session the simulator issued has a SessionCloseRQ (tokens that got InvalidSecurityToken excepted). */
+function expectAllClosed(events: readonly SimEvent[], when: string): void {
+  const closed = new Set(closes(events).map(closedToken));
+  const open = sessionTokens(events).filter((t) => !closed.has(t));
+  expectThat(open.length === 0, `the client left ${open.length} of ${sessionTokens(events).length} session(s) open ${when}`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed` });
+}
+
+clientTest('SESS-06', 'the client closes the sessions it opened at the end of its work', async (ctx) => {
+  await ctx.configure();
+  const a = await openOne(ctx);
+  const b = await openOne(ctx);
+  await op('soap.session.close', () => ctx.client.closeSession({ session: a }));
+  await op('soap.session.close', () => ctx.client.closeSession({ session: b }));
+  await ctx.client.shutdown();
+  expectAllClosed(await ctx.events(), 'at the end of its work');
+});
+
+clientTest('SESS-06', 'the client closes every open session at shutdown', async (ctx) => {
+  await ctx.configure();
+  await openOne(ctx);
+  await openOne(ctx);
+  await ctx.client.shutdown();
+  expectAllClosed(await ctx.events(), 'at shutdown');
+});
+
+clientTest('SESS-06', 'the client closes a session when a call inside it failed', async (ctx) => {
+  const without = ctx.sim.extraAccounts.noAmendment;
+  await ctx.configure({ accounts: { cert: without }, environments: ['cert'] });
+  const { session } = await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }));
+  const failed = await op('soap.session.call', () => ctx.client.sessionCall({ session, action: 'BargainFinderMaxRQ' })).then(() => false, () => true);
+  if (!failed) throw new PrerequisiteFailed('the call the simulator refuses (an action the account has no amendment for) did not fail');
+  const events = await ctx.events();
+  expectAllClosed(events, 'after a call inside it failed (before shutdown)');
+});
+
+clientTest('SESS-07', 'after Client.InvalidSecurityToken the client never sends that token again', async (ctx) => {
+  await ctx.configure();
+  const session = await openOne(ctx);
+  const token = sessionTokens(await ctx.events())[0];
+  if (!token) throw new PrerequisiteFailed('no session token was issued');
+  await ctx.sim.revokeToken(token);
+  await op('soap.session.call', () => ctx.client.sessionCall({ session, action: 'OTA_PingRQ' })).catch(() => undefined);
+  await op('soap.session.call', () => ctx.client.sessionCall({ session, action: 'OTA_PingRQ' })).catch(() => undefined);
+  await op('soap.session.close', () => ctx.client.closeSession({ session })).catch(() => undefined);
+  await ctx.client.shutdown();
+  const uses = (await ctx.events()).filter((e) => e.tokenUsed === token);
+  const refused = uses.findIndex((e) => e.outcome === 'soap-fault' || e.outcome === 'api-refused-token');
+  if (refused < 0) throw new CheckFailure('the client did not use the session again after it was invalidated', { expected: 'a call that gets Client.InvalidSecurityToken', actual: `${uses.length} uses` });
+  const after = uses.slice(refused + 1);
+  expectThat(after.length === 0, 'the client sent the token again after Client.InvalidSecurityToken', {
+    expected: 'no request with that token',
+    actual: after.map((e) => e.action ?? e.path).join(', '),
+  });
+});
+
+/** An account with a small session pool, so the client meets a full pool. */
+async function smallPoolAccount(ctx: ClientContext, poolSize: number): Promise<Account> {
+  const account: Account = { epr: `POOL${poolSize}`, pcc: 'PL01', password: `pool-${poolSize}-secret`, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
+  registerSecret(account.password);
+  await ctx.sim.addAccount('cert', { ...account, poolSize });
+  return account;
+}
+
+/** The most sessions open at once, from the simulator's events. */
+function peakOpen(events: readonly SimEvent[]): number {
+  const closed = new Map(closes(events).map((x) => [closedToken(x), x.event.seq]));
+  let peak = 0;
+  const open = new Set<string>();
+  for (const e of events) {
+    if (e.tokenKind === 'session' && e.tokenIssued) open.add(e.tokenIssued);
+    for (const [t, seq] of closed) if (seq === e.seq && t) open.delete(t);
+    peak = Math.max(peak, open.size);
+  }
+  return peak;
+}
+
+clientTest('SESS-08', 'the client never holds more open sessions than its pool allows', async (ctx) => {
+  const pool = 2;
+  await ctx.configure({ sessionPoolSize: pool, environments: ['cert'] });
+  const results = await Promise.allSettled(Array.from({ length: pool + 2 }, () => op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }))));
+  if (results.every((r) => r.status === 'rejected')) throw new PrerequisiteFailed('the client opened no session');
+  expectThat(peakOpen(await ctx.events()) <= pool, `the client held more than ${pool} sessions open with a pool of ${pool}`, { expected: `at most ${pool}`, actual: peakOpen(await ctx.events()) });
+});
+
+clientTest('SESS-08', 'the client answers a pool-full refusal without a retry storm', async (ctx) => {
+  const account = await smallPoolAccount(ctx, 1);
+  await ctx.configure({ accounts: { cert: account }, sessionPoolSize: 3, environments: ['cert'] });
+  await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }));
+  await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' })).catch(() => undefined);
+  const creates = envelopes(await ctx.events()).filter((x) => x.envelope?.action === 'SessionCreateRQ').length;
+  expectThat(creates <= 3, 'the client retried SessionCreateRQ in a loop after Client.ReachedTALimit', { expected: 'at most 3 SessionCreateRQ (one retry)', actual: `${creates} SessionCreateRQ` });
+});

@@ -1,0 +1,106 @@
+import { clientProperty } from '../../harness/checks/client.ts';
+import { CheckFailure, expectEqual, expectThat, validateEnvelope } from '../../harness/checks/index.ts';
+import { envelopeExcerpt } from '../../harness/soap/index.ts';
+import { envelopes } from './support/events.ts';
+import { runSoapWorkload, soapWorkload } from './support/workload.ts';
+
+const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
+
+clientProperty(
+  'SOAP-01',
+  'every SOAP request carries a complete eb:MessageHeader and a wsse Security header, and validates against the schemas',
+  soapWorkload,
+  async (ctx, workload) => {
+    await ctx.configure();
+    await runSoapWorkload(ctx, workload);
+    const sent = envelopes(await ctx.events());
+    expectThat(sent.length > 0, 'the client sent no SOAP request', { expected: 'SOAP requests', actual: 'none' });
+    for (const { event, envelope } of sent) {
+      const verdict = await validateEnvelope(event.body, 'request');
+      const h = envelope?.messageHeader;
+      const what = `the ${h?.action ?? 'SOAP'} request`;
+      const missing = [
+        !h && 'eb:MessageHeader',
+        h && !h.from[0]?.value && 'From/PartyId',
+        h && !h.to[0]?.value && 'To/PartyId',
+        h && !h.cpaId && 'CPAId',
+        h && !h.conversationId && 'ConversationId',
+        h && !h.service && 'Service',
+        h && !h.action && 'Action',
+        h && !h.messageData?.messageId && 'MessageData/MessageId',
+        h && !h.messageData?.timestamp && 'MessageData/Timestamp',
+        h && !h.messageData?.timeToLive && 'MessageData/TimeToLive',
+        envelope && envelope.security.kind === 'none' && !envelope.security.securityHeader && 'wsse:Security',
+      ].filter(Boolean);
+      expectThat(missing.length === 0, `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: envelopeExcerpt(event.body, { element: 'Header', maxLength: 800 }) ?? event.body.slice(0, 300) });
+      if (!verdict.valid) throw new CheckFailure(`${what} does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}` });
+    }
+  },
+  { numRuns: 5 },
+);
+
+clientProperty(
+  'SOAP-03',
+  'token-creating requests carry a UsernameToken (Username = EPR, Password, Organization = PCC, Domain) and a manifest with one reference',
+  soapWorkload,
+  async (ctx, workload) => {
+    await ctx.configure();
+    await runSoapWorkload(ctx, workload);
+    const account = ctx.target.accounts.cert!;
+    const creating = envelopes(await ctx.events()).filter((x) => TOKEN_CREATING.has(x.envelope?.action ?? ''));
+    expectThat(creating.length > 0, 'the client sent no TokenCreateRQ or SessionCreateRQ', { expected: 'a token-creating request', actual: 'none' });
+    for (const { envelope } of creating) {
+      const s = envelope!.security;
+      const what = envelope!.action!;
+      if (s.kind !== 'usernameToken') throw new CheckFailure(`${what} carries no UsernameToken (alone) in wsse:Security`, { expected: 'a UsernameToken', actual: s.kind });
+      expectEqual(`Username of ${what} (the EPR)`, s.username, account.epr);
+      expectThat(s.password === account.password, `Password of ${what} is not the account password`, { expected: 'the account password', actual: s.password === undefined ? '(absent)' : 'another value' });
+      expectEqual(`Organization of ${what} (the PCC)`, s.organization, account.pcc);
+      expectThat(Boolean(s.domain), `${what} carries no Domain`, { expected: 'a Domain', actual: s.domain });
+      expectEqual(`number of manifest references in ${what}`, envelope!.body.manifest?.references.length ?? 0, 1);
+    }
+  },
+  { numRuns: 4 },
+);
+
+clientProperty(
+  'SOAP-04',
+  'every later call carries the token in wsse:BinarySecurityToken and the called API\'s action code in eb:Action',
+  soapWorkload,
+  async (ctx, workload) => {
+    await ctx.configure();
+    const asked = await runSoapWorkload(ctx, workload);
+    const events = await ctx.events();
+    const issued = new Set(events.flatMap((e) => (e.tokenIssued ? [e.tokenIssued] : [])));
+    const later = envelopes(events).filter((x) => !TOKEN_CREATING.has(x.envelope?.action ?? ''));
+    for (const { envelope, event } of later) {
+      const s = envelope?.security;
+      const what = `the ${envelope?.action ?? '?'} request`;
+      if (s?.kind !== 'binarySecurityToken') throw new CheckFailure(`${what} does not carry the token in wsse:BinarySecurityToken`, { expected: 'a BinarySecurityToken', actual: s?.kind ?? 'no envelope' });
+      expectThat(issued.has(s.token), `${what} carries a token the service did not issue`, { expected: 'a token from TokenCreateRQ or SessionCreateRQ', actual: event.tokenUsed ? 'another value' : '(none)' });
+    }
+    const calls = later.map((x) => x.envelope?.action).filter((a) => a !== 'SessionCloseRQ');
+    const missing = asked.filter((a) => !calls.includes(a));
+    expectThat(missing.length === 0, 'eb:Action does not carry the called API\'s action code', { expected: asked.join(', '), actual: calls.join(', ') });
+  },
+  { numRuns: 4 },
+);
+
+clientProperty(
+  'SOAP-05',
+  'eb:CPAId is the caller\'s PCC, and one workflow (a session) keeps one eb:ConversationId',
+  soapWorkload,
+  async (ctx, workload) => {
+    await ctx.configure();
+    await runSoapWorkload(ctx, workload);
+    const account = ctx.target.accounts.cert!;
+    const sent = envelopes(await ctx.events());
+    for (const { envelope } of sent) expectEqual(`eb:CPAId of ${envelope?.action ?? 'a request'}`, envelope?.messageHeader?.cpaId, account.pcc);
+    const create = sent.find((x) => x.envelope?.action === 'SessionCreateRQ');
+    const token = create?.event.tokenIssued;
+    const inSession = sent.filter((x) => token && x.envelope?.security.kind === 'binarySecurityToken' && x.envelope.security.token === token);
+    const ids = new Set([create, ...inSession].map((x) => x?.envelope?.messageHeader?.conversationId));
+    expectThat(ids.size === 1, 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', ') });
+  },
+  { numRuns: 4 },
+);
