@@ -1,8 +1,11 @@
 import { RUN_HELP, runCommand } from './cli/run.ts';
+import { diffCommand } from './cli/diff.ts';
 import { doctorCommand } from './cli/doctor.ts';
 import { selftestCommand } from './cli/selftest.ts';
+import { serveCommand } from './cli/serve.ts';
 import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
 import { UsageError } from './cli/usage-error.ts';
+import { BaselineError, ReportFileError } from './report/errors.ts';
 import { UnknownDefectError } from './sim/index.ts';
 import { rules } from './spec/index.ts';
 import { ConfigError } from './targets/index.ts';
@@ -13,7 +16,9 @@ const HELP = `tds-conformance ${TOOL_VERSION}: conformance harness for the trave
 Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
+  serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
+  diff       compare two runs' report.json: the rules whose status changed (exit 1 when any did)
   rules      list the rule catalog
   docs       write docs/rules.md (the rules, their quotes and tests, state diagrams) from the spec
 
@@ -35,8 +40,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runCommand(args);
       case 'selftest':
         return await selftestCommand(args);
+      case 'serve':
+        return await serveCommand(args);
       case 'doctor':
         return await doctorCommand(args);
+      case 'diff':
+        return await diffCommand(args);
       case 'rules':
         return listRules();
       case 'docs': {
@@ -54,10 +63,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, doctor, diff, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError) {
+    if (
+      err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError
+      || err instanceof BaselineError || err instanceof ReportFileError
+    ) {
       process.stderr.write(`tds-conformance: ${err.message}\n`);
       return 2;
     }
