@@ -1,3 +1,4 @@
+import type { Budget } from './checks/budget.ts';
 import type { ClientSpec } from './clients/load.ts';
 
 /**
@@ -29,6 +30,8 @@ export interface RunConfig {
   readonly allowOptIn: boolean;
   /** Replays one property at a recorded path (`--replay`). */
   readonly replay?: { readonly check: string; readonly path: string } | undefined;
+  /** What the run may take from a live target (tokens, sessions, rate); `LIVE_BUDGET` when left out. */
+  readonly budget?: Budget | undefined;
   /** Time limit of one HTTP request, in ms. */
   readonly requestTimeoutMs: number;
 }

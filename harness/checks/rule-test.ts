@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { it, type TestContext } from 'vitest';
 import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta.ts';
+import { DEFAULT_RUNS } from '../run-config.ts';
 import { getRule, type RuleId } from '../spec/index.ts';
 import { TransportError, type Target, type Transport } from '../targets/index.ts';
+import { BudgetExhausted } from './budget.ts';
 import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';
 import { CheckFailure } from './failure.ts';
 import { redact } from './secrets.ts';
@@ -152,6 +154,10 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
       setMeta(test, meta({ outcome: { kind: 'skipped', reason: err.reason } }));
       test.skip(err.reason);
     }
+    if (err instanceof BudgetExhausted) {
+      setMeta(test, meta({ outcome: { kind: 'skipped', reason: err.message } }));
+      test.skip(err.message);
+    }
     if (err instanceof PrerequisiteFailed) {
       const reason = redact(`prerequisite failed: ${err.reason}`);
       setMeta(test, meta({ outcome: { kind: 'skipped', reason } }));
@@ -197,6 +203,14 @@ export function replayCommand(ids: readonly RuleId[], fullTitle: string, seed: n
   return `npx tds-conformance run --only ${ids.join(',')} --seed ${seed} --replay ${shellQuote(`${fullTitle}@${path}`)}`;
 }
 
+/**
+ * Cases for a property: its own count is what it runs at the default `--runs` (25), scaled linearly with `--runs`
+ * (so `--runs 250` runs ten times as many of every property, and a live run with `--runs 5` a fifth).
+ */
+export function scaledRuns(own: number | undefined, runs: number): number {
+  return own === undefined ? runs : Math.max(1, Math.round((own * runs) / DEFAULT_RUNS));
+}
+
 /** Runs a property inside a check: fatal errors end it at once, the shrunk case is replayed for its evidence. */
 export async function checkProperty<T, C extends CheckContext>(
   ids: readonly RuleId[],
@@ -217,13 +231,13 @@ export async function checkProperty<T, C extends CheckContext>(
       try {
         await predicate(ctx, value);
       } catch (err) {
-        if (isErrorVerdict(err) || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
+        if (isErrorVerdict(err) || err instanceof BudgetExhausted || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
         throw err;
       }
     };
     details = await fc.check(fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded), {
       seed: config.seed,
-      numRuns: numRuns ?? config.runs,
+      numRuns: scaledRuns(numRuns, config.runs),
       ...(replay !== undefined && { path: replay, endOnFailure: true }),
     });
     if (details.failed) {

@@ -2,9 +2,11 @@ import { inject } from 'vitest';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
+import { budgetedTransport, LIVE_BUDGET, type BudgetState } from './budget.ts';
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
+const budgetUsed: BudgetState = { tokens: 0, sessions: 0 };
 
 /** The run configuration the CLI provided (or the defaults of vitest.config.ts). */
 export function runConfig(): RunConfig {
@@ -16,7 +18,9 @@ async function create(run: RunConfig): Promise<Target> {
     return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs });
   }
   const config = presetConfig(run.target.config) ?? loadTargetConfig(run.target.config);
-  return createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
+  const target = createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
+  // One budget for the whole run: live runs use a single worker without isolation, so this module's state is shared.
+  return { ...target, transport: budgetedTransport(target.transport, run.budget ?? LIVE_BUDGET, budgetUsed) };
 }
 
 /** The target of this test file, created on first use and closed after the file (see `setup.ts`). */

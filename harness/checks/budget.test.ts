@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
+import { BudgetExhausted, budgetedTransport, creates } from './budget.ts';
+
+const ok: HttpResponse = { status: 200, headers: {}, body: '', durationMs: 0 };
+function fake(): Transport & { seen: HttpRequest[] } {
+  const seen: HttpRequest[] = [];
+  return { seen, request: async (r) => (seen.push(r), ok), close: async () => undefined };
+}
+const token: HttpRequest = { method: 'POST', url: 'https://x.test/v2/auth/token', body: 'grant_type=client_credentials' };
+const soap = (action: string): HttpRequest => ({ method: 'POST', url: 'https://x.test/websvc', body: `<soap-env:Envelope><eb:Action>${action}</eb:Action></soap-env:Envelope>` });
+
+describe('live-run budget', () => {
+  it('recognises token- and session-creating requests', () => {
+    expect(creates(token)).toBe('token');
+    expect(creates(soap('TokenCreateRQ'))).toBe('token');
+    expect(creates(soap('SessionCreateRQ'))).toBe('session');
+    expect(creates(soap('OTA_PingRQ'))).toBeUndefined();
+    expect(creates({ method: 'GET', url: 'https://x.test/v1/lists/supported/shop/themes' })).toBeUndefined();
+  });
+
+  it('refuses the token request past the limit before sending it, naming the option to raise it', async () => {
+    const inner = fake();
+    const t = budgetedTransport(inner, { tokens: 2, sessions: 1, requestsPerSecond: 1000, concurrency: 4 });
+    await t.request(token);
+    await t.request(soap('TokenCreateRQ'));
+    const err = await t.request(token).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetExhausted);
+    expect((err as BudgetExhausted).code).toBe('BUDGET_EXHAUSTED');
+    expect((err as Error).message).toContain('--max-tokens');
+    expect(inner.seen).toHaveLength(2);
+    expect(t.used).toEqual({ tokens: 2, sessions: 0 });
+  });
+
+  it('counts sessions apart from tokens', async () => {
+    const t = budgetedTransport(fake(), { tokens: 5, sessions: 1, requestsPerSecond: 1000, concurrency: 4 });
+    await t.request(soap('SessionCreateRQ'));
+    await expect(t.request(soap('SessionCreateRQ'))).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED', resource: 'sessions' });
+    await t.request(soap('OTA_PingRQ'));
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const slow: Transport = {
+      request: async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return ok;
+      },
+      close: async () => undefined,
+    };
+    const t = budgetedTransport(slow, { tokens: 99, sessions: 99, requestsPerSecond: 10_000, concurrency: 2 });
+    await Promise.all(Array.from({ length: 8 }, () => t.request({ method: 'GET', url: 'https://x.test/' })));
+    expect(peak).toBe(2);
+  });
+});

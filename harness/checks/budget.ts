@@ -1,0 +1,84 @@
+import type { HttpRequest, Transport } from '../targets/index.ts';
+
+/** How much a run may take from a live target. The simulator runs unbounded. */
+export interface Budget {
+  /** Token-creating requests (`POST /v2/auth/token`, `TokenCreateRQ`) the whole run may send. */
+  readonly tokens: number;
+  /** `SessionCreateRQ`s the whole run may send. */
+  readonly sessions: number;
+  /** Requests per second, at most. */
+  readonly requestsPerSecond: number;
+  /** Requests in flight at once, at most. */
+  readonly concurrency: number;
+}
+
+/** Defaults for a live target: small, so that a run is a careful guest in a shared test environment. */
+export const LIVE_BUDGET: Budget = { tokens: 60, sessions: 12, requestsPerSecond: 5, concurrency: 2 };
+
+/** The run's budget is spent: the check that needed more is `skipped`, with the reason and how to raise it. */
+export class BudgetExhausted extends Error {
+  readonly code = 'BUDGET_EXHAUSTED';
+  constructor(readonly resource: 'tokens' | 'sessions', readonly limit: number) {
+    super(`the run's budget of ${limit} ${resource === 'tokens' ? 'tokens' : 'sessions'} on the live target is spent: raise it with --max-${resource} if the environment allows`);
+    this.name = 'BudgetExhausted';
+  }
+}
+
+/** What a request would create, judged from the request alone. */
+export function creates(req: HttpRequest): 'token' | 'session' | undefined {
+  if (req.method === 'POST' && /\/v2\/auth\/token\/?$/.test(new URL(req.url).pathname)) return 'token';
+  if (req.method === 'POST' && req.body) {
+    const action = /<(?:[\w-]+:)?Action>\s*([\w.]+)\s*</.exec(req.body)?.[1];
+    if (action === 'TokenCreateRQ') return 'token';
+    if (action === 'SessionCreateRQ') return 'session';
+  }
+  return undefined;
+}
+
+export interface BudgetState {
+  tokens: number;
+  sessions: number;
+}
+
+/**
+ * A transport that keeps a run within its budget: counts token- and session-creating requests (refusing the one
+ * past the limit before it is sent), spaces requests to the rate, and bounds requests in flight.
+ */
+export function budgetedTransport(inner: Transport, budget: Budget, used: BudgetState = { tokens: 0, sessions: 0 }): Transport & { readonly used: BudgetState } {
+  const interval = 1000 / budget.requestsPerSecond;
+  let nextSlot = 0;
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = async () => {
+    if (inFlight >= budget.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    inFlight++;
+    const now = Date.now();
+    const at = Math.max(now, nextSlot);
+    nextSlot = at + interval;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  };
+  const release = () => {
+    inFlight--;
+    waiting.shift()?.();
+  };
+  return {
+    used,
+    async request(req) {
+      const kind = creates(req);
+      if (kind === 'token') {
+        if (used.tokens >= budget.tokens) throw new BudgetExhausted('tokens', budget.tokens);
+        used.tokens++;
+      } else if (kind === 'session') {
+        if (used.sessions >= budget.sessions) throw new BudgetExhausted('sessions', budget.sessions);
+        used.sessions++;
+      }
+      await acquire();
+      try {
+        return await inner.request(req);
+      } finally {
+        release();
+      }
+    },
+    close: () => inner.close(),
+  };
+}
