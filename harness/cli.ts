@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, doctor, diff, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

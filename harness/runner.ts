@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { ConformanceReporter, Redactor, type Report } from './report/index.ts';
+import type { Baseline } from './report/baseline.ts';
+import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
 import { defaultAccounts, parseDefects } from './sim/index.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
@@ -22,12 +24,21 @@ export interface RunOptions {
   readonly allowOptIn?: boolean;
   /** Simulator defects to switch on (self-tests; `--target sim` only). */
   readonly defects?: readonly string[];
-  readonly replay?: RunConfig['replay'];
+  /**
+   * Re-run just this check (its full title): a property at the recorded path, or a check without generated inputs
+   * as it is (`--replay`).
+   */
+  readonly replay?: ReplayTarget;
   readonly requestTimeoutMs?: number;
   readonly quiet?: boolean;
   readonly log?: (line: string) => void;
   /** Write report files (default true). */
   readonly write?: boolean;
+  /**
+   * A known-failures baseline (`--baseline`): listed failures do not fail the run, listed failures that pass do.
+   * With `update`, the run's own failures replace it (`--update-baseline`; the caller writes the file).
+   */
+  readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean };
 }
 
 export interface RunOutcome {
@@ -46,6 +57,26 @@ export function selectRules(suite: SuiteName, only?: readonly RuleId[]): RuleId[
 /** A Vitest test-name pattern that matches the tests naming any of `ids` in their title's ID prefix. */
 export function titlePattern(ids: readonly RuleId[]): string {
   return `^(?:[A-Z]+-\\d\\d, )*(?:${ids.join('|')})(?:, [A-Z]+-\\d\\d)*: `;
+}
+
+/** A Vitest test-name pattern that matches exactly the test with this full title. */
+export function exactTitlePattern(title: string): string {
+  return `^${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+}
+
+/**
+ * The arguments that make a replay command run in the same context as this run: `--target` (unless the simulator),
+ * `--suite` (unless `service`), each `--defect`, `--allow-opt-in`, and `--runs` and `--timeout` when given.
+ */
+export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'defects' | 'allowOptIn' | 'runs' | 'requestTimeoutMs'>): string[] {
+  return [
+    ...(options.target !== 'sim' ? ['--target', options.target] : []),
+    ...(options.suite !== undefined && options.suite !== 'service' ? ['--suite', options.suite] : []),
+    ...(options.defects ?? []).flatMap((d) => ['--defect', d]),
+    ...(options.allowOptIn ? ['--allow-opt-in'] : []),
+    ...(options.runs !== undefined ? ['--runs', String(options.runs)] : []),
+    ...(options.requestTimeoutMs !== undefined ? ['--timeout', String(options.requestTimeoutMs)] : []),
+  ];
 }
 
 /** Loads and checks what `--target` names, before any test starts. Throws {@link ConfigError}. */
@@ -89,7 +120,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     seed,
     runs,
     allowOptIn: options.allowOptIn ?? false,
-    replay: options.replay,
+    replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
     requestTimeoutMs: options.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
   };
   const selection = selectRules(suite, options.only);
@@ -105,6 +136,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     quiet: options.quiet ?? false,
     write: options.write ?? true,
     ...(options.log && { log: options.log }),
+    replayContext: replayContext(options),
+    ...(options.baseline && { baseline: options.baseline }),
   });
   const files = suite === 'all' ? ['suites/'] : [`suites/${suite}/`];
   const vitest = await createVitest(
@@ -118,6 +151,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       provide: { tdsRun: run },
       passWithNoTests: true,
       ...(options.only && selection.length > 0 && { testNamePattern: titlePattern(selection) }),
+      ...(options.replay && { testNamePattern: exactTitlePattern(options.replay.check) }),
     },
     {},
     {},

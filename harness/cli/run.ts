@@ -1,11 +1,15 @@
 import { resolve } from 'node:path';
-import { runConformance, type SuiteName } from '../runner.ts';
+import { runConformance, type RunOptions, type SuiteName } from '../runner.ts';
+import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
+import { githubAnnotations } from '../report/github.ts';
+import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
 export const RUN_HELP = `Usage: tds-conformance run [options]
 
-Runs the conformance suites against a target and writes report.json, junit.xml and report.md.
+Runs the conformance suites against a target and writes report.json, junit.xml, report.md, report.html and
+report.earl.jsonld (EARL, JSON-LD).
 
 Options:
   --target <sim|cert|file.json>  what to check (default: sim, the built-in simulator)
@@ -16,14 +20,32 @@ Options:
   --runs <n>                     generated cases per property (default: 25)
   --allow-opt-in                 run opt-in rules against a live target (pool exhaustion, PROD, ...)
   --defect <id>                  switch on a simulator defect (repeatable; --target sim only)
-  --replay <title@path>          replay one property at a recorded path (see a report's replay line)
+  --replay <title[@path]>        re-run just one check (a property at a recorded path; see a report's replay line)
+  --baseline <known.json>        known failures: listed rules (or checks) may fail without failing the run, and
+                                 a listed one that passes fails it
+  --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run)
   --timeout <ms>                 time limit of one request
   --quiet                        no progress lines
 
-Exit codes: 0 no MUST rule failed and nothing errored, 1 a MUST rule failed or a check errored,
-            2 usage or configuration error, 3 the target could not be reached.`;
+With GITHUB_ACTIONS=true, failures are also printed as GitHub Actions annotations (::error, ::warning).
 
-export async function runCommand(args: readonly string[]): Promise<number> {
+Exit codes: 0 no MUST rule failed (but known failures) and nothing errored, 1 a MUST rule failed, a check errored
+            or a known failure passed, 2 usage or configuration error, 3 the target could not be reached.`;
+
+/** What a `run` command line asks for. */
+export interface ParsedRun {
+  readonly help: boolean;
+  /** The run's options; `outDir` is resolved against the working directory. */
+  readonly options: RunOptions;
+  /** `--baseline <file>` as given, and whether `--update-baseline` was given. */
+  readonly baseline?: { readonly file: string; readonly update: boolean };
+}
+
+/**
+ * Reads the arguments of `tds-conformance run` (after `run`).
+ * @throws {UsageError} for an unknown option or a bad value.
+ */
+export function parseRunArgs(args: readonly string[]): ParsedRun {
   const { values } = parse('run', args, {
     target: { type: 'string', default: 'sim' },
     suite: { type: 'string', default: 'service' },
@@ -34,31 +56,29 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     'allow-opt-in': { type: 'boolean', default: false },
     defect: { type: 'string', multiple: true },
     replay: { type: 'string' },
+    baseline: { type: 'string' },
+    'update-baseline': { type: 'boolean', default: false },
     timeout: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
-  if (values.help) {
-    process.stdout.write(`${RUN_HELP}\n`);
-    return 0;
-  }
   const suite = values.suite as SuiteName;
   if (!['service', 'client', 'all'].includes(suite)) throw new UsageError(`--suite must be service, client or all, not "${values.suite}".`);
-  let replay: { check: string; path: string } | undefined;
-  if (values.replay !== undefined) {
-    const at = values.replay.lastIndexOf('@');
-    if (at <= 0) throw new UsageError('--replay takes "<check title>@<path>", as printed in a report\'s replay line.');
-    replay = { check: values.replay.slice(0, at), path: values.replay.slice(at + 1) };
+  const replay = values.replay === undefined ? undefined : parseReplayTarget(values.replay);
+  if (values.replay !== undefined && replay === undefined) {
+    throw new UsageError('--replay takes "<check title>@<path>" (or just the check title), as printed in a report\'s replay line.');
+  }
+  if (values['update-baseline'] && values.baseline === undefined) {
+    throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
   }
   const only = parseOnly(values.only);
   const seed = parseInteger('seed', values.seed, 0);
   const runs = parseInteger('runs', values.runs, 1);
   const timeout = parseInteger('timeout', values.timeout, 1);
-  const outDir = resolve(values.out);
-  const { report, exitCode } = await runConformance({
+  const options: RunOptions = {
     target: values.target,
     suite,
-    outDir,
+    outDir: resolve(values.out),
     allowOptIn: values['allow-opt-in'],
     defects: values.defect ?? [],
     quiet: values.quiet,
@@ -67,13 +87,78 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     ...(runs !== undefined && { runs }),
     ...(timeout !== undefined && { requestTimeoutMs: timeout }),
     ...(replay && { replay }),
+  };
+  return {
+    help: values.help,
+    options,
+    ...(values.baseline !== undefined && { baseline: { file: values.baseline, update: values['update-baseline'] } }),
+  };
+}
+
+/** The words a replay command may start with before the options of `run`. */
+const COMMAND_HEADS: readonly (readonly string[])[] = [
+  ['npx', 'tds-conformance', 'run'],
+  ['tds-conformance', 'run'],
+];
+
+/**
+ * Reads a replay command as a report prints it (`npx tds-conformance run --only REST-04 --seed 42 --replay '…@0:0'`)
+ * into the options of the run it stands for. Also accepts `tds-conformance run …` and `node <path>/tds-conformance.js run …`.
+ * @throws {UsageError} when the line is not a `tds-conformance run` command or has bad options.
+ */
+export function parseReplayCommand(line: string): ParsedRun {
+  let words: string[];
+  try {
+    words = splitShellWords(line.trim());
+  } catch (err) {
+    if (err instanceof ShellSyntaxError) throw new UsageError(`the replay command cannot be read: ${err.message}.`);
+    throw err;
+  }
+  const node = words[0] === 'node' && /(?:^|[\\/])tds-conformance(?:\.js)?$/.test(words[1] ?? '') && words[2] === 'run' ? 3 : 0;
+  const head = node || (COMMAND_HEADS.find((h) => h.every((w, i) => words[i] === w))?.length ?? 0);
+  if (head === 0) throw new UsageError(`a replay command starts with "${REPLAY_PREFIX}", not "${words.slice(0, 3).join(' ')}".`);
+  return parseRunArgs(words.slice(head));
+}
+
+/** `tds-conformance run`: the run's exit code (the report's, with the baseline applied). */
+export async function runCommand(args: readonly string[]): Promise<number> {
+  const { help, options, baseline } = parseRunArgs(args);
+  if (help) {
+    process.stdout.write(`${RUN_HELP}\n`);
+    return 0;
+  }
+  const previous = baseline === undefined
+    ? undefined
+    : await readBaselineFile(resolve(baseline.file), baseline.file, { allowMissing: baseline.update });
+  const { report, exitCode } = await runConformance({
+    ...options,
+    ...(baseline && previous && { baseline: { file: baseline.file, baseline: previous, update: baseline.update } }),
   });
+  if (baseline?.update && previous) {
+    if (report.completion === 'complete') {
+      const updated = createBaseline(report, previous);
+      await writeBaselineFile(resolve(baseline.file), updated, baseline.file);
+      const n = updated.knownFailures.length;
+      process.stderr.write(`wrote ${baseline.file}: ${n} known failure${n === 1 ? '' : 's'}\n`);
+    } else {
+      process.stderr.write(`${baseline.file} was not updated: the run did not complete (${report.completion}); run it again.\n`);
+    }
+  }
+  if (options.replay !== undefined && !report.rules.some((r) => r.checks.some((c) => c.name === options.replay?.check && c.status !== 'skipped'))) {
+    process.stderr.write(
+      `\nThe check "${options.replay.check}" did not run: the --replay title must be a check's full title, as in the report, `
+        + 'and --only must select its rule.\n',
+    );
+  }
+  if (process.env['GITHUB_ACTIONS'] === 'true') {
+    for (const line of githubAnnotations(report)) process.stdout.write(`${line}\n`);
+  }
   if (exitCode === 3) {
     process.stderr.write(
       `\nThe target "${report.target.name}" could not be reached: no check got an answer from it. ` +
         'Check the addresses in the target config, your network and proxy (HTTPS_PROXY), and that the service is up; ' +
         '"tds-conformance doctor --target ..." checks DNS, TLS and reachability without spending a token. ' +
-        `The report with what is known is in ${outDir}.\n`,
+        `The report with what is known is in ${options.outDir}.\n`,
     );
   }
   return exitCode;

@@ -33,7 +33,7 @@ describe('buildReport: the rules', () => {
   });
 
   it('reports a selected rule without a test as skipped, naming the issue that will cover it', () => {
-    const report = buildReport([], buildOptions);
+    const report = buildReport([], { ...buildOptions, notYetCovered: { 'CRED-01': 'client suite (issue 4)' } });
     expect(ruleOf(report, 'CRED-01')).toMatchObject({ status: 'skipped', reason: 'not covered yet: client suite (issue 4)', checks: [] });
     expect(ruleOf(report, 'REST-03')).toMatchObject({ status: 'skipped', reason: 'no check verifies this rule yet', checks: [] });
   });
@@ -106,6 +106,31 @@ describe('buildReport: levels', () => {
     const outcome = { kind: 'info', observed: 'HTTP 200', publiclySeen: 'HTTP 500', matchesPublic: false } as const;
     const rule = ruleOf(buildReport([record('ERR-05: s', { meta: { outcome } })], buildOptions), 'ERR-05');
     expect(rule.checks[0]).toMatchObject({ message: 'observed: HTTP 200 (publicly seen: HTTP 500; different)', matchesPublic: false });
+  });
+});
+
+describe('buildReport: replay commands', () => {
+  const failure = { message: 'm', seed: 42, path: '0:1', replay: "npx tds-conformance run --only REST-04 --seed 42 --replay 'REST-04: x@0:1'" };
+
+  it('appends the run\'s context to a property\'s replay command', () => {
+    const report = buildReport([failed('REST-04: x', 'm', { failure })], { ...buildOptions, replayContext: ['--target', 'my cert.json', '--defect', 'd1'] });
+    expect(ruleOf(report, 'REST-04').checks[0]).toMatchObject({
+      replay: "npx tds-conformance run --only REST-04 --seed 42 --replay 'REST-04: x@0:1' --target 'my cert.json' --defect d1",
+    });
+  });
+
+  it('gives a failed or warned check without one a replay command by title', () => {
+    const report = buildReport([failed('REST-03, REST-05: y', 'm')], { ...buildOptions, seed: 7, replayContext: [] });
+    expect(ruleOf(report, 'REST-03').checks[0]).toMatchObject({ status: 'fail', replay: "npx tds-conformance run --only REST-03,REST-05 --seed 7 --replay 'REST-03, REST-05: y'" });
+    expect(ruleOf(report, 'REST-05').checks[0]).toMatchObject({ status: 'warn', replay: "npx tds-conformance run --only REST-03,REST-05 --seed 7 --replay 'REST-03, REST-05: y'" });
+  });
+
+  it('leaves replay commands alone without a context, and passing checks without one', () => {
+    const report = buildReport([failed('REST-04: x', 'm', { failure }), failed('REST-03: y', 'm')], buildOptions);
+    expect(ruleOf(report, 'REST-04').checks[0]).toMatchObject({ replay: failure.replay });
+    expect(ruleOf(report, 'REST-03').checks[0]).not.toHaveProperty('replay');
+    const passing = buildReport([record('REST-02: z')], { ...buildOptions, replayContext: ['--defect', 'd1'] });
+    expect(ruleOf(passing, 'REST-02').checks[0]).not.toHaveProperty('replay');
   });
 });
 

@@ -7,6 +7,7 @@ import type { Rule, RuleId } from '../spec/index.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckMeta } from './meta.ts';
 import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';
+import { replayCommand, withContext } from './replay.ts';
 import type {
   CheckResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
   TestRecord, UnmappedTest,
@@ -45,6 +46,14 @@ export interface BuildOptions {
   /** Errors outside any test: files that did not load, unhandled errors. */
   readonly runErrors?: readonly RunError[] | undefined;
   readonly unreachableCodes?: ReadonlySet<string> | undefined;
+  /**
+   * The command-line arguments that put a replay command in this run's context (`--target`, `--defect`, …; see
+   * `withContext` in `replay.ts`). When given, every failed or warned check gets a replay command that re-runs just
+   * it: a property's own (seed and path) with these appended, or `--replay '<title>'` for a check without one.
+   */
+  readonly replayContext?: readonly string[] | undefined;
+  /** Rules waiting for the issue that will cover them; the spec's `notYetCovered` unless told otherwise. */
+  readonly notYetCovered?: Readonly<Partial<Record<RuleId, string>>> | undefined;
 }
 
 /**
@@ -78,11 +87,11 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     if (!selected.has(rule.id)) return { ...base, status: 'skipped', reason: 'not selected', checks: [] };
     const ruleRecords = byRule.get(rule.id) ?? [];
     if (ruleRecords.length === 0) {
-      const pending = notYetCovered[rule.id];
+      const pending = (options.notYetCovered ?? notYetCovered)[rule.id];
       const reason = pending === undefined ? 'no check verifies this rule yet' : `not covered yet: ${pending}`;
       return { ...base, status: 'skipped', reason, checks: [] };
     }
-    const checks = ruleRecords.map((record) => checkResult(record, rule, codes));
+    const checks = ruleRecords.map((record) => completeReplay(checkResult(record, rule, codes), options));
     return { ...base, ...ruleStatus(checks), checks };
   });
 
@@ -252,6 +261,16 @@ export function summarize(rules: readonly RuleResult[]): Summary {
     notApplicable: count('not-applicable'),
     error: count('error'),
   };
+}
+
+/** A failed or warned check's replay command in the run's context (see {@link BuildOptions.replayContext}). */
+function completeReplay(check: CheckResult, options: BuildOptions): CheckResult {
+  const context = options.replayContext;
+  if (context === undefined || (check.status !== 'fail' && check.status !== 'warn')) return check;
+  const replay = check.replay !== undefined
+    ? withContext(check.replay, context)
+    : replayCommand({ check: check.name }, options.seed, context);
+  return { ...check, replay };
 }
 
 function sumResources(records: readonly TestRecord[]): Resources {

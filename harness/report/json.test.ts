@@ -33,7 +33,7 @@ describe('renderJson', () => {
       ['actual', 'counterexample', 'durationMs', 'evidence', 'expected', 'file', 'message', 'name', 'path', 'replay', 'seed', 'status'],
     );
     const skipped = rules.find((r) => r['id'] === 'CRED-01');
-    expect(skipped).toMatchObject({ status: 'skipped', reason: 'not covered yet: client suite (issue 4)', checks: [] });
+    expect(skipped).toMatchObject({ status: 'skipped', reason: 'no check verifies this rule yet', checks: [] });
     const passed = rules.find((r) => r['id'] === 'REST-02');
     expect((passed?.['checks'] as object[])[0]).toEqual({ name: 'REST-02: source_ip is optional', file: 'suites/service/x.test.ts', durationMs: 5, status: 'pass' });
   });

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { areas, rules } from '../spec/index.ts';
+import { applyBaseline } from './baseline.ts';
 import { renderJunit } from './junit.ts';
 import { sampleReport } from './test-support.ts';
 
@@ -57,7 +58,7 @@ describe('renderJunit', () => {
     expect(find('REST.REST-02')).toEqual([{ '@classname': 'REST.REST-02', '@name': 'REST-02: source_ip is optional', '@file': 'suites/service/x.test.ts', '@time': '0.005' }]);
     const [cred01] = find('CRED.CRED-01');
     expect(cred01?.['@name']).toBe(`CRED-01: ${rules[0]?.statement}`);
-    expect(cred01?.['skipped']).toEqual({ '@message': 'skipped: not covered yet: client suite (issue 4)' });
+    expect(cred01?.['skipped']).toEqual({ '@message': 'skipped: no check verifies this rule yet' });
     expect(find('LIFE.LIFE-01')[0]?.['skipped']).toEqual({ '@message': 'not-applicable: needs clock control' });
   });
 
@@ -87,5 +88,23 @@ describe('renderJunit', () => {
     const again = parser.parse(multi) as Node;
     const all = ((again['testsuites'] as Node)['testsuite'] as Node[]).flatMap((s) => s['testcase'] as Node[]);
     expect(all.find((c) => c['@classname'] === 'REST.REST-04')?.['skipped']).toEqual({ '@message': 'skipped: one\ntwo' });
+  });
+
+  it('skips a known failure and fails a baseline suite for a listed failure that passed', () => {
+    const { report: judged } = applyBaseline(report, { knownFailures: [{ rule: 'REST-03' }, { rule: 'REST-02' }] }, 'known.json');
+    const known = renderJunit(judged);
+    expectStrictlyWellFormed(known);
+    const again = ((parser.parse(known) as Node)['testsuites'] as Node);
+    const all = (again['testsuite'] as Node[]).flatMap((s) => s['testcase'] as Node[]);
+    const rest03 = all.find((c) => c['@classname'] === 'REST.REST-03');
+    expect(rest03?.['skipped']).toEqual({ '@message': `known failure (listed in the baseline): unexpected "token_type" value <bearer> | ${secret}` });
+    expect(rest03?.['system-out']).toContain('expected: "bearer"');
+    const baseline = (again['testsuite'] as Node[]).at(-1);
+    expect(baseline).toMatchObject({ '@id': 'baseline', '@name': 'baseline — known.json', '@tests': '1', '@failures': '1' });
+    const message = 'REST-02 is listed as a known failure in known.json but passed: remove it from the baseline';
+    expect((baseline?.['testcase'] as Node[])[0]).toMatchObject({ '@classname': 'baseline', '@name': message, failure: { '@message': message, '@type': 'UNEXPECTED_PASS' } });
+    // REST-03's failure became a skip, the unexpected pass a failure.
+    expect(again['@failures']).toBe(root['@failures']);
+    expect(again['@skipped']).toBe(String(Number(root['@skipped']) + 1));
   });
 });

@@ -11,6 +11,8 @@ import { xmlAttribute, xmlText } from './xml.ts';
  * `fail` → `<failure>` (with message, expected, actual, counterexample, seed and path, replay, evidence);
  * `error` → `<error>`; `skipped` and `not-applicable` → `<skipped>` (the message says which);
  * `warn` (a SHOULD) and `info` pass, their text in `<system-out>`, because neither fails the run.
+ * A known failure (a rule the run's baseline lists) is `<skipped>` with the failure's text in `<system-out>`; a
+ * listed failure that passed is a `<failure>` of a closing `baseline` test suite.
  */
 export function renderJunit(report: Report): string {
   const suites = areas.map((area) => {
@@ -41,6 +43,7 @@ export function renderJunit(report: Report): string {
       ].join('\n'),
     };
   });
+  if (report.baseline !== undefined && report.baseline.messages.length > 0) suites.push(baselineSuite(report));
   const total = (key: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((sum, s) => sum + s[key], 0);
   const time = suites.reduce((sum, s) => sum + Number(s.time), 0).toFixed(3);
   return [
@@ -51,6 +54,26 @@ export function renderJunit(report: Report): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** A test suite with one failing testcase per listed known failure that passed. */
+function baselineSuite(report: Report): { tests: number; failures: number; errors: number; skipped: number; time: string; xml: string } {
+  const messages = report.baseline?.messages ?? [];
+  const file = report.baseline?.file ?? 'baseline';
+  return {
+    tests: messages.length,
+    failures: messages.length,
+    errors: 0,
+    skipped: 0,
+    time: '0.000',
+    xml: [
+      `  <testsuite name="${xmlAttribute(`baseline — ${file}`)}" id="baseline" tests="${messages.length}" failures="${messages.length}" errors="0" skipped="0" time="0.000"`
+        + ` timestamp="${xmlAttribute(report.startedAt)}">`,
+      ...messages.map((m) => `    <testcase classname="baseline" name="${xmlAttribute(m)}" time="0.000">\n`
+        + `      <failure message="${xmlAttribute(m)}" type="UNEXPECTED_PASS"/>\n    </testcase>`),
+      '  </testsuite>',
+    ].join('\n'),
+  };
 }
 
 interface Testcase {
@@ -79,6 +102,10 @@ function testcase(rule: RuleResult, classname: string, check: CheckResult): Test
     case 'pass':
       return { kind: 'passed', xml: `${open}/>` };
     case 'fail':
+      if (rule.knownFailure) {
+        return wrap('skipped', `      <skipped message="${xmlAttribute(`known failure (listed in the baseline): ${firstLine(check.message)}`)}"/>\n`
+          + `      <system-out>${xmlText(details(check))}</system-out>`);
+      }
       return wrap('failure', `      <failure message="${xmlAttribute(firstLine(check.message))}" type="${rule.level}">${xmlText(details(check))}</failure>`);
     case 'warn':
       return wrap('passed', `      <system-out>${xmlText(`warning: ${rule.id} is a SHOULD rule, violated (the run does not fail)\n${details(check)}`)}</system-out>`);

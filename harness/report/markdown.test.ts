@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { areas } from '../spec/index.ts';
+import { applyBaseline } from './baseline.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sampleReport } from './test-support.ts';
 
@@ -22,7 +23,7 @@ describe('renderMarkdown', () => {
 
   it('has a table per area with a row per rule', () => {
     for (const area of areas) expect(md).toContain(`### ${area.id}: ${area.title}\n\n| rule | side | level | where | status | checks | note |`);
-    expect(md).toContain('| CRED-01 | client | MUST | any | skipped | 0 | not covered yet: client suite (issue 4) |');
+    expect(md).toContain('| CRED-01 | client | MUST | any | skipped | 0 | no check verifies this rule yet |');
     expect(md).toContain('| REST-03 | service | MUST | any | **fail** | 1 | unexpected "token_type" value &lt;bearer&gt; \\| not-really-secret |');
   });
 
@@ -50,5 +51,24 @@ describe('renderMarkdown', () => {
     expect(md.endsWith('\n')).toBe(true);
     expect(md.endsWith('\n\n')).toBe(false);
     expect(md).not.toMatch(/\n{3}/);
+  });
+
+  it('marks known failures and shows the baseline\'s verdict', () => {
+    const { report } = applyBaseline(sampleReport(secret), { knownFailures: [{ rule: 'REST-03' }, { rule: 'REST-02' }] }, 'known.json');
+    const known = renderMarkdown(report);
+    expect(known).toContain('| REST-03 | service | MUST | any | fail (known) | 1 |');
+    expect(known).toContain('### REST-03 (MUST): fail (known failure)');
+    expect(known).toContain([
+      '## Known failures (known.json)',
+      '',
+      '- known failures (do not fail the run): REST-03',
+      '- listed but passed (fail the run): REST-02',
+      '- listed but not judged in this run: none',
+      '- exit code without the baseline: 1',
+      '',
+      '> REST-02 is listed as a known failure in known.json but passed: remove it from the baseline',
+      '',
+    ].join('\n'));
+    expect(known).not.toMatch(/\n{3}/);
   });
 });

@@ -26,6 +26,21 @@ export function renderMarkdown(report: Report): string {
 
   out.push('## Summary', '', ...summaryTable(report.summary), '');
 
+  if (report.baseline !== undefined) {
+    const b = report.baseline;
+    const ids = (list: readonly string[]) => (list.length === 0 ? 'none' : list.join(', '));
+    out.push(
+      `## Known failures (${inline(b.file)})`,
+      '',
+      `- known failures (do not fail the run): ${ids(b.knownFailures)}`,
+      `- listed but passed (fail the run): ${ids(b.unexpectedPasses)}`,
+      `- listed but not judged in this run: ${ids(b.notJudged)}`,
+      `- exit code without the baseline: ${b.exitCodeWithout}`,
+      '',
+      ...b.messages.map((m) => `> ${inline(m)}\n`),
+    );
+  }
+
   out.push('## Rules', '');
   for (const area of areas) {
     const rules = report.rules.filter((r) => r.area === area.id);
@@ -41,7 +56,7 @@ export function renderMarkdown(report: Report): string {
   if (problems.length > 0) {
     out.push('## Failures, warnings and errors', '');
     for (const rule of problems) {
-      out.push(`### ${rule.id} (${rule.level}): ${rule.status}`, '', `> ${inline(rule.statement)}`, '');
+      out.push(`### ${rule.id} (${rule.level}): ${rule.status}${rule.knownFailure ? ' (known failure)' : ''}`, '', `> ${inline(rule.statement)}`, '');
       for (const check of rule.checks) {
         if (check.status === 'fail' || check.status === 'warn' || check.status === 'error') out.push(...checkSection(check));
       }
@@ -79,6 +94,7 @@ function summaryTable(s: Summary): string[] {
 }
 
 function statusText(rule: RuleResult): string {
+  if (rule.knownFailure) return `${rule.status} (known)`;
   return rule.status === 'fail' || rule.status === 'error' ? `**${rule.status}**` : rule.status;
 }
 

@@ -4,6 +4,10 @@
  * been redacted in the worker before it is attached.
  */
 
+// Loads vitest's types before the augmentation below: without it the augmentation can be lost depending on the order
+// in which the compiler meets the files (seen with TypeScript 7).
+import type {} from 'vitest';
+
 /** Why a check did not pass or fail. */
 export type CheckOutcome =
   /** A `sim` rule on a target without the control it needs. */

@@ -115,6 +115,11 @@ export interface RuleResult {
   readonly status: RuleStatus;
   /** Why the rule is `skipped`, `not-applicable` or `error`. */
   readonly reason?: string;
+  /**
+   * `true` when the rule failed (or warned) as the run's baseline (`--baseline`) expects: it does not fail the run.
+   * Absent otherwise.
+   */
+  readonly knownFailure?: true;
   readonly checks: readonly CheckResult[];
 }
 
@@ -160,6 +165,22 @@ export interface ReportTarget {
  */
 export type Completion = 'complete' | 'interrupted' | 'partial';
 
+/** How a known-failures baseline (`--baseline known.json`) changed the verdict of a run. */
+export interface BaselineSummary {
+  /** The baseline file, as given on the command line. */
+  readonly file: string;
+  /** Listed rules that failed (or warned) as listed: they do not fail the run. */
+  readonly knownFailures: readonly RuleId[];
+  /** Listed rules with a listed check (or the rule itself) that passed: each fails the run until it is removed. */
+  readonly unexpectedPasses: readonly RuleId[];
+  /** Listed rules this run could not judge: not selected, skipped, not applicable or errored. */
+  readonly notJudged: readonly RuleId[];
+  /** What fails the run because of the baseline, one sentence each, saying what to do. */
+  readonly messages: readonly string[];
+  /** The exit code the run would have without the baseline. */
+  readonly exitCodeWithout: ReportExitCode;
+}
+
 export interface Report {
   readonly schemaVersion: typeof REPORT_SCHEMA_VERSION;
   readonly tool: { readonly name: string; readonly version: string };
@@ -180,4 +201,6 @@ export interface Report {
   readonly rules: readonly RuleResult[];
   readonly unmapped: readonly UnmappedTest[];
   readonly runErrors: readonly RunError[];
+  /** Present when the run was given a known-failures baseline; `exitCode` then already takes it into account. */
+  readonly baseline?: BaselineSummary;
 }

@@ -191,10 +191,10 @@ describe('ConformanceReporter', () => {
     await reporter.onTestRunEnd([fakeModule(FILE, cases)], [], 'failed');
     const report = await reporter.result();
     expect(report.completion).toBe('complete');
-    const files = await Promise.all(['report.json', 'junit.xml', 'report.md'].map((f) => readFile(join(outDir, f), 'utf8')));
+    const files = await Promise.all(['report.json', 'junit.xml', 'report.md', 'report.html', 'report.earl.jsonld'].map((f) => readFile(join(outDir, f), 'utf8')));
     expect(JSON.parse(files[0] ?? '')).toEqual(JSON.parse(JSON.stringify(report)));
     for (const text of files) expect(text).not.toContain(SECRET);
-    expect(lines).toContain(`reports: ${outDir} (report.json, junit.xml, report.md)`);
+    expect(lines).toContain(`reports: ${outDir} (report.json, junit.xml, report.md, report.html, report.earl.jsonld)`);
   });
 
   it('rejects its result when the reports cannot be written', async () => {
@@ -202,6 +202,41 @@ describe('ConformanceReporter', () => {
     await reporter.onTestRunEnd([], [], 'passed');
     await expect(reporter.result()).rejects.toMatchObject({ code: 'REPORT_WRITE_FAILED' });
     expect(lines.at(-1)).toMatch(/^tds-conformance: could not write the reports to "\/dev\/null\/reports": /);
+  });
+
+  it('applies a baseline before writing: known failures do not fail the run, and say so', async () => {
+    const { reporter, lines } = reporterWith({ quiet: true, baseline: { file: 'known.json', baseline: { knownFailures: [{ rule: 'REST-03' }] } } });
+    const report = await runAll(reporter, [fakeModule(FILE, cases)]);
+    expect(report.exitCode).toBe(0);
+    expect(report.baseline).toMatchObject({ file: 'known.json', knownFailures: ['REST-03'], exitCodeWithout: 1 });
+    expect(lines.filter((l) => l !== '')).toEqual([
+      `known REST-03 MUST fail (known failure): unexpected "token_type" value for ${REDACTED}`,
+      'warn  REST-05 SHOULD warn: unexpected status 201',
+      'baseline known.json: 1 known failure, 0 unexpected passes, 0 not judged',
+      '2 pass, 1 fail, 1 warn, 0 info, 46 skipped, 0 not applicable, 0 error; exit code 0',
+    ]);
+  });
+
+  it('prints a listed failure that passed and fails the run', async () => {
+    const { reporter, lines } = reporterWith({ quiet: true, baseline: { file: 'known.json', baseline: { knownFailures: [{ rule: 'REST-03' }, { rule: 'REST-02' }] } } });
+    const report = await runAll(reporter, [fakeModule(FILE, cases)]);
+    expect(report.exitCode).toBe(1);
+    expect(lines).toContain('✗     REST-02 is listed as a known failure in known.json but passed: remove it from the baseline');
+  });
+
+  it('with update, judges the run by its own failures', async () => {
+    const { reporter } = reporterWith({ quiet: true, baseline: { file: 'known.json', baseline: { knownFailures: [{ rule: 'REST-02' }] }, update: true } });
+    const report = await runAll(reporter, [fakeModule(FILE, cases)]);
+    expect(report.exitCode).toBe(0);
+    expect(report.baseline).toMatchObject({ knownFailures: ['REST-03'], unexpectedPasses: [] });
+  });
+
+  it('completes replay commands with the run\'s context', async () => {
+    const { reporter } = reporterWith({ replayContext: ['--defect', 'rest03-token-type-capitalized'] });
+    const report = await runAll(reporter, [fakeModule(FILE, cases)]);
+    expect(report.rules.find((r) => r.id === 'REST-03')?.checks[0]).toMatchObject({
+      replay: "npx tds-conformance run --only REST-03 --seed 42 --replay 'REST-03: a valid request gets a token' --defect rest03-token-type-capitalized",
+    });
   });
 
   it('refuses a selection with a rule the catalog does not have', () => {

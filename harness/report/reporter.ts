@@ -6,6 +6,8 @@
 import type { Reporter } from 'vitest/node';
 import { areas, getRule, isRuleId, ruleIdsInTitle } from '../spec/index.ts';
 import type { AreaId, RuleId } from '../spec/index.ts';
+import { applyBaseline, createBaseline } from './baseline.ts';
+import type { Baseline } from './baseline.ts';
 import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckStatus, Completion, Report, ReportTarget, RunError, TestRecord } from './model.ts';
@@ -38,6 +40,14 @@ export interface ConformanceReporterOptions {
   readonly unreachableCodes?: ReadonlySet<string> | undefined;
   /** The clock for `startedAt` and `finishedAt`. */
   readonly now?: (() => Date) | undefined;
+  /** Arguments appended to replay commands so they run against the same target (see `BuildOptions.replayContext`). */
+  readonly replayContext?: readonly string[] | undefined;
+  /**
+   * A known-failures baseline to apply before the reports are written (`--baseline`): `baseline` as read from
+   * `file`; with `update`, the report's own failures replace it (keeping `baseline`'s entries for rules the run did
+   * not judge), as `--update-baseline` writes them.
+   */
+  readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean } | undefined;
 }
 
 interface Deferred<T> {
@@ -181,10 +191,17 @@ export class ConformanceReporter implements Reporter {
       completion,
       runErrors: [...[...this.#moduleErrors.values()].flat(), ...this.#runErrors],
       unreachableCodes: this.#options.unreachableCodes ?? UNREACHABLE_CODES,
+      replayContext: this.#options.replayContext,
     });
+    const judge = (report: Report): Report => {
+      const given = this.#options.baseline;
+      if (given === undefined) return report;
+      const baseline = given.update ? createBaseline(report, given.baseline) : given.baseline;
+      return applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
+    };
     // One write at a time: a flush and the final write must not interleave.
     const next = this.#writing.then(async () => {
-      const report = build();
+      const report = judge(build());
       if (this.#options.write === false) return this.#redactor.redactDeep(report);
       return (await writeReports(report, this.#options.outDir, this.#redactor)).report;
     });
@@ -245,9 +262,17 @@ export class ConformanceReporter implements Reporter {
       for (const rule of problems) {
         const first = rule.checks.find((c) => c.status === rule.status);
         const message = first && first.status !== 'pass' ? first.message : (rule.reason ?? '');
-        const line = `${SYMBOLS[rule.status].padEnd(5)} ${rule.id} ${rule.level} ${rule.status}: ${message.split('\n', 1)[0] ?? ''}`;
-        this.#print(this.#paint(rule.status, line));
+        const symbol = rule.knownFailure ? 'known' : SYMBOLS[rule.status];
+        const status = rule.knownFailure ? `${rule.status} (known failure)` : rule.status;
+        const line = `${symbol.padEnd(5)} ${rule.id} ${rule.level} ${status}: ${message.split('\n', 1)[0] ?? ''}`;
+        this.#print(rule.knownFailure ? line : this.#paint(rule.status, line));
       }
+    }
+    if (report.baseline !== undefined) {
+      const b = report.baseline;
+      for (const message of b.messages) this.#print(this.#paint('fail', `✗     ${message}`));
+      this.#print(`baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, `
+        + `${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged`);
     }
     for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
 

@@ -1,6 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { renderEarl } from './earl.ts';
 import { ReportWriteError } from './errors.ts';
+import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -8,7 +10,17 @@ import type { Report } from './model.ts';
 import type { Redactor } from './redact.ts';
 
 /** The names of the files a run writes in its output directory. */
-export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', markdown: 'report.md' } as const;
+export const REPORT_FILES = {
+  json: 'report.json',
+  junit: 'junit.xml',
+  markdown: 'report.md',
+  html: 'report.html',
+  earl: 'report.earl.jsonld',
+} as const;
+
+/** The kinds of report file, in the order they are listed. */
+export type ReportKind = keyof typeof REPORT_FILES;
+const KINDS = Object.keys(REPORT_FILES) as ReportKind[];
 
 export interface RenderedReports {
   /** The report after redaction, as the files show it. */
@@ -16,10 +28,13 @@ export interface RenderedReports {
   readonly json: string;
   readonly junit: string;
   readonly markdown: string;
+  readonly html: string;
+  /** EARL 1.0 as JSON-LD. */
+  readonly earl: string;
 }
 
 /**
- * The three report texts, with secrets removed twice: the report's data is redacted before rendering (values and
+ * The report texts, with secrets removed twice: the report's data is redacted before rendering (values and
  * patterns, see {@link Redactor.redactDeep}), and each rendered text again by value, which leaves the syntax of the
  * document alone.
  */
@@ -30,6 +45,8 @@ export function renderReports(report: Report, redactor: Redactor): RenderedRepor
     json: redactor.redactValues(renderJson(safe)),
     junit: redactor.redactValues(renderJunit(safe)),
     markdown: redactor.redactValues(renderMarkdown(safe)),
+    html: redactor.redactValues(renderHtml(safe)),
+    earl: redactor.redactValues(renderEarl(safe)),
   };
 }
 
@@ -39,25 +56,22 @@ export interface WrittenReports {
   /** The report after redaction. */
   readonly report: Report;
   /** Paths of the files written. */
-  readonly files: { readonly json: string; readonly junit: string; readonly markdown: string };
+  readonly files: { readonly [K in ReportKind]: string };
 }
 
 /**
- * Redacts the report and writes `report.json`, `junit.xml` and `report.md` to `outDir` (created if missing).
+ * Redacts the report and writes `report.json`, `junit.xml`, `report.md`, `report.html` and `report.earl.jsonld` to
+ * `outDir` (created if missing).
  * Each file is written to a temporary name and renamed, so a reader never sees half a file.
  *
  * @throws {ReportWriteError} when the directory or a file cannot be written.
  */
 export async function writeReports(report: Report, outDir: string, redactor: Redactor): Promise<WrittenReports> {
   const rendered = renderReports(report, redactor);
-  const files = {
-    json: join(outDir, REPORT_FILES.json),
-    junit: join(outDir, REPORT_FILES.junit),
-    markdown: join(outDir, REPORT_FILES.markdown),
-  };
+  const files = Object.fromEntries(KINDS.map((kind) => [kind, join(outDir, REPORT_FILES[kind])])) as { [K in ReportKind]: string };
   try {
     await mkdir(outDir, { recursive: true });
-    await Promise.all((['json', 'junit', 'markdown'] as const).map(async (kind) => {
+    await Promise.all(KINDS.map(async (kind) => {
       const temporary = `${files[kind]}.${process.pid}-${++writes}.tmp`;
       await writeFile(temporary, rendered[kind], 'utf8');
       await rename(temporary, files[kind]);

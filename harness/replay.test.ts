@@ -1,0 +1,62 @@
+/**
+ * A report's replay line re-runs just the failed check, with the same seed and path, and reproduces the failure:
+ * run the suites against the simulator with a defect, take the failed check's replay command from the report,
+ * parse it as the CLI would, run it, and compare.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseReplayCommand } from './cli/run.ts';
+import type { FailedCheck, Report } from './report/index.ts';
+import { runConformance } from './runner.ts';
+
+const quietly = { outDir: '', write: false, quiet: true, log: () => {} } as const;
+
+function failedChecks(report: Report): FailedCheck[] {
+  return report.rules.flatMap((r) => r.checks.filter((c): c is FailedCheck => c.status === 'fail' || c.status === 'warn'));
+}
+
+describe('replay commands', () => {
+  it('re-run just the failed property with its seed and path, and reproduce the counterexample', async () => {
+    const first = await runConformance({ ...quietly, target: 'sim', defects: ['rest04-token-reused'], only: ['REST-02', 'REST-04', 'REST-05'] });
+    const [failure, ...others] = failedChecks(first.report);
+    expect(others).toEqual([]);
+    expect(failure).toMatchObject({ name: 'REST-04: N token calls yield N distinct tokens, each of them usable', status: 'fail', seed: 42 });
+    expect(failure?.replay).toBe(
+      `npx tds-conformance run --only REST-04 --seed 42 --replay 'REST-04: N token calls yield N distinct tokens, each of them usable@${failure?.path}' --defect rest04-token-reused`,
+    );
+
+    const replay = parseReplayCommand(failure?.replay ?? '');
+    const again = await runConformance({ ...replay.options, ...quietly });
+    // Only the replayed check ran.
+    const ran = again.report.rules.flatMap((r) => r.checks.filter((c) => c.status !== 'skipped'));
+    expect(ran.map((c) => c.name)).toEqual([failure?.name]);
+    const [reproduced] = failedChecks(again.report);
+    expect(reproduced).toMatchObject({
+      name: failure?.name,
+      status: 'fail',
+      message: failure?.message,
+      expected: failure?.expected,
+      actual: failure?.actual,
+      counterexample: failure?.counterexample,
+      seed: 42,
+      path: failure?.path,
+      replay: failure?.replay,
+    });
+    expect(again.exitCode).toBe(1);
+  }, 120_000);
+
+  it('re-run a failed check without generated inputs by its title, with the run\'s seed', async () => {
+    const first = await runConformance({ ...quietly, target: 'sim', defects: ['rest03-token-type-capitalized'], only: ['REST-03'], seed: 7 });
+    const [failure, ...others] = failedChecks(first.report);
+    expect(others).toEqual([]);
+    expect(failure?.seed).toBeUndefined();
+    expect(failure?.replay).toBe(`npx tds-conformance run --only REST-03 --seed 7 --replay '${failure?.name}' --defect rest03-token-type-capitalized`);
+    const replay = parseReplayCommand(failure?.replay ?? '');
+    expect(replay.options).toMatchObject({ seed: 7, replay: { check: failure?.name } });
+    const again = await runConformance({ ...replay.options, ...quietly });
+    const [reproduced, ...more] = failedChecks(again.report);
+    expect(more).toEqual([]);
+    expect(reproduced).toMatchObject({
+      name: failure?.name, status: 'fail', message: failure?.message, expected: failure?.expected, actual: failure?.actual, replay: failure?.replay,
+    });
+  }, 120_000);
+});

@@ -1,0 +1,101 @@
+/**
+ * Comparing two runs (`tds-conformance diff a/report.json b/report.json`): which rules changed status, and the
+ * counts by status before and after. Pure: the CLI reads the files.
+ */
+import { ReportFileError } from './errors.ts';
+import { STATUSES } from './model.ts';
+import type { Status } from './model.ts';
+
+/** The part of a `report.json` a diff reads. Reports of other versions of the tool have at least this. */
+export interface ComparableReport {
+  readonly rules: readonly { readonly id: string; readonly status: Status }[];
+}
+
+/** A rule's status in one report, or `absent` when that report does not list the rule (another catalog version). */
+export type DiffStatus = Status | 'absent';
+
+export interface StatusChange {
+  readonly id: string;
+  readonly from: DiffStatus;
+  readonly to: DiffStatus;
+}
+
+export interface ReportDiff {
+  /** Rules whose status differs, in the order of the second report (then rules only the first one has). */
+  readonly changes: readonly StatusChange[];
+  /** How many rules have the same status in both. */
+  readonly unchanged: number;
+  /** Rule counts by status, before and after, in report order of the statuses. */
+  readonly counts: readonly { readonly status: Status; readonly before: number; readonly after: number }[];
+}
+
+const STATUS_SET = new Set<string>(STATUSES);
+
+/**
+ * Reads the text of a `report.json`, checking it has the `rules` a diff needs.
+ *
+ * @param file the file's name as the user gave it, for messages.
+ * @throws {ReportFileError} `REPORT_FILE_INVALID` when it is not JSON or not a report.
+ */
+export function parseReportJson(text: string, file: string): ComparableReport {
+  const notReport = (why: string) => new ReportFileError(
+    'REPORT_FILE_INVALID', file,
+    `"${file}" is not a report.json of tds-conformance run: ${why}; give the report.json a run wrote (by default reports/latest/report.json)`,
+  );
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ReportFileError('REPORT_FILE_INVALID', file, `"${file}" is not valid JSON (${(err as Error).message}); give the report.json a run wrote (by default reports/latest/report.json)`, { cause: err });
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw notReport('it is not a JSON object');
+  const { rules, tool } = data as { rules?: unknown; tool?: unknown };
+  if (tool !== undefined && (typeof tool !== 'object' || tool === null || (tool as { name?: unknown }).name !== 'tds-auth-conformance')) {
+    throw notReport('its "tool" is not tds-auth-conformance');
+  }
+  if (!Array.isArray(rules)) throw notReport('it has no "rules" list');
+  const seen = new Set<string>();
+  const checked = rules.map((rule: unknown, index) => {
+    const { id, status } = (typeof rule === 'object' && rule !== null ? rule : {}) as { id?: unknown; status?: unknown };
+    if (typeof id !== 'string' || typeof status !== 'string' || !STATUS_SET.has(status)) {
+      throw notReport(`rules[${index}] has no rule "id" and "status" (one of ${STATUSES.join(', ')})`);
+    }
+    if (seen.has(id)) throw notReport(`it lists ${id} twice`);
+    seen.add(id);
+    return { id, status: status as Status };
+  });
+  return { rules: checked };
+}
+
+/** The rules whose status changed from `before` to `after`, and the counts by status. */
+export function diffReports(before: ComparableReport, after: ComparableReport): ReportDiff {
+  const old = new Map(before.rules.map((r) => [r.id, r.status]));
+  const now = new Map(after.rules.map((r) => [r.id, r.status]));
+  const changes: StatusChange[] = [];
+  let unchanged = 0;
+  for (const rule of after.rules) {
+    const from = old.get(rule.id) ?? 'absent';
+    if (from === rule.status) unchanged++;
+    else changes.push({ id: rule.id, from, to: rule.status });
+  }
+  for (const rule of before.rules) if (!now.has(rule.id)) changes.push({ id: rule.id, from: rule.status, to: 'absent' });
+  const count = (report: ComparableReport, status: Status) => report.rules.filter((r) => r.status === status).length;
+  const counts = STATUSES.map((status) => ({ status, before: count(before, status), after: count(after, status) }));
+  return { changes, unchanged, counts };
+}
+
+/**
+ * The diff as text: a line per changed rule (`REST-03  pass → fail`), then the counts by status (`fail 0 → 1`
+ * where they changed) and how many rules changed.
+ */
+export function renderDiff(diff: ReportDiff): string {
+  const width = Math.max(0, ...diff.changes.map((c) => c.id.length));
+  const lines = diff.changes.map((c) => `${c.id.padEnd(width)}  ${c.from} → ${c.to}`);
+  if (lines.length > 0) lines.push('');
+  lines.push(diff.counts.map((c) => `${c.status} ${c.before === c.after ? c.before : `${c.before} → ${c.after}`}`).join(', '));
+  const n = diff.changes.length;
+  lines.push(n === 0
+    ? `no rule changed status (${diff.unchanged} unchanged)`
+    : `${n} rule${n === 1 ? '' : 's'} changed status, ${diff.unchanged} unchanged`);
+  return `${lines.join('\n')}\n`;
+}
