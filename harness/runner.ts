@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { createVitest } from 'vitest/node';
+import { createVitest, type Reporter, type Vitest } from 'vitest/node';
+import { LIVE_BUDGET, type Budget } from './checks/budget.ts';
+import type { ClientSpec } from './clients/load.ts';
+import { indexSuiteTests } from './docs/test-index.ts';
 import { ConformanceReporter, Redactor, type Report } from './report/index.ts';
 import type { Baseline } from './report/baseline.ts';
 import type { ReplayTarget } from './report/replay.ts';
@@ -39,7 +42,14 @@ export interface RunOptions {
    * With `update`, the run's own failures replace it (`--update-baseline`; the caller writes the file).
    */
   readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean };
+  /** The client under test of the client suite (`--client`, `--client-module`); the reference client by default. */
+  readonly client?: ClientSpec;
+  /** Limits of a live run (`--max-tokens`, `--max-sessions`); defaults in `LIVE_BUDGET`. */
+  readonly budget?: Partial<Budget>;
 }
+
+/** Generated cases per property against a live target, unless `--runs` says otherwise: a careful guest. */
+export const LIVE_DEFAULT_RUNS = 5;
 
 export interface RunOutcome {
   readonly report: Report;
@@ -68,8 +78,10 @@ export function exactTitlePattern(title: string): string {
  * The arguments that make a replay command run in the same context as this run: `--target` (unless the simulator),
  * `--suite` (unless `service`), each `--defect`, `--allow-opt-in`, and `--runs` and `--timeout` when given.
  */
-export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'defects' | 'allowOptIn' | 'runs' | 'requestTimeoutMs'>): string[] {
+export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'defects' | 'allowOptIn' | 'runs' | 'requestTimeoutMs' | 'client'>): string[] {
   return [
+    ...(options.client?.kind === 'command' ? ['--client', options.client.command] : []),
+    ...(options.client?.kind === 'module' ? ['--client-module', options.client.path] : []),
     ...(options.target !== 'sim' ? ['--target', options.target] : []),
     ...(options.suite !== undefined && options.suite !== 'service' ? ['--suite', options.suite] : []),
     ...(options.defects ?? []).flatMap((d) => ['--defect', d]),
@@ -103,67 +115,140 @@ function redactorFor(spec: TargetSpec, seed: number, target?: Target): Redactor 
   return redactor;
 }
 
+/** Forwards Vitest's reporter calls to the reporter of the current run (one Vitest instance serves many runs). */
+class SwitchReporter implements Reporter {
+  current: ConformanceReporter | undefined;
+  onTestRunStart() {
+    return this.current?.onTestRunStart();
+  }
+  onTestCaseResult(testCase: Parameters<NonNullable<Reporter['onTestCaseResult']>>[0]) {
+    return this.current?.onTestCaseResult(testCase);
+  }
+  onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
+    return this.current?.onTestModuleEnd(testModule);
+  }
+  onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>) {
+    return this.current?.onTestRunEnd(...args);
+  }
+}
+
+/** Test files that tag any of `ids` (read from the suites' source), so that a run loads only what it needs. */
+export function filesFor(ids: readonly RuleId[], suite: SuiteName): string[] {
+  const wanted = new Set<string>(ids);
+  const dirs = suite === 'all' ? ['suites/'] : [`suites/${suite}/`];
+  const files = new Set(indexSuiteTests(PACKAGE_ROOT).filter((t) => t.ids.some((id) => wanted.has(id)) && dirs.some((d) => t.file.startsWith(d))).map((t) => t.file));
+  return [...files].map((f) => join(PACKAGE_ROOT, f));
+}
+
+/**
+ * One Vitest instance that runs the conformance suites many times (a self-test runs one defect after another):
+ * each run gets its own configuration, name pattern and reporter. Live targets get one worker and no isolation, so
+ * that the run's budget is shared and requests are sequential.
+ */
+export class ConformanceSession {
+  readonly #vitest: Vitest;
+  readonly #switch: SwitchReporter;
+  private constructor(vitest: Vitest, reporter: SwitchReporter) {
+    this.#vitest = vitest;
+    this.#switch = reporter;
+  }
+
+  static async open(kind: 'sim' | 'live' = 'sim'): Promise<ConformanceSession> {
+    const reporter = new SwitchReporter();
+    const vitest = await createVitest(
+      'test',
+      {
+        root: PACKAGE_ROOT,
+        config: join(PACKAGE_ROOT, 'vitest.config.ts'),
+        project: ['conformance'],
+        watch: false,
+        reporters: [reporter],
+        passWithNoTests: true,
+        ...(kind === 'live' && { maxWorkers: 1, fileParallelism: false, isolate: false }),
+      },
+      {},
+      {},
+    );
+    await vitest.standalone();
+    return new ConformanceSession(vitest, reporter);
+  }
+
+  async run(options: RunOptions): Promise<RunOutcome> {
+    const suite = options.suite ?? 'service';
+    const seed = options.seed ?? DEFAULT_SEED;
+    const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
+    const { spec, config } = resolveTarget(options.target, options.defects);
+    const live = config ? createLiveTarget(config) : undefined;
+    const redactor = redactorFor(spec, seed, live);
+    await live?.close();
+    const run: RunConfig = {
+      target: spec,
+      seed,
+      runs,
+      allowOptIn: options.allowOptIn ?? false,
+      replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
+      requestTimeoutMs: options.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
+      ...(options.client && { client: options.client }),
+      ...(options.budget && { budget: { ...LIVE_BUDGET, ...options.budget } }),
+    };
+    const selection = selectRules(suite, options.only);
+    const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
+    const reporter = new ConformanceReporter({
+      outDir: options.outDir,
+      target: targetInfo,
+      seed,
+      runs,
+      selection,
+      toolVersion: TOOL_VERSION,
+      redactor,
+      quiet: options.quiet ?? false,
+      write: options.write ?? true,
+      ...(options.log && { log: options.log }),
+      replayContext: replayContext(options),
+      ...(options.baseline && { baseline: options.baseline }),
+    });
+    this.#vitest.provide('tdsRun', run);
+    const pattern = options.replay ? exactTitlePattern(options.replay.check) : options.only && selection.length > 0 ? titlePattern(selection) : undefined;
+    if (pattern) this.#vitest.setGlobalTestNamePattern(new RegExp(pattern));
+    else this.#vitest.resetGlobalTestNamePattern();
+    this.#switch.current = reporter;
+    reporter.onInit();
+    const previousExitCode = process.exitCode;
+    try {
+      const files = filesFor(selection, suite);
+      const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+      if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
+      else {
+        reporter.onTestRunStart();
+        await reporter.onTestRunEnd([], [], 'passed');
+      }
+    } finally {
+      this.#switch.current = undefined;
+      process.exitCode = previousExitCode;
+    }
+    const report = await reporter.result();
+    return { report, exitCode: report.exitCode };
+  }
+
+  /** Stops the run in progress (Ctrl-C); the reporter still writes what it has. */
+  async cancel(): Promise<void> {
+    await this.#vitest.cancelCurrentRun('keyboard-input');
+  }
+
+  async close(): Promise<void> {
+    await this.#vitest.close();
+  }
+}
+
 /**
  * Runs the conformance suites through Vitest's Node API with the conformance reporter, and returns the report.
  * `npx vitest --project conformance` runs the same tests with the default configuration.
  */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  const suite = options.suite ?? 'service';
-  const seed = options.seed ?? DEFAULT_SEED;
-  const runs = options.runs ?? DEFAULT_RUNS;
-  const { spec, config } = resolveTarget(options.target, options.defects);
-  const live = config ? createLiveTarget(config) : undefined;
-  const redactor = redactorFor(spec, seed, live);
-  await live?.close();
-  const run: RunConfig = {
-    target: spec,
-    seed,
-    runs,
-    allowOptIn: options.allowOptIn ?? false,
-    replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
-    requestTimeoutMs: options.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
-  };
-  const selection = selectRules(suite, options.only);
-  const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
-  const reporter = new ConformanceReporter({
-    outDir: options.outDir,
-    target: targetInfo,
-    seed,
-    runs,
-    selection,
-    toolVersion: TOOL_VERSION,
-    redactor,
-    quiet: options.quiet ?? false,
-    write: options.write ?? true,
-    ...(options.log && { log: options.log }),
-    replayContext: replayContext(options),
-    ...(options.baseline && { baseline: options.baseline }),
-  });
-  const files = suite === 'all' ? ['suites/'] : [`suites/${suite}/`];
-  const vitest = await createVitest(
-    'test',
-    {
-      root: PACKAGE_ROOT,
-      config: join(PACKAGE_ROOT, 'vitest.config.ts'),
-      project: ['conformance'],
-      watch: false,
-      reporters: [reporter],
-      provide: { tdsRun: run },
-      passWithNoTests: true,
-      ...(options.only && selection.length > 0 && { testNamePattern: titlePattern(selection) }),
-      ...(options.replay && { testNamePattern: exactTitlePattern(options.replay.check) }),
-    },
-    {},
-    {},
-  );
-  const previousExitCode = process.exitCode;
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
   try {
-    if (selection.length > 0) await vitest.start(files);
-    else await vitest.start(['(nothing selected)']);
+    return await session.run(options);
   } finally {
-    await vitest.close();
-    process.exitCode = previousExitCode;
+    await session.close();
   }
-  const report = await reporter.result();
-  return { report, exitCode: report.exitCode };
 }

@@ -1,46 +1,72 @@
-import { runConformance, type RunOutcome } from './runner.ts';
-import { defects, type Defect } from './sim/index.ts';
+import { join } from 'node:path';
+import type { ClientSpec } from './clients/load.ts';
+import { PACKAGE_ROOT } from './package-info.ts';
+import type { Report } from './report/index.ts';
+import { ConformanceSession, type RunOptions } from './runner.ts';
+import { defects } from './sim/index.ts';
 import { getRule, type RuleId } from './spec/index.ts';
 
-/** What a rule's status must be when a defect breaking it is on: `fail` for MUST, `warn` for SHOULD. */
+/** What a rule's status must be when a defect or mutant breaking it is on: `fail` for MUST, `warn` for SHOULD. */
 export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs from public)' {
   const level = getRule(rule).level;
   return level === 'MUST' ? 'fail' : level === 'SHOULD' ? 'warn' : 'info (differs from public)';
 }
 
-export type SelfTestResult =
-  | { readonly kind: 'caught'; readonly defect: Defect; readonly statuses: Readonly<Partial<Record<RuleId, string>>> }
-  | { readonly kind: 'missed'; readonly defect: Defect; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly missed: readonly RuleId[] };
+/** Something that must make checks fail (a simulator defect, a mutant client), or must not (a reference client). */
+export type Subject =
+  | { readonly kind: 'defect'; readonly id: string; readonly breaks: readonly RuleId[] }
+  | { readonly kind: 'mutant'; readonly id: string; readonly breaks: readonly RuleId[]; readonly client: ClientSpec }
+  | { readonly kind: 'reference'; readonly id: string; readonly suite: 'all' | 'client'; readonly client?: ClientSpec };
 
-/** Runs the rules a defect breaks against the simulator with that defect on, and says whether each was caught. */
-export async function selfTestDefect(defect: Defect, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
-  const outcome = await runConformance({
+export type SelfTestResult =
+  | { readonly kind: 'caught' | 'clean'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>> }
+  | { readonly kind: 'missed' | 'dirty'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly wrong: readonly RuleId[] };
+
+function statusOf(report: Report, id: RuleId): string {
+  const rule = report.rules.find((r) => r.id === id);
+  // An INFO rule never fails: its defect is caught when the observation no longer matches the public behaviour.
+  if (rule?.status === 'info') return rule.checks.some((c) => c.status === 'info' && c.matchesPublic === false) ? 'info (differs from public)' : 'info (matches public)';
+  return rule?.status ?? 'absent';
+}
+
+const quiet = { outDir: '', write: false, quiet: true, log: () => {} } satisfies Partial<RunOptions>;
+
+/** Runs one subject in a session and judges it. */
+export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
+  if (subject.kind === 'reference') {
+    const { report } = await session.run({ target: 'sim', suite: subject.suite, ...(subject.client && { client: subject.client }), ...quiet, ...options });
+    const bad = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+    const statuses = Object.fromEntries(bad.map((r) => [r.id, r.status]));
+    return bad.length ? { kind: 'dirty', subject, statuses, wrong: bad.map((r) => r.id) } : { kind: 'clean', subject, statuses };
+  }
+  const { report } = await session.run({
     target: 'sim',
     suite: 'all',
-    only: defect.breaks,
-    defects: [defect.id],
-    outDir: '',
-    write: false,
-    quiet: true,
-    log: () => {},
+    only: subject.breaks,
+    ...(subject.kind === 'defect' ? { defects: [subject.id] } : { client: subject.client }),
+    ...quiet,
     ...options,
   });
   const statuses: Partial<Record<RuleId, string>> = {};
-  for (const id of defect.breaks) {
-    const rule = outcome.report.rules.find((r) => r.id === id);
-    // An INFO rule never fails: its defect is caught when the observation no longer matches the public behaviour.
-    const differs = rule?.checks.some((c) => c.status === 'info' && c.matchesPublic === false);
-    statuses[id] = rule?.status === 'info' ? (differs ? 'info (differs from public)' : 'info (matches public)') : (rule?.status ?? 'absent');
-  }
-  const missed = defect.breaks.filter((id) => statuses[id] !== expectedStatus(id));
-  return missed.length ? { kind: 'missed', defect, statuses, missed } : { kind: 'caught', defect, statuses };
+  for (const id of subject.breaks) statuses[id] = statusOf(report, id);
+  const wrong = subject.breaks.filter((id) => statuses[id] !== expectedStatus(id));
+  return wrong.length ? { kind: 'missed', subject, statuses, wrong } : { kind: 'caught', subject, statuses };
 }
 
-/** The clean run: every selected rule passes (or is info) against the simulator with no defect. */
-export async function selfTestClean(options: { seed?: number; runs?: number } = {}): Promise<RunOutcome> {
-  return runConformance({ target: 'sim', suite: 'all', outDir: '', write: false, quiet: true, log: () => {}, ...options });
+interface MutantEntry {
+  readonly id: string;
+  readonly breaks: readonly RuleId[];
+  readonly module: string;
 }
 
-export function allDefects(): readonly Defect[] {
-  return defects;
+/** Every subject of the self-test: each simulator defect, each mutant client, and the reference clients. */
+export async function allSubjects(): Promise<Subject[]> {
+  const { mutants } = (await import('../fixtures/mutants/index.ts')) as { mutants: readonly MutantEntry[] };
+  return [
+    ...defects.map((d): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks })),
+    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, client: { kind: 'module', path: join(PACKAGE_ROOT, m.module) } })),
+    { kind: 'reference', id: 'simulator and reference TypeScript client (in-process)', suite: 'all' },
+    { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: 'npx tsx examples/clients/typescript/driver.ts', cwd: PACKAGE_ROOT } },
+    { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },
+  ];
 }

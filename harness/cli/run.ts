@@ -4,6 +4,7 @@ import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/b
 import { githubAnnotations } from '../report/github.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
+import type { ClientSpec } from '../clients/load.ts';
 import { UsageError } from './usage-error.ts';
 
 export const RUN_HELP = `Usage: tds-conformance run [options]
@@ -24,6 +25,12 @@ Options:
   --baseline <known.json>        known failures: listed rules (or checks) may fail without failing the run, and
                                  a listed one that passes fails it
   --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run)
+  --client "<command>"           the client under test: a driver process speaking the driver protocol
+                                 (docs/driver-protocol.md), for --suite client|all
+  --client-module <path>         the client under test: a TypeScript module exporting createClient()
+                                 (default for the client suite: the reference TypeScript client)
+  --max-tokens <n>               live targets: tokens the run may create (default 60)
+  --max-sessions <n>             live targets: sessions the run may open (default 12)
   --timeout <ms>                 time limit of one request
   --quiet                        no progress lines
 
@@ -59,10 +66,25 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     baseline: { type: 'string' },
     'update-baseline': { type: 'boolean', default: false },
     timeout: { type: 'string' },
+    client: { type: 'string' },
+    'client-module': { type: 'string' },
+    'max-tokens': { type: 'string' },
+    'max-sessions': { type: 'string' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   const suite = values.suite as SuiteName;
+  if (values.client !== undefined && values['client-module'] !== undefined) {
+    throw new UsageError('give the client under test once: --client "<driver command>" or --client-module <path>, not both.');
+  }
+  const client: ClientSpec | undefined =
+    values.client !== undefined ? { kind: 'command', command: values.client }
+      : values['client-module'] !== undefined ? { kind: 'module', path: resolve(values['client-module']) } : undefined;
+  if (client && suite === 'service') {
+    throw new UsageError('--client and --client-module put a client under test: add --suite client (or --suite all) to run the client rules.');
+  }
+  const maxTokens = parseInteger('max-tokens', values['max-tokens'], 0);
+  const maxSessions = parseInteger('max-sessions', values['max-sessions'], 0);
   if (!['service', 'client', 'all'].includes(suite)) throw new UsageError(`--suite must be service, client or all, not "${values.suite}".`);
   const replay = values.replay === undefined ? undefined : parseReplayTarget(values.replay);
   if (values.replay !== undefined && replay === undefined) {
@@ -87,6 +109,10 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(runs !== undefined && { runs }),
     ...(timeout !== undefined && { requestTimeoutMs: timeout }),
     ...(replay && { replay }),
+    ...(client && { client }),
+    ...((maxTokens !== undefined || maxSessions !== undefined) && {
+      budget: { ...(maxTokens !== undefined && { tokens: maxTokens }), ...(maxSessions !== undefined && { sessions: maxSessions }) },
+    }),
   };
   return {
     help: values.help,

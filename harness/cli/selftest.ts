@@ -1,15 +1,26 @@
-import { allDefects, expectedStatus, selfTestClean, selfTestDefect } from '../selftest.ts';
+import { ConformanceSession } from '../runner.ts';
+import { allSubjects, expectedStatus, selfTest, type SelfTestResult } from '../selftest.ts';
 import { parse, parseInteger } from './args.ts';
 
-const HELP = `Usage: tds-conformance selftest [--defect <id>]... [--json]
+const HELP = `Usage: tds-conformance selftest [--only <subject id>]... [--json]
 
-Proves that every check can fail: for each simulator defect, runs the rules it breaks against the simulator with the
-defect switched on and expects each to fail (warn, for SHOULD rules); then runs everything with no defect and expects
-no failure. Prints one line per defect and a closing "N passed, N failed" line.`;
+Proves that every check can fail: for each simulator defect and each mutant client, runs the rules it breaks and
+expects each to fail (warn, for SHOULD rules; a changed observation, for INFO rules); then runs every rule against
+the simulator with the reference clients (in-process TypeScript, the TypeScript stdio driver, the Python driver) and
+expects no failure. Prints one line per subject and a closing "N passed, N failed" line.`;
+
+function line(r: SelfTestResult): string {
+  const mark = r.kind === 'caught' || r.kind === 'clean' ? '✓' : '✗';
+  const kind = r.subject.kind === 'defect' ? 'defect' : r.subject.kind === 'mutant' ? 'mutant' : 'clean ';
+  let detail: string;
+  if (r.subject.kind === 'reference') detail = r.kind === 'clean' ? 'no rule failed' : Object.entries(r.statuses).map(([id, s]) => `${id} ${s}`).join(', ');
+  else detail = r.subject.breaks.map((id) => `${id} ${r.statuses[id]}${r.statuses[id] === expectedStatus(id) ? '' : ` (expected ${expectedStatus(id)})`}`).join(', ');
+  return `${mark} ${kind} ${r.subject.id.padEnd(40)} ${detail}`;
+}
 
 export async function selftestCommand(args: readonly string[]): Promise<number> {
   const { values } = parse('selftest', args, {
-    defect: { type: 'string', multiple: true },
+    only: { type: 'string', multiple: true },
     runs: { type: 'string' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -19,27 +30,20 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
     return 0;
   }
   const runs = parseInteger('runs', values.runs, 1);
-  const options = runs === undefined ? {} : { runs };
-  const chosen = values.defect?.length ? allDefects().filter((d) => values.defect?.includes(d.id)) : allDefects();
-  let passed = 0;
-  let failed = 0;
-  const results = [];
-  for (const defect of chosen) {
-    const result = await selfTestDefect(defect, options);
-    results.push(result);
-    const statuses = defect.breaks.map((id) => `${id} ${result.statuses[id]}${result.statuses[id] === expectedStatus(id) ? '' : ` (expected ${expectedStatus(id)})`}`).join(', ');
-    if (result.kind === 'caught') passed++;
-    else failed++;
-    if (!values.json) process.stdout.write(`${result.kind === 'caught' ? '✓' : '✗'} ${defect.id.padEnd(34)} ${statuses}\n`);
+  const subjects = (await allSubjects()).filter((s) => !values.only?.length || values.only.some((o) => s.id.includes(o)));
+  const session = await ConformanceSession.open('sim');
+  const results: SelfTestResult[] = [];
+  try {
+    for (const subject of subjects) {
+      const result = await selfTest(session, subject, runs === undefined ? {} : { runs });
+      results.push(result);
+      if (!values.json) process.stdout.write(`${line(result)}\n`);
+    }
+  } finally {
+    await session.close();
   }
-  if (!values.defect?.length) {
-    const clean = await selfTestClean(options);
-    const bad = clean.report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
-    if (bad.length === 0) passed++;
-    else failed++;
-    if (!values.json) process.stdout.write(`${bad.length === 0 ? '✓' : '✗'} ${'(no defect)'.padEnd(34)} ${bad.length === 0 ? 'no rule failed' : bad.map((r) => `${r.id} ${r.status}`).join(', ')}\n`);
-  }
-  if (values.json) process.stdout.write(`${JSON.stringify(results.map((r) => ({ defect: r.defect.id, kind: r.kind, statuses: r.statuses })))}\n`);
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  const failed = results.filter((r) => r.kind === 'missed' || r.kind === 'dirty').length;
+  if (values.json) process.stdout.write(`${JSON.stringify(results.map((r) => ({ subject: r.subject.id, kind: r.kind, statuses: r.statuses })))}\n`);
+  process.stdout.write(`${results.length - failed} passed, ${failed} failed\n`);
   return failed === 0 ? 0 : 1;
 }
