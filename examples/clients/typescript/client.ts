@@ -1,0 +1,665 @@
+import { randomUUID } from 'node:crypto';
+import { ClientError, type DriverEnvironment, type Environment, type RestCallResult } from '../../../harness/clients/protocol.ts';
+import { basicAuthorization, clientIdFor, encodeBase64Utf8, encodeCredentials } from '../../../harness/credentials/index.ts';
+import {
+  bargainFinderMaxRQBody, buildRequest, customBody, element, formatEbTimestamp, hotelAvailLLSRQBody, makeRequestHeader, NS, otaPingRQBody,
+  parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type ParsedEnvelope, type ParsedFault,
+  type RequestSecurity, type SoapBody,
+} from '../../../harness/soap/index.ts';
+import { DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/spec/index.ts';
+import { applyEnvelopeFaults, FAULT_BOUNDS, type ClientFault } from './faults.ts';
+import { TokenCache, type HeldToken, type TokenCachePolicy } from './token-cache.ts';
+
+export interface TdsClientOptions {
+  /** Where each environment is and the credentials issued for it. Only configured environments can be called. */
+  readonly environments: Readonly<Partial<Record<Environment, DriverEnvironment>>>;
+  /** The most sessions the client holds open per environment (SESS-08). */
+  readonly sessionPoolSize: number;
+  /** Time limit of one HTTP request, connect to last byte (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** Renew a sessionless token this long before it expires by the client's clock (default 300 s, at most a tenth of its lifetime). */
+  readonly renewBeforeExpirySeconds?: number;
+  /** The inactivity timeout of the account's sessions (default 900 s, the documented default). */
+  readonly sessionTimeoutSeconds?: number;
+  /** Ping a session that has been idle this long (default two thirds of the session timeout: 10 minutes). */
+  readonly keepAliveAfterMs?: number;
+  /** Wait this long before the one retry of a SessionCreateRQ refused with Client.ReachedTALimit (default 1 s). */
+  readonly poolFullBackoffMs?: number;
+  /** The client's clock, ms since the epoch (default `Date.now`): token expiry and envelope timestamps. */
+  readonly now?: () => number;
+  /** The eb:From PartyId (default `tds-reference-client`). */
+  readonly partyId?: string;
+  /** Deliberate deviations, for the harness's mutant clients only (`fixtures/mutants/`). */
+  readonly faults?: readonly ClientFault[];
+}
+
+/** The answer to a SOAP call that succeeded. */
+export interface SoapResult {
+  /** The response's eb:Action, e.g. `BargainFinderMaxRS`. */
+  readonly action: string;
+  readonly envelope: ParsedEnvelope;
+}
+
+/** What {@link TdsClient.close} did. */
+export interface CloseSummary {
+  readonly sessionsClosed: number;
+  /** Sessions whose SessionCloseRQ failed (they are forgotten all the same). */
+  readonly failures: readonly ClientError[];
+}
+
+/** The service's fault for a token it does not know, that expired or whose session was closed (ERR-04). */
+export const INVALID_SECURITY_TOKEN = 'Client.InvalidSecurityToken';
+/** The service's fault for a full session pool (publicly seen; SESS-04). */
+export const REACHED_TA_LIMIT = 'Client.ReachedTALimit';
+/** The code of the error for a session the client's own pool has no room for (SESS-08). */
+export const POOL_FULL = 'pool-full';
+
+/** Faults that refuse credentials or a token: reported with kind `auth`; every other fault is `protocol`. */
+const AUTH_FAULTS: ReadonlySet<string> = new Set([
+  INVALID_SECURITY_TOKEN, 'Client.AuthenticationFailed', 'Client.UserNameNodeNotFound', 'Client.PasswordNodeNotFound',
+  'Client.OrganizationNodeNotFound', 'Client.NotAuthorized',
+]);
+
+interface Session {
+  readonly handle: string;
+  readonly env: Environment;
+  /** One ConversationId for the whole workflow, also when a refused session is replaced (SOAP-05). */
+  readonly conversationId: string;
+  /** The session token; `undefined` once refused (never sent again, SESS-07) or closed. */
+  token: string | undefined;
+  /** Whether the session counts against the pool: from the SessionCreateRQ until it is closed or refused. */
+  holdsSlot: boolean;
+  closed: boolean;
+  keepAlive: NodeJS.Timeout | undefined;
+  /** Requests within one session go one at a time: the service refuses concurrent use of a session. */
+  tail: Promise<void>;
+}
+
+interface Outgoing {
+  readonly env: Environment;
+  readonly action: string;
+  readonly security: RequestSecurity;
+  readonly body: SoapBody;
+  readonly conversationId: string;
+}
+
+/**
+ * A client of the travel distribution service's auth interface: REST calls with a sessionless bearer token, SOAP
+ * calls with a sessionless token, and SOAP sessions from a bounded pool.
+ *
+ * - REST: one token per environment (`POST /v2/auth/token`, double-base64 Basic credentials), reused until it is
+ *   due for renewal on the client's own clock; concurrent first calls share one token request; a 401 drops the
+ *   token and the call is retried once with a new one; `invalid_client` is reported, never retried.
+ * - SOAP sessionless: one `TokenCreateRQ` token per environment, reused until it is refused.
+ * - SOAP sessions: at most `sessionPoolSize` open per environment; one ConversationId per session; pinged before the
+ *   inactivity timeout; closed when the caller is done, when a call in it failed, and at {@link close}.
+ *   A token refused with `Client.InvalidSecurityToken` is never sent again: the session is replaced once.
+ *
+ * Uses the global `fetch`, so it works against MSW handlers in-process as well as over the network.
+ * @see ../../../../shared/seeds/000_ca26362ee6021ee2.txt "Authentication"
+ */
+export class TdsClient {
+  readonly #environments: Readonly<Partial<Record<Environment, DriverEnvironment>>>;
+  readonly #poolSize: number;
+  readonly #timeoutMs: number;
+  readonly #renewBeforeSeconds: number;
+  readonly #keepAliveAfterMs: number;
+  readonly #poolFullBackoffMs: number;
+  readonly #now: () => number;
+  readonly #partyId: string;
+  readonly #faults: ReadonlySet<ClientFault>;
+  readonly #restTokens: TokenCache;
+  readonly #soapTokens: TokenCache;
+  readonly #sessions = new Map<string, Session>();
+  readonly #slots = new Map<Environment, number>();
+  #closing: Promise<CloseSummary> | undefined;
+
+  constructor(options: TdsClientOptions) {
+    if (!Number.isInteger(options.sessionPoolSize) || options.sessionPoolSize < 0) {
+      throw new RangeError(`"sessionPoolSize" must be a non-negative integer, not ${options.sessionPoolSize}`);
+    }
+    this.#environments = options.environments;
+    this.#poolSize = options.sessionPoolSize;
+    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#renewBeforeSeconds = options.renewBeforeExpirySeconds ?? 300;
+    const sessionTimeoutSeconds = options.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds;
+    this.#keepAliveAfterMs = options.keepAliveAfterMs ?? Math.round((sessionTimeoutSeconds * 1000 * 2) / 3);
+    this.#poolFullBackoffMs = options.poolFullBackoffMs ?? 1_000;
+    this.#now = options.now ?? Date.now;
+    this.#partyId = options.partyId ?? 'tds-reference-client';
+    this.#faults = new Set(options.faults ?? []);
+    const policy: TokenCachePolicy = {
+      reuse: !this.#faults.has('api04-token-per-call'),
+      singleFlight: !this.#faults.has('api05-no-single-flight'),
+      dropRefused: !this.#faults.has('life03-keeps-refused-token'),
+    };
+    this.#restTokens = new TokenCache((env) => this.#obtainRestToken(env), this.#now, policy);
+    this.#soapTokens = new TokenCache((env) => this.#createSoapToken(env), this.#now, policy);
+  }
+
+  // ---- REST ------------------------------------------------------------------------------------------------------
+
+  /**
+   * Calls a published REST API with the environment's bearer token. Answers from the API (any status) are returned;
+   * a 401 is answered with one retry with a new token (LIFE-03). Throws {@link ClientError} when no token can be had.
+   */
+  async rest(env: Environment, method: 'GET' | 'POST', path: string, body?: unknown): Promise<RestCallResult> {
+    this.#assertOpen();
+    const target = this.#environment(env);
+    const source = this.#tokenSource(env);
+    const token = await this.#restTokens.get(source);
+    const first = await this.#callApi(target, token, method, path, body);
+    if (first.status !== 401) return first;
+    // "When the token expires, request a new one": the refused token is dropped and never sent again.
+    this.#restTokens.refuse(token);
+    const renewed = await this.#restTokens.get(source);
+    return this.#callApi(target, renewed, method, path, body);
+  }
+
+  async #callApi(target: DriverEnvironment, token: HeldToken, method: string, path: string, body: unknown): Promise<RestCallResult> {
+    // Rule 5 of "Rules for the REST token request": `Authorization: Bearer <ACCESS_TOKEN>` on every later call.
+    const authorization = this.#faults.has('api03-bearer-no-space') ? `Bearer${token.value}` : `Bearer ${token.value}`;
+    const headers: Record<string, string> = { authorization, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.#fetch(joinUrl(target.restBaseUrl, path), {
+      method: method.toUpperCase(),
+      headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }, `${method.toUpperCase()} ${path}`);
+    return { status: res.status, body: res.contentType.includes('json') ? parseJsonValue(res.text) : res.text };
+  }
+
+  /** The token request, with the deliberate retry loop and error loss of the ERR-06 mutants. */
+  async #obtainRestToken(env: Environment): Promise<HeldToken> {
+    const attempts = this.#faults.has('err06-retry-loop') ? FAULT_BOUNDS.invalidClientAttempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#requestRestToken(env);
+      } catch (err) {
+        const invalidClient = err instanceof ClientError && err.code === 'invalid_client';
+        if (invalidClient && attempt < attempts) continue;
+        if (invalidClient && this.#faults.has('err06-generic-error')) throw new ClientError({ kind: 'protocol', message: '500 Internal Server Error' });
+        throw err;
+      }
+    }
+  }
+
+  /** `POST /v2/auth/token` (REST-01) with the double-base64 Basic credentials (CRED-01, CRED-02). */
+  async #requestRestToken(env: Environment): Promise<HeldToken> {
+    const target = this.#environment(env);
+    const started = this.#now();
+    const trailingSlash = this.#faults.has('rest01-trailing-slash') ? '/' : '';
+    const json = this.#faults.has('rest01-json-body');
+    const res = await this.#fetch(joinUrl(target.restBaseUrl, TOKEN_PATH + trailingSlash), {
+      method: 'POST',
+      headers: {
+        authorization: this.#basicAuthorization(target),
+        'content-type': json ? 'application/json' : FORM_CONTENT_TYPE,
+        accept: 'application/json',
+      },
+      body: json ? JSON.stringify({ grant_type: GRANT_TYPE }) : new URLSearchParams({ grant_type: GRANT_TYPE }).toString(),
+    }, `the token request of ${label(env)}`);
+    const answer = parseJson(res.text);
+    const field = (name: string): string | undefined => {
+      const value = answer?.[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    if (res.status < 200 || res.status > 299) {
+      const error = field('error');
+      const description = field('error_description');
+      // ERR-06: keep the service's code and description; invalid_client is not retried (the same credentials fail again).
+      throw new ClientError({
+        kind: error === 'invalid_client' ? 'auth' : 'protocol',
+        code: error,
+        description,
+        message: error === 'invalid_client'
+          ? `the token endpoint of ${label(env)} refused the credentials: invalid_client`
+          : `the token endpoint of ${label(env)} answered ${res.status}${error ? ` ${error}` : ''}`,
+      });
+    }
+    const accessToken = field('access_token');
+    if (!accessToken) throw new ClientError({ kind: 'protocol', message: `the token response of ${label(env)} has no "access_token"` });
+    const tokenType = field('token_type');
+    // RFC 6749 §7.1: the client must understand the token type (its comparison is case-insensitive).
+    if (tokenType?.toLowerCase() !== TOKEN_TYPE) {
+      throw new ClientError({ kind: 'protocol', message: `unexpected "token_type" value ${JSON.stringify(tokenType ?? null)}; expected "${TOKEN_TYPE}"` });
+    }
+    const expiresIn = Number(answer?.expires_in);
+    const lifetime = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : limits.accessTokenLifetimeSeconds;
+    return { value: accessToken, env, renewAt: this.#renewAt(started, lifetime) };
+  }
+
+  #basicAuthorization(target: DriverEnvironment): string {
+    const c = target.credentials;
+    // CRED-04: the default domain `AA` where none is configured (clientIdFor supplies it).
+    const parts = this.#faults.has('cred04-soap-domain-as-default') ? { userid: c.epr, group: c.pcc, domain: c.restDomain || DEFAULT_SOAP_DOMAIN } : clientIdFor(c);
+    if (this.#faults.has('cred01-no-v1')) return `Basic ${encodeCredentials([parts.userid, parts.group, parts.domain].join(':'), c.password)}`;
+    if (this.#faults.has('cred01-wrong-order')) return `Basic ${encodeCredentials(['V1', parts.group, parts.userid, parts.domain].join(':'), c.password)}`;
+    if (this.#faults.has('cred02-single-base64')) return `Basic ${encodeBase64Utf8(`V1:${parts.userid}:${parts.group}:${parts.domain}:${c.password}`)}`;
+    return basicAuthorization({ ...parts, password: c.password });
+  }
+
+  // ---- SOAP, sessionless ------------------------------------------------------------------------------------------
+
+  /**
+   * A SOAP action with the environment's sessionless `TokenCreateRQ` token. A token refused with
+   * `Client.InvalidSecurityToken` is replaced once and the call retried once.
+   */
+  async soap(env: Environment, action: string, body: SoapBody = bodyFor(action)): Promise<SoapResult> {
+    this.#assertOpen();
+    this.#environment(env);
+    const source = this.#tokenSource(env);
+    const token = await this.#soapTokens.get(source);
+    let answer = await this.#exchange({ env, action, security: this.#tokenSecurity(env, token.value), body, conversationId: this.#conversationFor(token.conversationId) });
+    if (isRefusedToken(answer)) {
+      this.#soapTokens.refuse(token);
+      const renewed = await this.#soapTokens.get(source);
+      answer = await this.#exchange({ env, action, security: this.#tokenSecurity(env, renewed.value), body, conversationId: this.#conversationFor(renewed.conversationId) });
+    }
+    return resultOf(answer, action);
+  }
+
+  async #createSoapToken(env: Environment): Promise<HeldToken> {
+    const started = this.#now();
+    const conversationId = newId(this.#partyId);
+    const answer = await this.#exchange({ env, action: 'TokenCreateRQ', security: this.#usernameToken(env), body: tokenCreateRQBody(), conversationId });
+    // TokenCreateRS does not say how long the token lives: the documented lifetime of a sessionless token.
+    return { value: tokenOf(answer, 'TokenCreateRQ'), env, renewAt: this.#renewAt(started, limits.accessTokenLifetimeSeconds), conversationId };
+  }
+
+  // ---- SOAP sessions ----------------------------------------------------------------------------------------------
+
+  /**
+   * Opens a session (SessionCreateRQ) and answers an opaque handle. Fails with code {@link POOL_FULL} when
+   * `sessionPoolSize` sessions are open in `env`; after `Client.ReachedTALimit` it retries once after a back-off.
+   */
+  async openSession(env: Environment): Promise<string> {
+    this.#assertOpen();
+    this.#environment(env);
+    const session: Session = {
+      handle: `session-${randomUUID()}`, env, conversationId: newId(this.#partyId), token: undefined, holdsSlot: false, closed: false, keepAlive: undefined,
+      tail: Promise.resolve(),
+    };
+    await this.#acquire(session);
+    if (this.#closing) {
+      // Shut down while the session was being created: it must not outlive the client.
+      await this.#closeNow(session).catch(() => undefined);
+      this.#assertOpen();
+    }
+    this.#sessions.set(session.handle, session);
+    this.#scheduleKeepAlive(session);
+    return session.handle;
+  }
+
+  /**
+   * A SOAP action within a session (`OTA_PingRQ` is the keep-alive ping). After `Client.InvalidSecurityToken` the
+   * token is forgotten, a new session replaces it and the call is retried once; after any other failure the session
+   * is closed and the failure reported.
+   */
+  async sessionCall(handle: string, action: string, body: SoapBody = bodyFor(action)): Promise<SoapResult> {
+    this.#assertOpen();
+    const session = this.#session(handle);
+    return this.#inSession(session, async () => {
+      if (session.closed) throw new ClientError({ kind: 'protocol', message: `session ${handle} is closed` });
+      if (session.token === undefined) await this.#acquire(session);
+      let answer = await this.#sendInSession(session, action, body);
+      if (isRefusedToken(answer)) {
+        if (this.#faults.has('sess07-reuses-refused-token')) {
+          for (let sent = 1; sent < FAULT_BOUNDS.refusedTokenSends && isRefusedToken(answer); sent++) answer = await this.#sendInSession(session, action, body);
+          return resultOf(answer, action);
+        }
+        // SESS-07: the refused token is never sent again, not even to close its session.
+        this.#forget(session);
+        await this.#acquire(session);
+        answer = await this.#sendInSession(session, action, body);
+        if (isRefusedToken(answer)) this.#forget(session);
+      }
+      const fault = answer.fault;
+      if (fault && fault.faultcodeLocal !== INVALID_SECURITY_TOKEN && !this.#faults.has('sess06-never-closes')) {
+        // SESS-06: a call inside the session failed, so the session is closed.
+        await this.#closeNow(session).catch(() => undefined);
+      }
+      return resultOf(answer, action);
+    });
+  }
+
+  /** Closes a session (SessionCloseRQ, SESS-05). A session already closed or refused is just forgotten. */
+  async closeSession(handle: string): Promise<void> {
+    const session = this.#session(handle);
+    try {
+      await this.#inSession(session, () => this.#closeNow(session));
+    } finally {
+      this.#sessions.delete(handle);
+    }
+  }
+
+  /** Closes every open session and stops the keep-alive timers. The client cannot be used afterwards. */
+  close(): Promise<CloseSummary> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<CloseSummary> {
+    const sessions = [...this.#sessions.values()];
+    for (const s of sessions) this.#clearKeepAlive(s);
+    const results = await Promise.allSettled(sessions.map((s) => this.#inSession(s, () => this.#closeNow(s))));
+    this.#sessions.clear();
+    this.#restTokens.clear();
+    this.#soapTokens.clear();
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [asClientError(r.reason)] : []));
+    const sessionsClosed = results.reduce((n, r) => n + (r.status === 'fulfilled' && r.value ? 1 : 0), 0);
+    return { sessionsClosed, failures };
+  }
+
+  /** Takes a pool slot and creates the session's token; `Client.ReachedTALimit` gets one retry after a back-off. */
+  async #acquire(session: Session): Promise<void> {
+    this.#takeSlot(session);
+    try {
+      const attempts = this.#faults.has('sess08-ta-limit-storm') ? FAULT_BOUNDS.taLimitAttempts : 2;
+      for (let attempt = 1; ; attempt++) {
+        const answer = await this.#exchange({
+          env: session.env, action: 'SessionCreateRQ', security: this.#usernameToken(session.env),
+          body: sessionCreateRQBody({ pseudoCityCode: this.#environment(session.env).credentials.pcc }), conversationId: session.conversationId,
+        });
+        if (answer.fault?.faultcodeLocal === REACHED_TA_LIMIT && attempt < attempts) {
+          // SESS-08: a full pool is not a reason for a retry storm.
+          if (!this.#faults.has('sess08-ta-limit-storm')) await delay(this.#poolFullBackoffMs);
+          continue;
+        }
+        session.token = tokenOf(answer, 'SessionCreateRQ');
+        return;
+      }
+    } catch (err) {
+      this.#releaseSlot(session);
+      throw err;
+    }
+  }
+
+  async #sendInSession(session: Session, action: string, body: SoapBody): Promise<ParsedEnvelope> {
+    const token = session.token;
+    if (token === undefined) throw new ClientError({ kind: 'protocol', message: `session ${session.handle} has no token` });
+    let answer: ParsedEnvelope;
+    try {
+      answer = await this.#exchange({ env: session.env, action, security: this.#tokenSecurity(session.env, token), body, conversationId: this.#conversationFor(session.conversationId) });
+    } catch (err) {
+      // No answer: the session's state is unknown, so it is closed (SESS-06).
+      if (!this.#faults.has('sess06-never-closes')) await this.#closeNow(session).catch(() => undefined);
+      throw err;
+    }
+    this.#scheduleKeepAlive(session);
+    return answer;
+  }
+
+  /** Sends SessionCloseRQ (unless the token is gone) and releases the slot. Resolves `true` when a close was sent. */
+  async #closeNow(session: Session): Promise<boolean> {
+    this.#clearKeepAlive(session);
+    session.closed = true;
+    const token = session.token;
+    session.token = undefined;
+    try {
+      if (token === undefined || this.#faults.has('sess06-never-closes')) return false;
+      const { pcc } = this.#environment(session.env).credentials;
+      const timeStamp = formatEbTimestamp(new Date(this.#now()), { zone: true });
+      // SESS-05: ConversationId, CPAId and the token in the header; POS/Source@PseudoCityCode, TimeStamp and Version in the body.
+      const body = this.#faults.has('sess05-close-no-pos')
+        ? customBody(element('SessionCloseRQ', { xmlns: NS.ota, TimeStamp: timeStamp, Version: '1.0.0' }))
+        : sessionCloseRQBody({ pseudoCityCode: pcc, timeStamp });
+      const answer = await this.#exchange({ env: session.env, action: 'SessionCloseRQ', security: this.#tokenSecurity(session.env, token), body, conversationId: session.conversationId });
+      // A session that already timed out answers Client.InvalidSecurityToken: it is closed all the same.
+      if (answer.fault && answer.fault.faultcodeLocal !== INVALID_SECURITY_TOKEN) throw faultError(answer.fault, 'SessionCloseRQ');
+      return true;
+    } finally {
+      this.#releaseSlot(session);
+    }
+  }
+
+  /** The session's token was refused: forget it (it holds no slot on the service any more). */
+  #forget(session: Session): void {
+    this.#clearKeepAlive(session);
+    session.token = undefined;
+    this.#releaseSlot(session);
+  }
+
+  #takeSlot(session: Session): void {
+    if (session.holdsSlot) return;
+    const inUse = this.#slots.get(session.env) ?? 0;
+    if (inUse >= this.#poolSize && !this.#faults.has('sess08-pool-unbounded')) {
+      throw new ClientError({
+        kind: 'protocol',
+        code: POOL_FULL,
+        message: `the session pool of ${label(session.env)} is full (${inUse} of ${this.#poolSize} open); close a session first`,
+      });
+    }
+    this.#slots.set(session.env, inUse + 1);
+    session.holdsSlot = true;
+  }
+
+  #releaseSlot(session: Session): void {
+    if (!session.holdsSlot) return;
+    session.holdsSlot = false;
+    this.#slots.set(session.env, (this.#slots.get(session.env) ?? 1) - 1);
+  }
+
+  /** Requests in one session run one after another. */
+  #inSession<T>(session: Session, task: () => Promise<T>): Promise<T> {
+    const run = session.tail.then(task);
+    session.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  #scheduleKeepAlive(session: Session): void {
+    this.#clearKeepAlive(session);
+    if (session.closed || session.token === undefined || this.#closing) return;
+    const timer = setTimeout(() => void this.#keepAlive(session), this.#keepAliveAfterMs);
+    // The timer alone never keeps the process alive; close() clears it.
+    timer.unref();
+    session.keepAlive = timer;
+  }
+
+  #clearKeepAlive(session: Session): void {
+    if (session.keepAlive !== undefined) clearTimeout(session.keepAlive);
+    session.keepAlive = undefined;
+  }
+
+  /** The keep-alive ping (OTA_PingRQ, "the recommended simple ping"), sent before the inactivity timeout. */
+  async #keepAlive(session: Session): Promise<void> {
+    session.keepAlive = undefined;
+    await this.#inSession(session, async () => {
+      const token = session.token;
+      if (session.closed || token === undefined || this.#closing) return;
+      let answer: ParsedEnvelope;
+      try {
+        answer = await this.#exchange({ env: session.env, action: 'OTA_PingRQ', security: this.#tokenSecurity(session.env, token), body: otaPingRQBody(), conversationId: this.#conversationFor(session.conversationId) });
+      } catch {
+        this.#scheduleKeepAlive(session); // no answer: try again after another interval
+        return;
+      }
+      if (isRefusedToken(answer)) this.#forget(session);
+      else if (answer.fault) await this.#closeNow(session).catch(() => undefined);
+      else this.#scheduleKeepAlive(session);
+    }).catch(() => undefined);
+  }
+
+  #session(handle: string): Session {
+    const session = this.#sessions.get(handle);
+    if (!session) throw new ClientError({ kind: 'protocol', message: `unknown session handle ${JSON.stringify(handle)}` });
+    return session;
+  }
+
+  // ---- SOAP envelopes ---------------------------------------------------------------------------------------------
+
+  /** Builds, posts and parses one SOAP request. Faults come back as envelopes; no answer throws a ClientError. */
+  async #exchange(out: Outgoing): Promise<ParsedEnvelope> {
+    const target = this.#environment(out.env);
+    const { credentials } = target;
+    const laterCall = !isTokenCreating(out.action);
+    // SOAP-01: the complete eb:MessageHeader; SOAP-05: CPAId is the PCC; SOAP-04: eb:Action is the called action.
+    const header = makeRequestHeader({
+      action: laterCall && this.#faults.has('soap04-action-ota') ? 'OTA' : out.action,
+      service: out.action,
+      cpaId: this.#faults.has('soap05-cpaid-epr') ? credentials.epr : credentials.pcc,
+      conversationId: out.conversationId,
+      messageId: newId(this.#partyId),
+      now: new Date(this.#now()),
+      from: this.#partyId,
+    });
+    const xml = applyEnvelopeFaults(buildRequest({ header, security: out.security, body: out.body }), out.action, this.#faults);
+    const res = await this.#fetch(target.soapUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: out.action, accept: 'text/xml' },
+      body: xml,
+    }, `${out.action} in ${label(out.env)}`);
+    const parsed = parseEnvelope(res.text);
+    if (!parsed.ok) {
+      throw new ClientError({ kind: 'protocol', message: `the answer to ${out.action} is not a SOAP envelope (HTTP ${res.status}, ${parsed.code})` });
+    }
+    return parsed.envelope;
+  }
+
+  /** SOAP-03: Username (EPR), Password, Organization (PCC) and Domain (the SOAP domain, `DEFAULT` unless configured). */
+  #usernameToken(env: Environment): RequestSecurity {
+    const c = this.#environment(env).credentials;
+    return usernameToken({ username: c.epr, password: c.password, organization: c.pcc, domain: c.soapDomain || DEFAULT_SOAP_DOMAIN });
+  }
+
+  /** SOAP-04: later calls carry the token in wsse:BinarySecurityToken. */
+  #tokenSecurity(env: Environment, token: string): RequestSecurity {
+    if (this.#faults.has('soap04-token-as-password')) {
+      const c = this.#environment(env).credentials;
+      return usernameToken({ username: c.epr, password: token, organization: c.pcc, domain: c.soapDomain || DEFAULT_SOAP_DOMAIN });
+    }
+    return { kind: 'binarySecurityToken', token };
+  }
+
+  #conversationFor(workflow: string | undefined): string {
+    return workflow === undefined || this.#faults.has('soap05-conversation-per-call') ? newId(this.#partyId) : workflow;
+  }
+
+  // ---- shared -----------------------------------------------------------------------------------------------------
+
+  #environment(env: Environment): DriverEnvironment {
+    const target = this.#environments[env];
+    if (!target) throw new ClientError({ kind: 'unsupported', message: `no ${label(env)} environment is configured` });
+    return target;
+  }
+
+  /** ENV-02: a token comes from the environment it is used in (the mutant takes one environment's token everywhere). */
+  #tokenSource(env: Environment): Environment {
+    if (!this.#faults.has('env02-one-token-for-all')) return env;
+    return this.#environments.cert ? 'cert' : env;
+  }
+
+  #renewAt(issuedAt: number, lifetimeSeconds: number): number {
+    const margin = Math.min(this.#renewBeforeSeconds, lifetimeSeconds / 10);
+    return issuedAt + (lifetimeSeconds - margin) * 1000;
+  }
+
+  #assertOpen(): void {
+    if (this.#closing) throw new ClientError({ kind: 'protocol', message: 'the client is shut down' });
+  }
+
+  /** One HTTP exchange with a time limit; no answer is a `transport` error. Redirects are not followed with credentials. */
+  async #fetch(url: string, init: RequestInit, what: string): Promise<{ status: number; contentType: string; text: string }> {
+    try {
+      const res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.#timeoutMs) });
+      return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      const reason = timedOut ? `no answer within ${this.#timeoutMs} ms` : err instanceof Error ? err.message : String(err);
+      throw new ClientError({ kind: 'transport', message: `${what} failed: ${reason}` });
+    }
+  }
+}
+
+// ---- helpers ------------------------------------------------------------------------------------------------------
+
+function label(env: Environment): string {
+  return env.toUpperCase();
+}
+
+function newId(partyId: string): string {
+  return `${randomUUID()}@${partyId}`;
+}
+
+function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** A JSON body as a value, or the text itself when it is not JSON. */
+function parseJsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A JSON object body, or `undefined` when the body is not one. */
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isTokenCreating(action: string): boolean {
+  return action === 'TokenCreateRQ' || action === 'SessionCreateRQ';
+}
+
+/** The request body of the actions the client knows; another action gets an empty OTA element of its name. */
+export function bodyFor(action: string): SoapBody {
+  switch (action) {
+    case 'OTA_PingRQ':
+      return otaPingRQBody();
+    case 'OTA_HotelAvailLLSRQ':
+      return hotelAvailLLSRQBody();
+    case 'BargainFinderMaxRQ':
+      return bargainFinderMaxRQBody();
+    default:
+      return customBody(element(action, { xmlns: NS.ota, Version: '1.0.0' }));
+  }
+}
+
+function isRefusedToken(envelope: ParsedEnvelope): boolean {
+  return envelope.fault?.faultcodeLocal === INVALID_SECURITY_TOKEN;
+}
+
+/** A SOAP fault as a ClientError: code = the faultcode without prefix, description = the faultstring. */
+export function faultError(fault: ParsedFault, action: string): ClientError {
+  const code = fault.faultcodeLocal;
+  return new ClientError({
+    kind: AUTH_FAULTS.has(code) ? 'auth' : 'protocol',
+    code,
+    description: fault.faultstring,
+    // The faultstring may quote the token: it stays in `description`, out of the message.
+    message: `${action} failed with SOAP fault ${code}`,
+  });
+}
+
+function resultOf(envelope: ParsedEnvelope, action: string): SoapResult {
+  if (envelope.fault) throw faultError(envelope.fault, action);
+  return { action: envelope.action ?? '', envelope };
+}
+
+/** The token in the response's wsse:BinarySecurityToken (TokenCreateRS, SessionCreateRS). */
+function tokenOf(envelope: ParsedEnvelope, action: string): string {
+  if (envelope.fault) throw faultError(envelope.fault, action);
+  const s = envelope.security;
+  const token = s.kind === 'binarySecurityToken' ? s.token : s.kind === 'both' ? s.binarySecurityToken.token : '';
+  if (!token) throw new ClientError({ kind: 'protocol', message: `the answer to ${action} carries no wsse:BinarySecurityToken` });
+  return token;
+}
+
+function asClientError(reason: unknown): ClientError {
+  if (reason instanceof ClientError) return reason;
+  return new ClientError({ kind: 'protocol', message: reason instanceof Error ? reason.message : String(reason) });
+}

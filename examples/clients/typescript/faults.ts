@@ -1,0 +1,72 @@
+/**
+ * Deliberate deviations of the reference client, switched on one at a time by the mutant clients of
+ * `fixtures/mutants/` so that the harness's self-test can prove each client rule's check fails when it must.
+ * A real client never sets one; the reference client with no fault is the model to follow.
+ *
+ * Each fault is named `<rule-id>-<what>` after the rule it breaks.
+ */
+export const CLIENT_FAULTS = [
+  // CRED — building REST credentials
+  'cred01-no-v1',
+  'cred01-wrong-order',
+  'cred02-single-base64',
+  'cred04-soap-domain-as-default',
+  // REST — the token request
+  'rest01-json-body',
+  'rest01-trailing-slash',
+  // API — calling REST APIs
+  'api03-bearer-no-space',
+  'api04-token-per-call',
+  'api05-no-single-flight',
+  // LIFE — refresh
+  'life03-keeps-refused-token',
+  // SOAP — envelopes
+  'soap01-no-message-data',
+  'soap03-no-organization',
+  'soap03-two-references',
+  'soap04-action-ota',
+  'soap04-token-as-password',
+  'soap05-cpaid-epr',
+  'soap05-conversation-per-call',
+  // SESS — sessions
+  'sess05-close-no-conversation-id',
+  'sess05-close-no-pos',
+  'sess06-never-closes',
+  'sess07-reuses-refused-token',
+  'sess08-pool-unbounded',
+  'sess08-ta-limit-storm',
+  // ENV — environments
+  'env02-one-token-for-all',
+  // ERR — errors
+  'err06-retry-loop',
+  'err06-generic-error',
+] as const;
+
+export type ClientFault = (typeof CLIENT_FAULTS)[number];
+
+/** Bounds that keep a misbehaving mutant finite, so that the self-test ends. */
+export const FAULT_BOUNDS = {
+  /** `sess08-ta-limit-storm`: SessionCreateRQ attempts after Client.ReachedTALimit, with no back-off. */
+  taLimitAttempts: 20,
+  /** `err06-retry-loop`: token requests after invalid_client. */
+  invalidClientAttempts: 10,
+  /** `sess07-reuses-refused-token`: sends of a refused session token within one call. */
+  refusedTokenSends: 3,
+} as const;
+
+/**
+ * The envelope-level faults, applied to the text of a built request. The reference client builds its envelopes with
+ * `harness/soap`'s `buildRequest`, which writes only complete headers; these faults cut or duplicate parts afterwards.
+ */
+export function applyEnvelopeFaults(xml: string, action: string, faults: ReadonlySet<ClientFault>): string {
+  let text = xml;
+  if (faults.has('soap01-no-message-data')) text = text.replace(/<eb:MessageData>[\s\S]*?<\/eb:MessageData>/, '');
+  if (faults.has('soap03-no-organization')) text = text.replace(/<Organization>[\s\S]*?<\/Organization>/, '');
+  if (faults.has('soap03-two-references') && (action === 'TokenCreateRQ' || action === 'SessionCreateRQ')) {
+    text = text.replace(/<eb:Reference\b[^>]*\/>/, (reference) => `${reference}${reference}`);
+  }
+  if (faults.has('sess05-close-no-conversation-id') && action === 'SessionCloseRQ') {
+    text = text.replace(/<eb:ConversationId>[\s\S]*?<\/eb:ConversationId>/, '');
+  }
+  return text;
+}
