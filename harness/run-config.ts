@@ -22,6 +22,8 @@ export interface RunConfig {
   readonly target: TargetSpec;
   /** The client under test of the client suite; the reference TypeScript client when left out. */
   readonly client?: ClientSpec | undefined;
+  /** Time limit of one op of the client under test, in ms (30 s by default). */
+  readonly clientTimeoutMs?: number | undefined;
   /** The run's seed: every property runs with it, so a report's counterexample replays. */
   readonly seed: number;
   /** Generated cases per property. */

@@ -44,6 +44,8 @@ export interface RunOptions {
   readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean };
   /** The client under test of the client suite (`--client`, `--client-module`); the reference client by default. */
   readonly client?: ClientSpec;
+  /** Time limit of one op of the client under test (`--client-timeout`). */
+  readonly clientTimeoutMs?: number;
   /** Limits of a live run (`--max-tokens`, `--max-sessions`); defaults in `LIVE_BUDGET`. */
   readonly budget?: Partial<Budget>;
 }
@@ -189,6 +191,7 @@ export class ConformanceSession {
       replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
       requestTimeoutMs: options.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
       ...(options.client && { client: options.client }),
+      ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
       ...(options.budget && { budget: { ...LIVE_BUDGET, ...options.budget } }),
     };
     const selection = selectRules(suite, options.only);

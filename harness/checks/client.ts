@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import { it } from 'vitest';
 import { ClientError, type ClientAdapter, type DriverCredentials, type DriverEnvironment } from '../clients/protocol.ts';
+import { DriverFailure } from '../clients/driver-process.ts';
 import { REFERENCE_CLIENT, startClient } from '../clients/load.ts';
 import type { SimEvent } from '../sim/index.ts';
 import type { Environment, RuleId } from '../spec/index.ts';
@@ -49,7 +50,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
   let since = 0;
   let shutDown = false;
   try {
-    const started = await startClient(run.client ?? REFERENCE_CLIENT);
+    const started = await startClient(run.client ?? REFERENCE_CLIENT, run.clientTimeoutMs === undefined ? {} : { opTimeoutMs: run.clientTimeoutMs });
     client = started;
     const clientCtx = (base: CheckContext): ClientContext => ({
       ...base,
@@ -80,7 +81,13 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
             : { epr: account.epr, pcc: account.pcc, password: account.password, restDomain: account.restDomain, soapDomain: account.soapDomain };
           environments[env] = { restBaseUrl: urls.restBaseUrl, soapUrl: urls.soapUrl, credentials };
         }
-        await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4 });
+        try {
+          await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4 });
+        } catch (err) {
+          // A client that cannot be configured cannot be examined at all: an error, not a failure of a client rule.
+          if (err instanceof ClientError) throw new DriverFailure('DRIVER_PROTOCOL', `the client refused "configure" (error kind "${err.kind}"): ${err.message}`);
+          throw err;
+        }
       },
       async events() {
         return (await sim.events(since)).filter((e) => !e.path.startsWith('/__sim'));

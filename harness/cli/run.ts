@@ -29,6 +29,7 @@ Options:
                                  (docs/driver-protocol.md), for --suite client|all
   --client-module <path>         the client under test: a TypeScript module exporting createClient()
                                  (default for the client suite: the reference TypeScript client)
+  --client-timeout <ms>          time limit of one op of the client under test (default 30000)
   --max-tokens <n>               live targets: tokens the run may create (default 60)
   --max-sessions <n>             live targets: sessions the run may open (default 12)
   --timeout <ms>                 time limit of one request
@@ -68,6 +69,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     timeout: { type: 'string' },
     client: { type: 'string' },
     'client-module': { type: 'string' },
+    'client-timeout': { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-sessions': { type: 'string' },
     quiet: { type: 'boolean', default: false },
@@ -83,6 +85,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   if (client && suite === 'service') {
     throw new UsageError('--client and --client-module put a client under test: add --suite client (or --suite all) to run the client rules.');
   }
+  const clientTimeout = parseInteger('client-timeout', values['client-timeout'], 1);
   const maxTokens = parseInteger('max-tokens', values['max-tokens'], 0);
   const maxSessions = parseInteger('max-sessions', values['max-sessions'], 0);
   if (!['service', 'client', 'all'].includes(suite)) throw new UsageError(`--suite must be service, client or all, not "${values.suite}".`);
@@ -110,6 +113,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(timeout !== undefined && { requestTimeoutMs: timeout }),
     ...(replay && { replay }),
     ...(client && { client }),
+    ...(clientTimeout !== undefined && { clientTimeoutMs: clientTimeout }),
     ...((maxTokens !== undefined || maxSessions !== undefined) && {
       budget: { ...(maxTokens !== undefined && { tokens: maxTokens }), ...(maxSessions !== undefined && { sessions: maxSessions }) },
     }),

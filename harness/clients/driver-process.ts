@@ -34,8 +34,17 @@ const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /** Every driver process this harness started and has not seen exit: ended when the harness process exits. */
 const live = new Set<ChildProcessWithoutNullStreams>();
+/** Kills the driver's whole process group: the shell the command runs in, and what it started. */
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) killGroup(child);
 });
 
 /**
@@ -54,7 +63,8 @@ export class DriverProcess implements ClientAdapter {
 
   constructor(readonly command: string, options: DriverProcessOptions = {}) {
     this.#options = { opTimeoutMs: options.opTimeoutMs ?? 30_000, shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000 };
-    this.#child = spawn(command, { shell: true, stdio: 'pipe', cwd: options.cwd, env: options.env ?? process.env });
+    // A process group of its own, so that ending the driver ends what its shell started too.
+    this.#child = spawn(command, { shell: true, stdio: 'pipe', cwd: options.cwd, env: options.env ?? process.env, detached: true });
     live.add(this.#child);
     this.#child.stdin.on('error', () => undefined);
     this.#child.stderr.on('data', (d: Buffer) => {
@@ -172,7 +182,7 @@ export class DriverProcess implements ClientAdapter {
 
   /** Ends the process now (SIGKILL), whatever it is doing. */
   kill(): void {
-    if (!this.#exited) this.#child.kill('SIGKILL');
+    killGroup(this.#child);
   }
 
   get exited(): Promise<void> {

@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import type { Report } from '../report/index.ts';
+import { ConformanceSession } from '../runner.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tds-bad-drivers-'));
+let session: ConformanceSession | undefined;
+
+afterAll(async () => {
+  await session?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function runWith(name: string): Promise<{ report: Report; written: Report; pid: number }> {
+  session ??= await ConformanceSession.open('sim');
+  const out = join(dir, name);
+  const pidFile = join(dir, `${name}.pid`);
+  process.env.BAD_DRIVER_PIDFILE = pidFile;
+  try {
+    const { report } = await session.run({
+      target: 'sim',
+      suite: 'client',
+      only: ['API-04', 'REST-01'],
+      client: { kind: 'command', command: `node ${join(PACKAGE_ROOT, 'fixtures/bad-drivers', `${name}.mjs`)}` },
+      clientTimeoutMs: 600,
+      outDir: out,
+      quiet: true,
+      log: () => {},
+    });
+    const written = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    return { report, written, pid: Number(readFileSync(pidFile, 'utf8')) };
+  } finally {
+    delete process.env.BAD_DRIVER_PIDFILE;
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+const message = (report: Report, id: string) => {
+  const rule = report.rules.find((r) => r.id === id)!;
+  const check = rule.checks[0]!;
+  return { status: rule.status, check: check.status, message: 'message' in check ? check.message : '' };
+};
+
+describe('a misbehaving client driver', () => {
+  it.each([
+    ['crash', /exited \(code 3\) during "configure"; its stderr ends: driver: cannot handle configure/],
+    ['hang', /the driver did not answer "configure" within 600 ms/],
+    ['garbage', /printed a line that is not JSON while answering configure: "handling configure\.\.\. done"/],
+    ['wrong-id', /answered request id 1001, which was never sent/],
+    ['unknown-op', /the client refused "configure" \(error kind "unsupported"\): unknown operation configure/],
+  ])('%s: the rules it was checked on are errors naming the op and what came back, the report is written, the process ended', async (name, expected) => {
+    const { report, written, pid } = await runWith(name);
+    for (const id of ['API-04', 'REST-01']) {
+      const m = message(report, id);
+      expect(m.status).toBe('error');
+      expect(m.check).toBe('error');
+      expect(m.message).toMatch(expected);
+    }
+    expect(written.rules.find((r) => r.id === 'API-04')?.status).toBe('error');
+    expect(report.exitCode).toBe(1);
+    for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(running(pid)).toBe(false);
+  }, 60_000);
+});

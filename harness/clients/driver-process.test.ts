@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import { DriverFailure, DriverProcess } from './driver-process.ts';
+import { ClientError } from './protocol.ts';
+
+const driver = (name: string) => `node ${join(PACKAGE_ROOT, 'fixtures/bad-drivers', `${name}.mjs`)}`;
+const started: DriverProcess[] = [];
+const dirs: string[] = [];
+
+function start(name: string, options: { opTimeoutMs?: number; pidFile?: string } = {}): DriverProcess {
+  const env = { ...process.env, ...(options.pidFile && { BAD_DRIVER_PIDFILE: options.pidFile }) };
+  const d = new DriverProcess(driver(name), { opTimeoutMs: options.opTimeoutMs ?? 10_000, shutdownTimeoutMs: 2_000, env });
+  started.push(d);
+  return d;
+}
+
+function pidFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tds-driver-'));
+  dirs.push(dir);
+  return join(dir, 'pid');
+}
+
+/** Whether a process still runs (a zombie waiting to be reaped counts as ended). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) for a killed process to be gone; the kill signal is delivered asynchronously. */
+async function alive(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 20));
+  return running(pid);
+}
+
+const configure = { environments: {}, sessionPoolSize: 2 };
+
+afterEach(() => {
+  for (const d of started.splice(0)) d.kill();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('driver process', () => {
+  it('speaks the protocol with a well-behaved driver and ends it at shutdown', async () => {
+    const file = pidFile();
+    const d = start('echo', { pidFile: file });
+    await d.configure(configure);
+    expect(await d.openSession({ environment: 'cert' })).toEqual({ session: 's1' });
+    await d.shutdown();
+    await d.exited;
+    expect(await alive(Number(readFileSync(file, 'utf8')))).toBe(false);
+  });
+
+  it('reports a driver that crashes, naming the op, the exit code and its stderr', async () => {
+    const err = await start('crash').configure(configure).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverFailure);
+    expect((err as DriverFailure).code).toBe('DRIVER_EXITED');
+    expect((err as Error).message).toMatch(/exited \(code 3\) during "configure"; its stderr ends: driver: cannot handle configure: segmentation fault \(simulated\)/);
+  });
+
+  it('gives up on a driver that does not answer, naming the op, and ends the process', async () => {
+    const file = pidFile();
+    const d = start('hang', { opTimeoutMs: 400, pidFile: file });
+    const err = await d.restCall({ environment: 'cert', method: 'GET', path: '/v1/lists/supported/shop/themes' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverFailure);
+    expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
+    expect((err as Error).message).toBe('the driver did not answer "rest.call" within 400 ms');
+    await d.exited;
+    expect(await alive(Number(readFileSync(file, 'utf8')))).toBe(false);
+  });
+
+  it('reports a driver that prints something that is not an answer, quoting it', async () => {
+    const err = await start('garbage').configure(configure).catch((e: unknown) => e);
+    expect((err as DriverFailure).code).toBe('DRIVER_PROTOCOL');
+    expect((err as Error).message).toBe('the driver printed a line that is not JSON while answering configure: "handling configure... done" (drivers must print only answers on stdout; logs go to stderr)');
+  });
+
+  it('reports an answer to a request that was never sent', async () => {
+    const err = await start('wrong-id').configure(configure).catch((e: unknown) => e);
+    expect((err as DriverFailure).code).toBe('DRIVER_PROTOCOL');
+    expect((err as Error).message).toMatch(/^the driver answered request id 1001, which was never sent or was answered already \(pending: configure\)/);
+  });
+
+  it('passes on a driver\'s own error answers as ClientError with kind, code and description', async () => {
+    const err = await start('unknown-op').configure(configure).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClientError);
+    expect((err as ClientError).kind).toBe('unsupported');
+    expect((err as Error).message).toBe('unknown operation configure');
+  });
+
+  it('reports a command that cannot be run', async () => {
+    const d = new DriverProcess('/nonexistent/driver --flag', { opTimeoutMs: 5_000 });
+    started.push(d);
+    const err = await d.configure(configure).catch((e: unknown) => e);
+    expect((err as DriverFailure).code).toBe('DRIVER_EXITED');
+    expect((err as Error).message).toMatch(/exited \(code 127\)/);
+  });
+});
