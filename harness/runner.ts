@@ -157,6 +157,8 @@ export class ConformanceSession {
 
   static async open(kind: 'sim' | 'live' = 'sim'): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
     const vitest = await createVitest(
       'test',
       {
@@ -172,6 +174,9 @@ export class ConformanceSession {
       {},
     );
     await vitest.standalone();
+    // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
+    // writing the report first), so the listeners Vitest added are taken off again.
+    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
     return new ConformanceSession(vitest, reporter);
   }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runConformance, type RunOptions, type SuiteName } from '../runner.ts';
+import { ConformanceSession, type RunOptions, type RunOutcome, type SuiteName } from '../runner.ts';
 import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { githubAnnotations } from '../report/github.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
@@ -160,7 +160,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   const previous = baseline === undefined
     ? undefined
     : await readBaselineFile(resolve(baseline.file), baseline.file, { allowMissing: baseline.update });
-  const { report, exitCode } = await runConformance({
+  const { report, exitCode, interrupted } = await runInterruptibly({
     ...options,
     ...(baseline && previous && { baseline: { file: baseline.file, baseline: previous, update: baseline.update } }),
   });
@@ -191,5 +191,37 @@ export async function runCommand(args: readonly string[]): Promise<number> {
         `The report with what is known is in ${options.outDir}.\n`,
     );
   }
+  if (interrupted) {
+    process.stderr.write(`\nInterrupted (${interrupted}): every session the run opened was closed; the report of what ran is in ${options.outDir}.\n`);
+    return 130;
+  }
   return exitCode;
+}
+
+/**
+ * Runs with SIGINT and SIGTERM handled: the first signal stops the run (checks in flight finish, every test file
+ * closes the sessions it opened, the report of what ran is written); a second one quits at once.
+ */
+async function runInterruptibly(options: RunOptions): Promise<RunOutcome & { interrupted: NodeJS.Signals | undefined }> {
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+  let interrupted: NodeJS.Signals | undefined;
+  let cancelling: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(130);
+    interrupted = signal;
+    process.stderr.write(`\n${signal}: stopping the run, closing its sessions and writing the report (${signal} again to quit at once)…\n`);
+    cancelling = session.cancel();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return { ...(await session.run(options)), interrupted };
+  } finally {
+    // Let the workers finish their cleanup (closing sessions) before Vitest is closed: closing during a
+    // cancellation would end them by force.
+    await cancelling?.catch(() => undefined);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await session.close();
+  }
 }

@@ -17,6 +17,8 @@ export interface SimServerOptions {
   readonly control?: ControlOptions | false;
   /** Largest request body accepted, in bytes. */
   readonly maxBodyBytes?: number;
+  /** Milliseconds to wait before answering a request (slow-service tests); none by default. */
+  readonly delay?: (request: SimRequest) => number;
 }
 
 export interface SimEndpoints {
@@ -104,6 +106,8 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const simRequest: SimRequest = { env, method: req.method ?? 'GET', path: url.pathname, query: url.search.slice(1), headers, body };
+  const wait = options.delay?.(simRequest) ?? 0;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const answer = core.handle(simRequest);
   if (answer.kind === 'hang') return; // never answered; the socket is destroyed when the server closes
   if (answer.kind === 'drop') {
