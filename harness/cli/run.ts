@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { ConformanceSession, type RunOptions, type RunOutcome, type SuiteName } from '../runner.ts';
+import { ConformanceSession, selectRules, type RunOptions, type RunOutcome, type SuiteName } from '../runner.ts';
+import { getRule } from '../spec/index.ts';
 import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { githubAnnotations } from '../report/github.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
@@ -160,6 +161,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   const previous = baseline === undefined
     ? undefined
     : await readBaselineFile(resolve(baseline.file), baseline.file, { allowMissing: baseline.update });
+  announceOptIn(options);
   const { report, exitCode, interrupted } = await runInterruptibly({
     ...options,
     ...(baseline && previous && { baseline: { file: baseline.file, baseline: previous, update: baseline.update } }),
@@ -191,11 +193,27 @@ export async function runCommand(args: readonly string[]): Promise<number> {
         `The report with what is known is in ${options.outDir}.\n`,
     );
   }
+  if (report.target.kind === 'live') {
+    const r = report.resources;
+    process.stderr.write(`live target: ${r.tokens} token${r.tokens === 1 ? '' : 's'} created, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed\n`);
+  }
   if (interrupted) {
     process.stderr.write(`\nInterrupted (${interrupted}): every session the run opened was closed; the report of what ran is in ${options.outDir}.\n`);
     return 130;
   }
   return exitCode;
+}
+
+/** Before a live run with --allow-opt-in, says which opt-in rules will run and what they cost. */
+function announceOptIn(options: RunOptions): void {
+  if (options.target === 'sim' || !options.allowOptIn) return;
+  const ids = selectRules(options.suite ?? 'service', options.only).filter((id) => getRule(id).where === 'opt-in');
+  if (ids.length === 0) return;
+  process.stderr.write(
+    `--allow-opt-in: running ${ids.join(', ')} against ${options.target}. These fill the session pool (SESS-04), use `
+      + 'both environments (ENV-01, ENV-03) or other agencies\' credentials (ACCESS-02, ACCESS-03): they take shared '
+      + 'resources of the environment for a while. Sessions opened are closed at the end, also if the run is interrupted.\n',
+  );
 }
 
 /**
