@@ -20,13 +20,17 @@ export interface DoctorLine {
 const MAX_SKEW_SECONDS = 60;
 
 /** Probes every address of a target: DNS, a plain GET of the origin (no credentials), the `Date` header's skew. */
-export async function diagnose(target: Target, now: () => number = Date.now): Promise<DoctorLine[]> {
+export async function diagnose(
+  target: Target,
+  now: () => number = Date.now,
+  resolve: (hostname: string) => Promise<{ address: string }> = (h) => lookup(h),
+): Promise<DoctorLine[]> {
   const lines: DoctorLine[] = [];
   const urls = Object.entries(target.environments).flatMap(([env, e]) => (e ? [[`${env} REST`, e.restBaseUrl], [`${env} SOAP`, e.soapUrl]] : []));
   for (const [label, url] of urls as [string, string][]) {
     const { hostname, origin } = new URL(url);
     try {
-      const address = await lookup(hostname);
+      const address = await resolve(hostname);
       lines.push({ ok: true, what: `${label} DNS`, detail: `${hostname} → ${address.address}` });
     } catch (err) {
       lines.push({ ok: false, what: `${label} DNS`, detail: `${hostname} does not resolve (${(err as { code?: string }).code ?? 'error'}): check the address and your DNS` });
