@@ -22,7 +22,15 @@ function mermaid(table: StateTable<string>): string {
  * `docs/rules.md`, generated from the spec: the living description of the auth rules. Pure: the caller passes the
  * index of suite tests and writes the file (`tds-conformance docs`).
  */
-export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly IndexedTest[]>): string {
+/** What makes a rule's checks fail, for the docs: a simulator defect or a mutant client, with what it does wrong. */
+export interface Breaker {
+  readonly kind: 'defect' | 'mutant';
+  readonly id: string;
+  readonly breaks: readonly RuleId[];
+  readonly description: string;
+}
+
+export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly IndexedTest[]>, breakers: readonly Breaker[] = []): string {
   const out: string[] = [];
   out.push('# Auth rules of the travel distribution service');
   out.push('');
@@ -57,6 +65,11 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
         for (const t of tests) out.push(`- \`${t.file}\` — ${t.ids.join(', ')}: ${t.title}`);
       } else {
         out.push(`Not yet verified${notYetCovered[r.id] ? `: waits for the ${notYetCovered[r.id]}` : ''}.`);
+      }
+      const proofs = breakers.filter((b) => b.breaks.includes(r.id));
+      if (proofs.length) {
+        out.push('');
+        out.push(`Proven to catch (\`tds-conformance selftest\`): ${proofs.map((b) => `${b.kind === 'defect' ? 'a service that' : 'a client that'} ${b.description} (\`${b.id}\`)`).join('; ')}.`);
       }
       out.push('');
     }

@@ -5,7 +5,7 @@ import type { SimCore } from './core.ts';
 
 /**
  * The simulator's control endpoint, served under `/__sim/` when asked for (`tds-conformance serve`, the sim target
- * over loopback). Documented in docs/simulator.md.
+ * over loopback). Documented in docs/simulator.md ("Control endpoint").
  *
  * - `GET  /__sim/state`               → `{ now, openSessions, tokens, events }`
  * - `POST /__sim/clock/advance`       `{ "seconds": 900 }` → `{ now }` (when the clock can be moved)
