@@ -4,7 +4,7 @@
  * @see ../../../shared/design/ARCHITECTURE.md "report.json"
  */
 import type { AreaId, Level, RuleId, Side, Where } from '../spec/index.ts';
-import type { CheckMeta } from './meta.ts';
+import type { CheckFailureDetail, CheckMeta } from './meta.ts';
 
 /** The version of the `report.json` format; raised when a field changes meaning. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -66,17 +66,8 @@ export interface PassedCheck extends CheckBase {
 }
 
 /** A violated rule: `fail` for a MUST rule, `warn` for a SHOULD rule. Everything needed to reproduce it. */
-export interface FailedCheck extends CheckBase {
+export interface FailedCheck extends CheckBase, CheckFailureDetail {
   readonly status: 'fail' | 'warn';
-  readonly message: string;
-  readonly code?: string;
-  readonly expected?: string;
-  readonly actual?: string;
-  readonly counterexample?: string;
-  readonly seed?: number;
-  readonly path?: string;
-  readonly replay?: string;
-  readonly evidence?: readonly string[];
 }
 
 /** An INFO rule's observation. `message` says what was observed (or why nothing was). */

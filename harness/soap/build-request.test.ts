@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useValidator } from './test-support.ts';
 import {
   bargainFinderMaxRQBody, customBody, hotelAvailLLSRQBody, otaPingRQBody, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody,
   type SoapBody,
@@ -7,7 +8,6 @@ import {
 import { buildRequest, formatEbTimestamp, makeRequestHeader, usernameToken, type RequestHeader, type RequestSecurity } from './build-request.ts';
 import { NS } from './namespaces.ts';
 import { parseEnvelope, type ParsedEnvelope } from './parse-envelope.ts';
-import { createValidator, type EnvelopeValidator } from './validator.ts';
 import { element } from './xml-builder.ts';
 import { findInvalidXmlChar } from './xml-text.ts';
 
@@ -159,13 +159,7 @@ const request = fc.record({
 });
 
 describe('SOAP request building, properties', () => {
-  let validator: EnvelopeValidator;
-  beforeAll(async () => {
-    validator = await createValidator();
-  }, 60_000);
-  afterAll(async () => {
-    await validator?.close();
-  });
+  const validator = useValidator();
 
   test.prop({ request }, { numRuns: 300 })('every built request parses back to the fields it was built from', ({ request: r }) => {
     const envelope = parse(buildRequest(r));

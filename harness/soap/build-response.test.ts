@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useValidator } from './test-support.ts';
 import { soapFaults } from '../spec/index.ts';
 import {
   bargainFinderMaxRSBody, faultBody, hotelAvailLLSRSBody, otaPingRSBody, sessionCloseRSBody, sessionCreateRSBody, specFaultBody, tokenCreateRSBody,
@@ -8,7 +9,6 @@ import {
 import { buildResponse, replyToOf, type ReplyTo, type ResponseSecurity } from './build-response.ts';
 import { NS } from './namespaces.ts';
 import { parseEnvelope, type ParsedEnvelope } from './parse-envelope.ts';
-import { createValidator, type EnvelopeValidator } from './validator.ts';
 import { findInvalidXmlChar } from './xml-text.ts';
 
 const SESSION_TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-3177016070087638144!110012!0';
@@ -133,13 +133,7 @@ const response = fc.record({
 });
 
 describe('SOAP response building, properties', () => {
-  let validator: EnvelopeValidator;
-  beforeAll(async () => {
-    validator = await createValidator();
-  }, 60_000);
-  afterAll(async () => {
-    await validator?.close();
-  });
+  const validator = useValidator();
 
   test.prop({ response }, { numRuns: 300 })('every built response validates against response.xsd and echoes the request', async ({ response: r }) => {
     const xml = buildResponse({

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useValidator } from './test-support.ts';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
-import { createValidator, type EnvelopeValidator } from './validator.ts';
+import { createValidator } from './validator.ts';
 
 /** Whether a process runs (a zombie does not count: it has exited and waits to be reaped). */
 function isRunning(pid: number): boolean {
@@ -33,13 +34,7 @@ async function waitUntilGone(pid: number, ms = 10_000): Promise<boolean> {
 }
 
 describe('fast validation path', () => {
-  let validator: EnvelopeValidator;
-  beforeAll(async () => {
-    validator = await createValidator();
-  }, 60_000);
-  afterAll(async () => {
-    await validator?.close();
-  });
+  const validator = useValidator();
 
   it('gives every golden envelope the verdict its directory says', async () => {
     const goldens = goldenEnvelopes();

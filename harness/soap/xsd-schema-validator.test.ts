@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useValidator } from './test-support.ts';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
-import { createValidator, type EnvelopeValidator } from './validator.ts';
 import { validateWithXsdSchemaValidator } from './xsd-schema-validator.ts';
 
 describe('per-call validation with xsd-schema-validator', () => {
@@ -29,13 +29,7 @@ describe('per-call validation with xsd-schema-validator', () => {
 });
 
 describe('fast path and xsd-schema-validator agree', () => {
-  let validator: EnvelopeValidator;
-  beforeAll(async () => {
-    validator = await createValidator();
-  }, 60_000);
-  afterAll(async () => {
-    await validator?.close();
-  });
+  const validator = useValidator();
 
   it.each(goldenEnvelopes().map((g) => [g.name, g] as const))('give the same verdict on %s', async (_name, golden) => {
     const [fast, library] = await Promise.all([

@@ -144,6 +144,12 @@ interface Real {
   readonly sessions: (OpenSession | undefined)[];
 }
 
+/** The session a command names (by index, modulo the sessions created so far): model side and real side. */
+function pick(m: Model, r: Real, index: number): { s: ModelSession; session: OpenSession | undefined } {
+  const i = index % m.sessions.length;
+  return { s: m.sessions[i]!, session: r.sessions[i] };
+}
+
 const live = (m: Model, s: ModelSession) => s.state === 'open' && m.now - s.lastUse < m.timeout;
 const slotsInUse = (m: Model) => m.sessions.filter((s) => live(m, s)).length;
 
@@ -173,9 +179,7 @@ class Call implements fc.AsyncCommand<Model, Real> {
   constructor(readonly index: number) {}
   check = (m: Readonly<Model>) => m.sessions.length > 0;
   async run(m: Model, r: Real) {
-    const i = this.index % m.sessions.length;
-    const session = r.sessions[i];
-    const s = m.sessions[i]!;
+    const { s, session } = pick(m, r, this.index);
     if (!session) return;
     const x = await ping(r.ctx, 'cert', session.token, session.conversationId);
     if (live(m, s)) {
@@ -193,9 +197,7 @@ class Close implements fc.AsyncCommand<Model, Real> {
   constructor(readonly index: number) {}
   check = (m: Readonly<Model>) => m.sessions.length > 0;
   async run(m: Model, r: Real) {
-    const i = this.index % m.sessions.length;
-    const session = r.sessions[i];
-    const s = m.sessions[i]!;
+    const { s, session } = pick(m, r, this.index);
     if (!session) return;
     const x = await sessionClose(r.ctx, session);
     if (live(m, s)) {
