@@ -114,6 +114,16 @@ describe('Redactor by pattern', () => {
     },
   );
 
+  // A live run leaked most of a password this way: ERR-01's counterexample `Basic VmpF…*zNFM09s…` (a stray `*` in
+  // the part that encodes the password) was masked only up to the stray character (harness/live/secrets.test.ts).
+  test.prop([token68, fc.constantFrom('!', '%', '*', '?', '$', '~', ':', '@', '#', '^', '&', 'é', '中'), token68, fc.constantFrom('Basic', 'Bearer')])(
+    'redacts a garbled credential whole, not only up to its first character outside token68',
+    (head, odd, tail, scheme) => {
+      expect(redactor.redact(`authorization: ${scheme} ${head}${odd}${tail}\nnext`)).toBe(`authorization: ${scheme} ${REDACTED}\nnext`);
+      expect(redactor.redact(`{kind:"broken",header:"${scheme} ${head}${odd}${tail}"}`)).toBe(`{kind:"broken",header:"${scheme} ${REDACTED}"}`);
+    },
+  );
+
   test.prop([fc.stringMatching(/^[^<]{1,40}$/), fc.constantFrom('wsse:', 'ns1:', 'sec:', ''), fc.constantFrom('', ' Type="PasswordText"')])(
     'redacts the text of Password elements with any prefix',
     (password, prefix, attrs) => {

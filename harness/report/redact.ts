@@ -151,9 +151,11 @@ const TOKEN_KEYS = 'password|client_secret|access_token|refresh_token';
 
 /** Patterns of secret-shaped values, each with what replaces a match. */
 const PATTERNS: readonly (readonly [RegExp, (match: string, ...groups: string[]) => string])[] = [
-  // `Basic <credentials>`, `Bearer <token>` (RFC 7235 token68). A plain word after the scheme ("Bearer token.",
-  // "Basic non-empty") is prose, not a credential, and is kept.
-  [/\b(Basic|Bearer)([ \t]+)([A-Za-z0-9\-._~+/]+=*\**)/gi,
+  // `Basic <credentials>`, `Bearer <token>`: the whole value, up to white space, a quote, a bracket or a separator —
+  // not only its token68 characters (RFC 7235), so that a garbled value (`Basic VmpF…!MzNF…`, a stray character
+  // in a generated malformed credential) is masked whole rather than up to its first odd character. A plain word
+  // after the scheme ("Bearer token.", "Basic non-empty") is prose, not a credential, and is kept.
+  [/\b(Basic|Bearer)([ \t]+)([^\s"'`<>\\|,;()[\]{}]+)/gi,
     (match, scheme = '', space = '', value = '') => (PLAIN_WORD.test(value) ? match : `${scheme}${space}${REDACTED}`)],
   // JSON fields: "password": "…", and the same inside a JSON string (\"password\": \"…\").
   [new RegExp(`("(?:${TOKEN_KEYS})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)+)(")`, 'gi'), keepEnds],

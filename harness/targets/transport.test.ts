@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTestPki } from '../live/test-pki.ts';
+import { ManualClock, SimCore, simAccount, startSimServer } from '../sim/index.ts';
+import { basicAuthorization } from '../credentials/index.ts';
 import { createTransport, TransportError, toTransportError, type Transport, type TransportOptions } from './transport.ts';
 
 const SECRET = 'Basic c2VjcmV0LWNyZWRlbnRpYWxz';
@@ -173,5 +179,183 @@ describe('toTransportError', () => {
   it('returns a TransportError unchanged', () => {
     const original = new TransportError('RESPONSE_TOO_LARGE', 'too large', url);
     expect(toTransportError(original, url, 1)).toBe(original);
+  });
+});
+
+describe('createTransport retries', () => {
+  /** A server that counts the requests it got, and treats the first `drops` of them with `drop`. */
+  async function dropping(drops: number, drop: (req: IncomingMessage, res: ServerResponse) => void) {
+    const seen: string[] = [];
+    const origin = await listen((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (seen.length <= drops) return drop(req, res);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(req.method === 'HEAD' ? undefined : 'second time lucky');
+    });
+    return { origin, seen };
+  }
+  const destroy = (req: IncomingMessage) => req.socket.destroy();
+
+  it('sends a GET once more when its connection is dropped before any answer', async () => {
+    const { origin, seen } = await dropping(1, destroy);
+    const res = await transport().request({ method: 'GET', url: `${origin}/v1/lists/supported/shop/themes` });
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('second time lucky');
+    expect(seen).toEqual(['GET /v1/lists/supported/shop/themes', 'GET /v1/lists/supported/shop/themes']);
+  });
+
+  it('sends a HEAD once more when its connection is dropped before any answer', async () => {
+    const { origin, seen } = await dropping(1, destroy);
+    const res = await transport().request({ method: 'HEAD', url: `${origin}/` });
+    expect(res.status).toBe(200);
+    expect(seen).toEqual(['HEAD /', 'HEAD /']);
+  });
+
+  it('retries a GET only once: a second drop is CONNECTION_DROPPED', async () => {
+    const { origin, seen } = await dropping(5, destroy);
+    const err = await failure(transport().request({ method: 'GET', url: `${origin}/x` }));
+    expect(err.code).toBe('CONNECTION_DROPPED');
+    expect(err.message).toMatch(/^http:\/\/127\.0\.0\.1:\d+ closed the connection before answering \((UND_ERR_SOCKET|ECONNRESET)\)$/);
+    expect(seen).toEqual(['GET /x', 'GET /x']);
+  });
+
+  it('never retries a POST whose connection is dropped (it may have created a token)', async () => {
+    const { origin, seen } = await dropping(1, destroy);
+    const err = await failure(transport().request(request(origin)));
+    expect(err.code).toBe('CONNECTION_DROPPED');
+    expect(seen).toEqual(['POST /v2/auth/token?q=private']);
+  });
+
+  it('never retries a GET that timed out', async () => {
+    const { origin, seen } = await dropping(1, () => undefined);
+    const err = await failure(transport({ timeoutMs: 300 }).request({ method: 'GET', url: `${origin}/slow` }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.message).toBe(`no answer from ${origin} within 300 ms`);
+    expect(seen).toEqual(['GET /slow']);
+  });
+
+  it('never retries a GET whose connection is dropped after the response headers (the server did answer)', async () => {
+    const { origin, seen } = await dropping(1, (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
+      res.write('partial', () => req.socket.destroy());
+    });
+    const err = await failure(transport().request({ method: 'GET', url: `${origin}/cut` }));
+    expect(err.code).toBe('CONNECTION_DROPPED');
+    expect(seen).toEqual(['GET /cut']);
+  });
+
+  it('never retries a GET whose answer is too large', async () => {
+    const { origin, seen } = await dropping(1, (_req, res) => res.end('x'.repeat(10_000)));
+    const err = await failure(transport({ maxResponseBytes: 64 }).request({ method: 'GET', url: `${origin}/big` }));
+    expect(err.code).toBe('RESPONSE_TOO_LARGE');
+    expect(seen).toEqual(['GET /big']);
+  });
+});
+
+describe('createTransport through a proxy', () => {
+  /** A CONNECT proxy on 127.0.0.1 (what HTTPS_PROXY points at): tunnels to the asked-for host and records it. */
+  async function connectProxy(): Promise<{ url: string; tunnels: string[] }> {
+    const tunnels: string[] = [];
+    const sockets = new Set<Socket>();
+    const track = (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    };
+    const proxy = createServer((_req, res) => res.writeHead(405).end('CONNECT only'));
+    proxy.on('connection', track);
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      const [host = '', port = ''] = (req.url ?? '').split(/:(?=\d+$)/);
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      track(upstream);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
+    closers.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    });
+    return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tunnels };
+  }
+
+  /** The simulator over HTTPS on loopback, with a throw-away CA; and a correct token request to it. */
+  async function httpsSim() {
+    const dir = mkdtempSync(join(tmpdir(), 'tds-proxy-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const pki = makeTestPki(dir);
+    const account = simAccount({ epr: '7971', pcc: 'Z2NL', password: 'proxy-Pa55word' });
+    const core = new SimCore({ clock: new ManualClock(), accounts: { cert: [account], prod: [] } });
+    const server = await startSimServer(core, { tls: { key: pki.key, cert: pki.cert } });
+    closers.push(() => server.close());
+    const { host } = new URL(server.urls.cert.restBaseUrl);
+    const tokenRequest = {
+      method: 'POST',
+      url: `${server.urls.cert.restBaseUrl}/v2/auth/token`,
+      headers: {
+        authorization: basicAuthorization({ userid: account.epr, group: account.pcc, domain: account.restDomain, password: account.password }),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    };
+    return { pki, host, core, tokenRequest };
+  }
+
+  /** Sets the proxy variables for one test. */
+  function proxyEnv(values: { HTTPS_PROXY?: string; https_proxy?: string }): void {
+    const saved = { HTTPS_PROXY: process.env.HTTPS_PROXY, https_proxy: process.env.https_proxy };
+    for (const name of ['HTTPS_PROXY', 'https_proxy'] as const) {
+      const value = values[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    closers.push(async () => {
+      for (const name of ['HTTPS_PROXY', 'https_proxy'] as const) {
+        const value = saved[name];
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+  }
+
+  it('tunnels HTTPS through the CONNECT proxy of HTTPS_PROXY when useEnvProxy is set, trusting the private CA', async () => {
+    const sim = await httpsSim();
+    const proxy = await connectProxy();
+    proxyEnv({ HTTPS_PROXY: proxy.url });
+    const res = await transport({ useEnvProxy: true, ca: sim.pki.ca }).request(sim.tokenRequest);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ token_type: 'bearer', expires_in: 604800 });
+    expect(proxy.tunnels).toEqual([sim.host]);
+    expect(sim.core.events.since().map((e) => e.outcome)).toEqual(['token-issued']);
+  });
+
+  it('reads https_proxy (lower case) too', async () => {
+    const sim = await httpsSim();
+    const proxy = await connectProxy();
+    proxyEnv({ https_proxy: proxy.url });
+    expect((await transport({ useEnvProxy: true, ca: sim.pki.ca }).request(sim.tokenRequest)).status).toBe(200);
+    expect(proxy.tunnels).toEqual([sim.host]);
+  });
+
+  it('ignores HTTPS_PROXY without useEnvProxy', async () => {
+    const sim = await httpsSim();
+    const proxy = await connectProxy();
+    proxyEnv({ HTTPS_PROXY: proxy.url });
+    expect((await transport({ ca: sim.pki.ca }).request(sim.tokenRequest)).status).toBe(200);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it('refuses a certificate of a CA it was not given, also through the proxy (TARGET_UNREACHABLE)', async () => {
+    const sim = await httpsSim();
+    const proxy = await connectProxy();
+    proxyEnv({ HTTPS_PROXY: proxy.url });
+    const err = await failure(transport({ useEnvProxy: true }).request(sim.tokenRequest));
+    expect(err.code).toBe('TARGET_UNREACHABLE');
+    expect(proxy.tunnels).toEqual([sim.host]);
+    expect(sim.core.events.since()).toEqual([]);
   });
 });

@@ -50,8 +50,9 @@ export interface TransportOptions {
   readonly maxResponseBytes?: number;
   /** Extra trusted CA certificates (PEM), for a target with a private CA. */
   readonly ca?: string | readonly string[];
-  /** Proxy URL; defaults to `HTTPS_PROXY` / `https_proxy` for https URLs when `useEnvProxy` is set. */
+  /** Proxy URL for every request (HTTPS is tunnelled with `CONNECT`). */
   readonly proxy?: string;
+  /** Without `proxy`: use `HTTPS_PROXY` (or `https_proxy`) when set, for every request. `NO_PROXY` is not read. */
   readonly useEnvProxy?: boolean;
 }
 
@@ -86,6 +87,21 @@ export function toTransportError(err: unknown, url: string, timeoutMs: number): 
   return new TransportError('TARGET_UNREACHABLE', `request to ${where} failed: ${code || (err as Error)?.message || String(err)}`, url, { cause: err });
 }
 
+/** Attempts of one request: the first, and one retry of an idempotent request whose connection was dropped. */
+const MAX_ATTEMPTS = 2;
+
+/**
+ * Whether a failed attempt may be sent again: only a `GET` or `HEAD` (idempotent, and creating nothing a budget
+ * counts) whose connection was dropped before any response came back — a kept-alive connection the server had
+ * closed, say. Never a `POST` (it may have created a token or a session), never after a time-out (the time limit
+ * is spent), never once response headers arrived (the server did answer).
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2 (idempotent methods may be retried automatically)
+ */
+function retriable(req: HttpRequest, err: TransportError, answered: boolean): boolean {
+  const method = req.method.toUpperCase();
+  return (method === 'GET' || method === 'HEAD') && err.code === 'CONNECTION_DROPPED' && !answered;
+}
+
 function proxyFor(options: TransportOptions): string | undefined {
   if (options.proxy) return options.proxy;
   if (!options.useEnvProxy) return undefined;
@@ -95,6 +111,8 @@ function proxyFor(options: TransportOptions): string | undefined {
 /**
  * The one HTTP transport of the harness (undici): time limits on connect and on the whole exchange, keep-alive,
  * a bounded response size, optional private CA and proxy. Nothing else in the harness opens connections.
+ * A `GET` or `HEAD` whose connection is dropped before any answer is sent once more (see {@link retriable});
+ * nothing else is retried.
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -106,38 +124,50 @@ export function createTransport(options: TransportOptions = {}): Transport {
     ? new ProxyAgent({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     : new Agent({ connect, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
+  /** One attempt; `progress.answered` says whether response headers arrived before it failed. */
+  const attempt = async (req: HttpRequest, signal: AbortSignal, limit: number, progress: { answered: boolean }): Promise<Omit<HttpResponse, 'durationMs'>> => {
+    const res = await undiciRequest(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers ? { ...req.headers } : {},
+      body: req.body,
+      dispatcher,
+      signal,
+      headersTimeout: limit,
+      bodyTimeout: limit,
+    });
+    progress.answered = true;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new TransportError('RESPONSE_TOO_LARGE', `the answer from ${new URL(req.url).origin} is larger than ${maxBytes} bytes`, req.url);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') };
+  };
+
   return {
     async request(req) {
       const limit = req.timeoutMs ?? timeoutMs;
       const started = performance.now();
+      // One time limit for the request, retry included.
       const signal = AbortSignal.timeout(limit);
-      try {
-        const res = await undiciRequest(req.url, {
-          method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers ? { ...req.headers } : {},
-          body: req.body,
-          dispatcher,
-          signal,
-          headersTimeout: limit,
-          bodyTimeout: limit,
-        });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
-            res.body.destroy();
-            throw new TransportError('RESPONSE_TOO_LARGE', `the answer from ${new URL(req.url).origin} is larger than ${maxBytes} bytes`, req.url);
-          }
-          chunks.push(chunk as Buffer);
+      for (let attempts = 1; ; attempts++) {
+        const progress = { answered: false };
+        try {
+          return { ...(await attempt(req, signal, limit, progress)), durationMs: performance.now() - started };
+        } catch (err) {
+          const mapped = toTransportError(signal.aborted ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
+          if (attempts < MAX_ATTEMPTS && retriable(req, mapped, progress.answered)) continue;
+          throw mapped;
         }
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8'), durationMs: performance.now() - started };
-      } catch (err) {
-        throw toTransportError(signal.aborted ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
       }
     },
     async close() {
