@@ -13,7 +13,7 @@ export interface Budget {
 }
 
 /** Defaults for a live target: small, so that a run is a careful guest in a shared test environment. */
-export const LIVE_BUDGET: Budget = { tokens: 60, sessions: 12, requestsPerSecond: 5, concurrency: 2 };
+export const LIVE_BUDGET: Budget = { tokens: 100, sessions: 40, requestsPerSecond: 5, concurrency: 2 };
 
 /** The run's budget is spent: the check that needed more is `skipped`, with the reason and how to raise it. */
 export class BudgetExhausted extends Error {

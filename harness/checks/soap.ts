@@ -56,7 +56,13 @@ export async function soapCall(ctx: CheckContext, env: Environment, call: SoapCa
   const cpaId = call.cpaId ?? ctx.target.accounts[env]?.pcc ?? 'UNKNOWN';
   const header = makeRequestHeader({ action: call.action, cpaId, conversationId, messageId, now: new Date(), ...(call.version && { version: call.version }) });
   const xml = buildRequest({ header, security: call.security, body: call.body, ...(call.style && { style: call.style }) });
-  return postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
+  const x = await postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
+  // What the call created on the target, for the report's resource counts.
+  if (!x.envelope?.fault && responseToken(x)) {
+    if (call.action === 'TokenCreateRQ') ctx.created({ tokens: 1 });
+    if (call.action === 'SessionCreateRQ') ctx.created({ sessionsOpened: 1 });
+  }
+  return x;
 }
 
 /** Posts a raw body (any text) to the SOAP URL: for malformed requests. */
@@ -101,9 +107,7 @@ export function credentialsOf(account: Account): RequestSecurity {
 }
 
 export async function tokenCreate(ctx: CheckContext, env: Environment, account: Account = soapAccount(ctx, env), call: Partial<SoapCall> = {}): Promise<SoapExchange> {
-  const x = await soapCall(ctx, env, { action: 'TokenCreateRQ', security: credentialsOf(account), body: tokenCreateRQBody(), cpaId: account.pcc, ...call });
-  if (responseToken(x)) ctx.created({ tokens: 1 });
-  return x;
+  return soapCall(ctx, env, { action: 'TokenCreateRQ', security: credentialsOf(account), body: tokenCreateRQBody(), cpaId: account.pcc, ...call });
 }
 
 /** A sessionless SOAP token for later checks; a target that gives none makes the check `skipped` (prerequisite). */
@@ -131,7 +135,6 @@ export async function sessionCreate(ctx: CheckContext, env: Environment, account
   if (!token) return x;
   const session: OpenSession = { env, token, conversationId, cpaId: account.pcc };
   openSessions.set(token, { ctx, session });
-  ctx.created({ sessionsOpened: 1 });
   return { ...x, session };
 }
 

@@ -31,8 +31,8 @@ Options:
   --client-module <path>         the client under test: a TypeScript module exporting createClient()
                                  (default for the client suite: the reference TypeScript client)
   --client-timeout <ms>          time limit of one op of the client under test (default 30000)
-  --max-tokens <n>               live targets: tokens the run may create (default 60)
-  --max-sessions <n>             live targets: sessions the run may open (default 12)
+  --max-tokens <n>               live targets: tokens the run may create (default 100)
+  --max-sessions <n>             live targets: sessions the run may open (default 40)
   --timeout <ms>                 time limit of one request
   --quiet                        no progress lines
 
@@ -62,7 +62,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     out: { type: 'string', default: 'reports/latest' },
     seed: { type: 'string' },
     runs: { type: 'string' },
-    'allow-opt-in': { type: 'boolean', default: false },
+    'allow-opt-in': { type: 'boolean' },
     defect: { type: 'string', multiple: true },
     replay: { type: 'string' },
     baseline: { type: 'string' },

@@ -11,7 +11,7 @@ export function createLiveTarget(config: TargetConfig, options: { readonly reque
     accounts[env] = resolveAccount(a);
   }
   const transport = createTransport({
-    timeoutMs: config.requestTimeoutMs ?? options.requestTimeoutMs ?? 15_000,
+    timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 15_000,
     useEnvProxy: true,
     ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
   });

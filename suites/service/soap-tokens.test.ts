@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import {
-  credentialsOf, expectEqual, expectThat, excerpt, isFault, responseToken, ruleProperty, ruleTest, sessionClose, sessionCreate, soapAccount,
+  credentialsOf, expectEnvelope, expectEqual, expectThat, excerpt, isFault, responseToken, ruleProperty, ruleTest, sessionClose, sessionCreate, soapAccount,
   soapCall, tokenCreate, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { sessionCreateRQBody, tokenCreateRQBody, type RequestSecurity } from '../../harness/soap/index.ts';
 import { expectSoapResponse } from './support/soap-expect.ts';
 
 function expectToken(x: SoapExchange, what: string): string {
+  expectEnvelope(x, what);
   const token = responseToken(x);
   expectThat(!isFault(x) && typeof token === 'string' && token.length > 0, `${what} returned no token in wsse:BinarySecurityToken`, {
     expected: 'a non-empty BinarySecurityToken',

@@ -75,7 +75,10 @@ ruleProperty(
     expectEqual(`status of a token error (${kind})`, res.status, 401);
     const type = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     expectEqual(`content type of a token error (${kind})`, type, 'application/json');
-    const leaked = [secret, encodeBase64Utf8(secret), encodeURIComponent(secret)].some((form) => res.body.includes(form));
+    const body = jsonBody(res);
+    const description = isRecord(body) && typeof body.error_description === 'string' ? body.error_description : '';
+    const forms = [secret, encodeBase64Utf8(secret), encodeURIComponent(secret)];
+    const leaked = forms.some((form) => res.body.includes(form) || description.includes(form));
     expectThat(!leaked, `the error body (${kind}) echoes the client secret`, { expected: 'no trace of the secret', actual: 'the secret, in the body' });
   },
   { numRuns: 12 },
