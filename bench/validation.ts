@@ -9,16 +9,36 @@ import {
   buildRequest, buildResponse, createValidator, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRSBody,
   specFaultBody, tokenCreateRQBody, usernameToken, validateWithXsdSchemaValidator, type SchemaName,
 } from '../harness/soap/index.ts';
+import { isMain } from './util.ts';
 
-const { values } = parseArgs({
-  options: {
-    count: { type: 'string', default: '20000' },
-    'library-calls': { type: 'string', default: '5' },
-    'jvm-option': { type: 'string', multiple: true, default: [] },
-  },
-});
-const count = Number(values.count);
-const libraryCalls = Number(values['library-calls']);
+export interface ValidationOptions {
+  /** Generated envelopes validated by the fast path. */
+  readonly count?: number;
+  /** Calls of xsd-schema-validator (one JVM each: slow). */
+  readonly libraryCalls?: number;
+  readonly jvmOptions?: readonly string[];
+}
+
+/** One measured way of validating: `n` documents in `ms`. */
+export interface ValidationRow {
+  readonly label: string;
+  readonly n: number;
+  readonly ms: number;
+  readonly perSecond: number;
+}
+
+export interface ValidationResult {
+  readonly count: number;
+  readonly meanBytes: number;
+  readonly buildMsPerDocument: number;
+  /** JVM start and schema compilation of the fast path (once). */
+  readonly startMs: number;
+  readonly pipelined: ValidationRow;
+  /** 32 documents in flight at a time. */
+  readonly streaming: ValidationRow;
+  readonly sequential: ValidationRow;
+  readonly library: ValidationRow;
+}
 
 const SESSION_TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-3177016070087638144!110012!';
 
@@ -71,29 +91,37 @@ function envelope(i: number): { xml: string; schema: SchemaName } {
   }
 }
 
-function row(label: string, n: number, ms: number): string {
-  const perSecond = Math.round((n / ms) * 1000).toLocaleString('en-US');
-  return `${label.padEnd(44)} ${String(n).padStart(7)} ${ms.toFixed(0).padStart(9)} ms ${perSecond.padStart(11)}/s ${(ms / n).toFixed(4).padStart(10)} ms`;
+function measured(label: string, n: number, ms: number): ValidationRow {
+  return { label, n, ms, perSecond: (n / ms) * 1000 };
 }
 
-async function main(): Promise<void> {
+export function row({ label, n, ms, perSecond }: ValidationRow): string {
+  return `${label.padEnd(44)} ${String(n).padStart(7)} ${ms.toFixed(0).padStart(9)} ms ${Math.round(perSecond).toLocaleString('en-US').padStart(11)}/s ${(ms / n).toFixed(4).padStart(10)} ms`;
+}
+
+export const ROW_HEADER = `${'path'.padEnd(44)} ${'docs'.padStart(7)} ${'total'.padStart(12)} ${'throughput'.padStart(13)} ${'mean'.padStart(13)}`;
+
+export async function measureValidation(options: ValidationOptions = {}): Promise<ValidationResult> {
+  const count = options.count ?? 20_000;
+  const libraryCalls = options.libraryCalls ?? 5;
   let t = performance.now();
   const docs = Array.from({ length: count }, (_, i) => envelope(i));
   const buildMs = performance.now() - t;
   const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d.xml), 0);
-  console.log(`${count} generated envelopes, mean ${Math.round(bytes / count)} bytes; building them took ${(buildMs / count).toFixed(4)} ms each\n`);
 
   t = performance.now();
-  const validator = await createValidator({ jvmOptions: values['jvm-option'] });
+  const validator = await createValidator({ jvmOptions: options.jvmOptions ?? [] });
   const startMs = performance.now() - t;
-  const lines: string[] = [];
+  let pipelined: ValidationRow;
+  let streaming: ValidationRow;
+  let sequential: ValidationRow;
   try {
     // Warm-up: let the JIT compile Xerces' hot paths.
     await Promise.all(docs.slice(0, Math.min(count, 5000)).map((d) => validator.validate(d.xml, d.schema)));
 
     t = performance.now();
     const verdicts = await Promise.all(docs.map((d) => validator.validate(d.xml, d.schema)));
-    lines.push(row('fast path, all pipelined', count, performance.now() - t));
+    pipelined = measured('fast path, all pipelined', count, performance.now() - t);
     const invalid = verdicts.filter((v) => !v.valid).length;
     if (invalid > 0) throw new Error(`${invalid} generated envelopes were invalid: ${JSON.stringify(verdicts.find((v) => !v.valid))}`);
 
@@ -105,12 +133,12 @@ async function main(): Promise<void> {
         if (d) await validator.validate(d.xml, d.schema);
       }
     }));
-    lines.push(row('fast path, streaming (32 in flight)', count, performance.now() - t));
+    streaming = measured('fast path, streaming (32 in flight)', count, performance.now() - t);
 
-    const sequential = Math.min(count, 2000);
+    const n = Math.min(count, 2000);
     t = performance.now();
-    for (const d of docs.slice(0, sequential)) await validator.validate(d.xml, d.schema);
-    lines.push(row('fast path, one at a time (latency)', sequential, performance.now() - t));
+    for (const d of docs.slice(0, n)) await validator.validate(d.xml, d.schema);
+    sequential = measured('fast path, one at a time (latency)', n, performance.now() - t);
   } finally {
     await validator.close();
   }
@@ -120,11 +148,21 @@ async function main(): Promise<void> {
     const verdict = await validateWithXsdSchemaValidator(d.xml, d.schema);
     if (!verdict.valid) throw new Error(`xsd-schema-validator refused a generated envelope: ${JSON.stringify(verdict)}`);
   }
-  lines.push(row('xsd-schema-validator, one JVM per call', libraryCalls, performance.now() - t));
-
-  console.log(`fast path: JVM start and schema compilation ${startMs.toFixed(0)} ms (once)\n`);
-  console.log(`${'path'.padEnd(44)} ${'docs'.padStart(7)} ${'total'.padStart(12)} ${'throughput'.padStart(13)} ${'mean'.padStart(13)}`);
-  for (const line of lines) console.log(line);
+  const library = measured('xsd-schema-validator, one JVM per call', libraryCalls, performance.now() - t);
+  return { count, meanBytes: bytes / count, buildMsPerDocument: buildMs / count, startMs, pipelined, streaming, sequential, library };
 }
 
-await main();
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      count: { type: 'string', default: '20000' },
+      'library-calls': { type: 'string', default: '5' },
+      'jvm-option': { type: 'string', multiple: true, default: [] },
+    },
+  });
+  const r = await measureValidation({ count: Number(values.count), libraryCalls: Number(values['library-calls']), jvmOptions: values['jvm-option'] });
+  console.log(`${r.count} generated envelopes, mean ${Math.round(r.meanBytes)} bytes; building them took ${r.buildMsPerDocument.toFixed(4)} ms each\n`);
+  console.log(`fast path: JVM start and schema compilation ${r.startMs.toFixed(0)} ms (once)\n`);
+  console.log(ROW_HEADER);
+  for (const line of [r.pipelined, r.streaming, r.sequential, r.library]) console.log(row(line));
+}

@@ -1,3 +1,4 @@
+import { buildClientId, clientIdFor } from '../credentials/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, restEndpoints, type Environment } from '../spec/index.ts';
 
 /**
@@ -44,3 +45,37 @@ export function allAmendments(): string[] {
 }
 
 export type AccountsByEnvironment = Readonly<Record<Environment, readonly SimAccount[]>>;
+
+const NONE: readonly SimAccount[] = [];
+
+/**
+ * The accounts of one environment by the logins that find them: the REST Client ID, and the SOAP Username,
+ * Organization and Domain. Each list keeps the order the accounts were added in (the first match wins, as in a scan).
+ */
+export class AccountIndex {
+  #rest = new Map<string, SimAccount[]>();
+  #soap = new Map<string, SimAccount[]>();
+
+  add(account: SimAccount): void {
+    push(this.#rest, buildClientId(clientIdFor(account)), account);
+    push(this.#soap, soapKey(account.epr, account.pcc, account.soapDomain), account);
+  }
+  /** The accounts whose REST Client ID is `clientId`. */
+  rest(clientId: string): readonly SimAccount[] {
+    return this.#rest.get(clientId) ?? NONE;
+  }
+  /** The accounts with this SOAP Username (EPR), Organization (PCC) and Domain. */
+  soap(username: string, organization: string, domain: string | undefined): readonly SimAccount[] {
+    return this.#soap.get(soapKey(username, organization, domain)) ?? NONE;
+  }
+}
+
+function soapKey(epr: string, pcc: string, domain: string | undefined): string {
+  return JSON.stringify([epr, pcc, domain ?? null]);
+}
+
+function push(map: Map<string, SimAccount[]>, key: string, account: SimAccount): void {
+  const list = map.get(key);
+  if (list) list.push(account);
+  else map.set(key, [account]);
+}

@@ -1,5 +1,6 @@
 import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../spec/index.ts';
-import { simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
+import type { DecodedCredentials } from '../credentials/index.ts';
+import { AccountIndex, simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
 import type { Clock } from './clock.ts';
 import { parseDefects, type DefectId } from './defects.ts';
 import { EventLog, type SimEvent } from './events.ts';
@@ -33,14 +34,16 @@ export class SimCore {
   readonly tokens = new TokenStore();
   readonly events: EventLog;
   readonly random: Random;
-  #accounts: Record<Environment, SimAccount[]>;
+  #accounts: Record<Environment, SimAccount[]> = { cert: [], prod: [] };
+  /** The accounts by the logins that find them, so that a request costs the same however many accounts were added. */
+  #byLogin: Record<Environment, AccountIndex> = { cert: new AccountIndex(), prod: new AccountIndex() };
 
   constructor(options: SimOptions) {
     this.clock = options.clock;
     this.defects = parseDefects(options.defects ?? []);
     this.random = new Random(options.seed ?? 1);
     this.events = new EventLog(options.maxEvents);
-    this.#accounts = { cert: [...options.accounts.cert], prod: [...options.accounts.prod] };
+    for (const env of ['cert', 'prod'] as const) for (const account of options.accounts[env]) this.#add(env, account);
   }
 
   accountsIn(env: Environment): readonly SimAccount[] {
@@ -49,8 +52,13 @@ export class SimCore {
 
   addAccount(env: Environment, input: SimAccountInput): SimAccount {
     const account = simAccount(input);
-    this.#accounts[env].push(account);
+    this.#add(env, account);
     return account;
+  }
+
+  #add(env: Environment, account: SimAccount): void {
+    this.#accounts[env].push(account);
+    this.#byLogin[env].add(account);
   }
 
   /** Sessions that still hold a pool slot, across all accounts. */
@@ -69,8 +77,22 @@ export class SimCore {
     return true;
   }
 
+  /** Made once (not per request): what the request handlers look accounts up with. */
+  readonly #accountsIn = (env: Environment): readonly SimAccount[] => this.accountsIn(env);
+  readonly #accountIndex = (env: Environment): AccountIndex => this.#byLogin[env];
+  /** Decoded Authorization headers: clients send the same one again and again. */
+  readonly #credentialCache = new Map<string, DecodedCredentials>();
+
   restContext(): RestContext {
-    return { now: this.clock.now(), defects: this.defects, tokens: this.tokens, random: this.random, accountsIn: (env) => this.accountsIn(env) };
+    return {
+      now: this.clock.now(),
+      defects: this.defects,
+      tokens: this.tokens,
+      random: this.random,
+      accountsIn: this.#accountsIn,
+      accountIndex: this.#accountIndex,
+      credentialCache: this.#credentialCache,
+    };
   }
 
   handle(req: SimRequest): SimResponse {

@@ -61,8 +61,15 @@ export class EventLog {
   /** Events with `seq` greater than `after` (all by default). */
   since(after = 0): readonly SimEvent[] {
     if (after <= 0) return [...this.#events];
-    const first = this.#events.findIndex((e) => e.seq > after);
-    return first < 0 ? [] : this.#events.slice(first);
+    // Binary search (seq ascends): a client check polling the latest events costs the same however long the log is.
+    let lo = 0;
+    let hi = this.#events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.#events[mid] as SimEvent).seq > after) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.#events.slice(lo);
   }
   get lastSeq(): number {
     return this.#seq;

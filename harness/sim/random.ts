@@ -16,9 +16,10 @@ export class Random {
     return Math.floor(this.next() * maxExclusive);
   }
   chars(alphabet: string, length: number): string {
-    let out = '';
-    for (let i = 0; i < length; i++) out += alphabet[this.int(alphabet.length)];
-    return out;
+    // Built from char codes in one go: a string grown with += is a rope that every later hash or compare flattens.
+    const codes = new Array<number>(length);
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.int(alphabet.length));
+    return String.fromCharCode(...codes);
   }
   digits(length: number): string {
     return this.chars('0123456789', length);

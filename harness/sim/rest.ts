@@ -1,9 +1,9 @@
-import { clientIdFor, buildClientId, decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
+import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
 import {
   FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, restTokenErrors, TOKEN_TYPE,
   type Environment, type RestEndpoint, type TokenKind,
 } from '../spec/index.ts';
-import type { SimAccount } from './accounts.ts';
+import type { AccountIndex, SimAccount } from './accounts.ts';
 import type { DefectId } from './defects.ts';
 import type { SimOutcome } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
@@ -17,6 +17,10 @@ export interface RestContext {
   readonly tokens: TokenStore;
   readonly random: Random;
   accountsIn(env: Environment): readonly SimAccount[];
+  /** The accounts of `env` by their logins (the same accounts as `accountsIn`). */
+  accountIndex(env: Environment): AccountIndex;
+  /** Decoded Authorization headers of this simulator (decoding depends only on the header and the defects). */
+  readonly credentialCache: Map<string, DecodedCredentials>;
 }
 
 export interface RestResult {
@@ -38,8 +42,21 @@ function tokenError(ctx: RestContext, description: string, error = 'invalid_clie
   return json(ctx.defects.has('err03-status-400') ? 400 : 401, { error, error_description: description });
 }
 
-/** Decodes credentials as the service must, or as a defect makes it. */
+const CREDENTIAL_CACHE_SIZE = 256;
+
+/** Decodes credentials as the service must, or as a defect makes it; the same header is decoded once. */
 function decode(ctx: RestContext, header: string | undefined): DecodedCredentials {
+  if (header === undefined) return decodeUncached(ctx, header);
+  let decoded = ctx.credentialCache.get(header);
+  if (!decoded) {
+    decoded = decodeUncached(ctx, header);
+    if (ctx.credentialCache.size >= CREDENTIAL_CACHE_SIZE) ctx.credentialCache.clear();
+    ctx.credentialCache.set(header, decoded);
+  }
+  return decoded;
+}
+
+function decodeUncached(ctx: RestContext, header: string | undefined): DecodedCredentials {
   const decoded = decodeAuthorization(header);
   if (ctx.defects.has('err01-single-base64-accepted') && !decoded.ok && header?.startsWith('Basic ')) {
     // A lenient service: accepts base64(V1:user:group:domain:password).
@@ -65,13 +82,17 @@ function decode(ctx: RestContext, header: string | undefined): DecodedCredential
 }
 
 function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
-  return accountsFor(ctx, env).find((a) => buildClientId(clientIdFor(a)) === clientId && a.password === password);
+  for (const e of loginEnvironments(ctx, env)) {
+    const account = ctx.accountIndex(e).rest(clientId).find((a) => a.password === password);
+    if (account) return account;
+  }
+  return undefined;
 }
 
-/** The accounts that may authenticate in `env` (all environments', with the defect that ignores isolation). */
-export function accountsFor(ctx: RestContext, env: Environment): readonly SimAccount[] {
-  if (!ctx.defects.has('env03-credentials-all-envs')) return ctx.accountsIn(env);
-  return [...ctx.accountsIn(env), ...ctx.accountsIn(env === 'cert' ? 'prod' : 'cert')];
+/** The environments whose accounts may authenticate in `env` (both, with the defect that ignores isolation). */
+export function loginEnvironments(ctx: Pick<RestContext, 'defects'>, env: Environment): readonly Environment[] {
+  if (!ctx.defects.has('env03-credentials-all-envs')) return [env];
+  return [env, env === 'cert' ? 'prod' : 'cert'];
 }
 
 /** `POST /v2/auth/token`: the OAuth 2.0 client-credentials grant with the double-base64 credentials. */

@@ -7,7 +7,7 @@ import { findSoapAction, type Environment } from '../spec/index.ts';
 import type { SimAccount } from './accounts.ts';
 import type { SimCore } from './core.ts';
 import { xml, type SimRequest } from './http.ts';
-import { accountsFor, checkToken, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
+import { checkToken, loginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
 import { newSessionToken, type IssuedToken } from './tokens.ts';
 
 /** What the simulator answers SOAP requests from when the request leaves a header field out (it is lenient). */
@@ -64,9 +64,11 @@ function authenticate(x: Exchange): { ok: true; account: SimAccount; clientId: s
   if (!ut.organization) return { ok: false, result: fault(x, 'organizationNodeNotFound', undefined, { clientId }) };
   const d = x.ctx.defects;
   const passwordOf = (a: SimAccount) => (d.has('xproto03-separate-soap-password') ? `${a.password}#soap` : a.password);
-  const account = accountsFor(x.ctx, x.req.env).find(
-    (a) => a.epr === ut.username && a.pcc === ut.organization && a.soapDomain === ut.domain && (d.has('stok03-any-password') || passwordOf(a) === ut.password),
-  );
+  let account: SimAccount | undefined;
+  for (const env of loginEnvironments(x.ctx, x.req.env)) {
+    account = x.ctx.accountIndex(env).soap(ut.username, ut.organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password);
+    if (account) break;
+  }
   if (!account) {
     if (d.has('stok03-token-in-fault')) return { ok: false, result: fault(x, 'authenticationFailed', `T1RLAQ${x.core.random.digits(40)}*`, { clientId }) };
     return { ok: false, result: fault(x, 'authenticationFailed', undefined, { clientId }) };
@@ -148,6 +150,8 @@ function tokenCall(x: Exchange, action: string): RestResult {
   switch (spec.purpose) {
     case 'session-close':
       if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
+      // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
+      if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
       return { response: reply(x, 'SessionCloseRS', security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
       return { response: reply(x, 'OTA_PingRS', security, otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };

@@ -49,7 +49,10 @@ export function newSessionToken(random: Random): string {
 /** Every token the simulator issued, by value. Expired tokens are pruned once they are long past use. */
 export class TokenStore {
   #tokens = new Map<string, IssuedToken>();
-  /** Session tokens per account and environment: pool accounting without a scan of every token. */
+  /**
+   * Session tokens per account and environment that may still hold a pool slot: pool accounting without a scan of
+   * every token, nor of every session the account ever closed.
+   */
   #sessions = new Map<string, Set<IssuedToken>>();
   #pruneAt = 10_000;
 
@@ -63,9 +66,13 @@ export class TokenStore {
     }
     if (this.#tokens.size >= this.#pruneAt) this.#prune(now);
   }
-  /** Every session token of the account in `env` the store still holds, in any state. */
+  /** The session tokens of the account in `env` the store still holds, in any state, but those released. */
   sessionsOf(env: Environment, account: SimAccount): ReadonlySet<IssuedToken> {
     return this.#sessions.get(sessionKey(env, account)) ?? EMPTY;
+  }
+  /** Leaves a session out of `sessionsOf` from now on: for a session that can never hold a pool slot again. */
+  releaseSession(token: IssuedToken): void {
+    this.#sessions.get(sessionKey(token.env, token.account))?.delete(token);
   }
   get(value: string): IssuedToken | undefined {
     return this.#tokens.get(value);

@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The repository root (bench/..). */
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** Whether the module at `url` is the script node was started with (a bench file run on its own). */
+export function isMain(url: string): boolean {
+  const script = process.argv[1];
+  return script !== undefined && pathToFileURL(resolve(script)).href === url;
+}
+
+/** `node --import tsx <script> ...args`: how a bench file runs another TypeScript file as a child process. */
+export function tsxArgs(script: string, ...args: string[]): string[] {
+  return ['--import', 'tsx', resolve(ROOT, script), ...args];
+}
+
+export interface ChildResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly wallMs: number;
+  /** Largest RSS of the sampled process tree (the child and all its descendants, summed), in KiB; 0 without /proc. */
+  readonly treePeakKiB: number;
+}
+
+/** Runs a command, sampling the summed RSS of its process tree every `sampleMs` (Linux `/proc`). */
+export function runChild(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; sampleMs?: number } = {}): Promise<ChildResult> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    let treePeakKiB = 0;
+    const sample = (): void => {
+      if (child.pid !== undefined) treePeakKiB = Math.max(treePeakKiB, treeRssKiB(child.pid));
+    };
+    const timer = existsSync('/proc/self/status') ? setInterval(sample, options.sampleMs ?? 100) : undefined;
+    child.on('error', (err) => {
+      if (timer) clearInterval(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      if (timer) clearInterval(timer);
+      resolvePromise({ code, stdout, stderr, wallMs: performance.now() - started, treePeakKiB });
+    });
+  });
+}
+
+/** Summed VmRSS (KiB) of `pid` and all its descendants, read from /proc. */
+export function treeRssKiB(pid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
+      const kib = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      rss.set(Number(name), kib);
+      const list = children.get(ppid);
+      if (list) list.push(Number(name));
+      else children.set(ppid, [Number(name)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop() as number;
+    total += rss.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+/** The machine, for the header of the results: a shared or busy machine makes every figure slower. */
+export function machineLine(): string {
+  const cpu = cpus();
+  const [one = 0, five = 0] = loadavg();
+  return `${cpu.length} CPU (${cpu[0]?.model.trim() ?? 'unknown'}), Node ${process.version}, load average ${one.toFixed(2)} (1 min) ${five.toFixed(2)} (5 min)`;
+}
+
+export const fmt = {
+  int: (n: number): string => Math.round(n).toLocaleString('en-US'),
+  s: (ms: number): string => `${(ms / 1000).toFixed(2)} s`,
+  mib: (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`,
+};
