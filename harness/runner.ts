@@ -168,7 +168,10 @@ export class ConformanceSession {
         watch: false,
         reporters: [reporter],
         passWithNoTests: true,
-        ...(kind === 'live' && { maxWorkers: 1, fileParallelism: false, isolate: false }),
+        // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
+        // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
+        isolate: false,
+        ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: 2 }),
       },
       {},
       {},

@@ -93,8 +93,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
         return (await sim.events(since)).filter((e) => !e.path.startsWith('/__sim'));
       },
       async mark() {
-        const all = await sim.events(0);
-        since = all.at(-1)?.seq ?? 0;
+        since = await sim.lastEventSeq();
       },
     });
     await runBody(clientCtx, {

@@ -17,7 +17,7 @@ describe('parseRunArgs', () => {
   it('has the documented defaults', () => {
     expect(parseRunArgs([])).toEqual({
       help: false,
-      options: { target: 'sim', suite: 'service', outDir: resolve('reports/latest'), allowOptIn: false, defects: [], quiet: false },
+      options: { target: 'sim', suite: 'service', outDir: resolve('reports/latest'), allowOptIn: undefined, defects: [], quiet: false },
     });
   });
 

@@ -1,5 +1,11 @@
 import { limits, type Environment } from '../spec/index.ts';
-import { defaultAccounts, DriftingClock, ManualClock, SimCore, startSimServer, type SimAccount } from '../sim/index.ts';
+// Imported module by module, not through ../sim/index.ts: that re-exports the MSW handlers, and loading MSW costs
+// every test file half a second.
+import type { SimAccount } from '../sim/accounts.ts';
+import { DriftingClock, ManualClock } from '../sim/clock.ts';
+import { SimCore } from '../sim/core.ts';
+import { defaultAccounts } from '../sim/default-accounts.ts';
+import { startSimServer } from '../sim/server.ts';
 import { createTransport } from './transport.ts';
 import type { Account, Target } from './types.ts';
 
@@ -47,6 +53,9 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
       },
       async events(after = 0) {
         return core.events.since(after);
+      },
+      async lastEventSeq() {
+        return core.events.lastSeq;
       },
       async openSessions() {
         return core.openSessionCount();

@@ -34,6 +34,8 @@ export interface SimControl {
   addAccount(env: Environment, account: SimAccountInput): Promise<void>;
   /** Events after sequence number `after`. */
   events(after?: number): Promise<readonly SimEvent[]>;
+  /** The sequence number of the latest event (0 before any). */
+  lastEventSeq(): Promise<number>;
   openSessions(): Promise<number>;
   /** Makes the service refuse a token from now on, as if it expired or the service dropped it (fault injection). */
   revokeToken(token: string): Promise<boolean>;
