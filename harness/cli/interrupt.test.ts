@@ -39,7 +39,7 @@ describe('interrupting a live run', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)('on %s, closes every session it opened and writes the report', async (signal) => {
     const out = join(dir, signal);
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'run', '--target', config, '--only', 'SOAP-02,SESS-02,ERR-04', '--allow-opt-in', '--out', out, '--quiet'], {
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'run', '--target', config, '--only', 'SOAP-02,SESS-02,ERR-04', '--allow-opt-in', '--rate', '1000', '--out', out, '--quiet'], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, TDS_TEST_CERT_PASSWORD: accounts.main.cert.password, TDS_TEST_PROD_PASSWORD: accounts.main.prod.password },
       stdio: ['ignore', 'pipe', 'pipe'],

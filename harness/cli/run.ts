@@ -33,6 +33,7 @@ Options:
   --client-timeout <ms>          time limit of one op of the client under test (default 30000)
   --max-tokens <n>               live targets: tokens the run may create (default 100)
   --max-sessions <n>             live targets: sessions the run may open (default 40)
+  --rate <n>                     live targets: requests per second, at most (default 5)
   --timeout <ms>                 time limit of one request
   --quiet                        no progress lines
 
@@ -73,6 +74,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     'client-timeout': { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-sessions': { type: 'string' },
+    rate: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
@@ -89,6 +91,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   const clientTimeout = parseInteger('client-timeout', values['client-timeout'], 1);
   const maxTokens = parseInteger('max-tokens', values['max-tokens'], 0);
   const maxSessions = parseInteger('max-sessions', values['max-sessions'], 0);
+  const rate = parseInteger('rate', values.rate, 1);
   if (!['service', 'client', 'all'].includes(suite)) throw new UsageError(`--suite must be service, client or all, not "${values.suite}".`);
   const replay = values.replay === undefined ? undefined : parseReplayTarget(values.replay);
   if (values.replay !== undefined && replay === undefined) {
@@ -115,8 +118,12 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(replay && { replay }),
     ...(client && { client }),
     ...(clientTimeout !== undefined && { clientTimeoutMs: clientTimeout }),
-    ...((maxTokens !== undefined || maxSessions !== undefined) && {
-      budget: { ...(maxTokens !== undefined && { tokens: maxTokens }), ...(maxSessions !== undefined && { sessions: maxSessions }) },
+    ...((maxTokens !== undefined || maxSessions !== undefined || rate !== undefined) && {
+      budget: {
+        ...(maxTokens !== undefined && { tokens: maxTokens }),
+        ...(maxSessions !== undefined && { sessions: maxSessions }),
+        ...(rate !== undefined && { requestsPerSecond: rate }),
+      },
     }),
   };
   return {

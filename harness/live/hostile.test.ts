@@ -52,7 +52,7 @@ async function runAgainst(mode: HostileMode): Promise<{ report: Report; exitCode
   server.requests.length = 0;
   const outDir = join(dir, mode);
   const requestTimeoutMs = mode === 'drip' ? TIMEOUT_MS : GENEROUS_TIMEOUT_MS;
-  const { report, exitCode } = await session.run({ target: config, only: [...RULES], requestTimeoutMs, outDir, write: true, quiet: true, log: () => {} });
+  const { report, exitCode } = await session.run({ budget: { requestsPerSecond: 1000 }, target: config, only: [...RULES], requestTimeoutMs, outDir, write: true, quiet: true, log: () => {} });
   const files = readdirSync(outDir).map((f) => readFileSync(join(outDir, f), 'utf8')).join('\n');
   return { report, exitCode, files };
 }

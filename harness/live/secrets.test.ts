@@ -187,7 +187,7 @@ describe('secrets in the outputs of a live run', () => {
           const { dir, core, config } = await leakyTarget(certPassword, prodPassword);
           const outDir = join(dir, 'reports');
           const logged: string[] = [];
-          const { report, exitCode } = await runConformance({ target: config, suite: 'service', outDir, write: true, quiet: false, log: (line) => logged.push(line) });
+          const { report, exitCode } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, suite: 'service', outDir, write: true, quiet: false, log: (line) => logged.push(line) });
           expectBroken(report);
           expect(exitCode).toBe(1);
 
@@ -212,7 +212,7 @@ describe('secrets in the outputs of a live run', () => {
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       execFile(
         process.execPath,
-        ['bin/tds-conformance.js', 'run', '--target', config, '--out', outDir],
+        ['bin/tds-conformance.js', 'run', '--target', config, '--rate', '1000', '--out', outDir],
         { cwd: PACKAGE_ROOT, env: { ...process.env, GITHUB_ACTIONS: 'true', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024, timeout: 400_000 },
         (err, out, errOut) => {
           if (err && typeof err.code !== 'number') reject(err);
@@ -298,7 +298,7 @@ describe('secrets in a garbled credential', () => {
     const outDir = join(dir, 'reports');
     const logged: string[] = [];
     // Enough cases that some put the stray character into the part of the value that encodes the password.
-    const { report } = await runConformance({ target: config, only: ['ERR-01'], runs: 25, outDir, quiet: false, log: (line) => logged.push(line) });
+    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['ERR-01'], runs: 25, outDir, quiet: false, log: (line) => logged.push(line) });
 
     const rule = report.rules.find((r) => r.id === 'ERR-01');
     const failed = rule?.checks.find((c) => c.status === 'fail');
