@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import type { Report } from '../report/index.ts';
 import { ConformanceSession } from '../runner.ts';
+import { processEnded } from './test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-bad-drivers-'));
 let session: ConformanceSession | undefined;
@@ -37,14 +38,6 @@ async function runWith(name: string): Promise<{ report: Report; written: Report;
   }
 }
 
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
 const message = (report: Report, id: string) => {
   const rule = report.rules.find((r) => r.id === id)!;
   const check = rule.checks[0]!;
@@ -68,7 +61,6 @@ describe('a misbehaving client driver', () => {
     }
     expect(written.rules.find((r) => r.id === 'API-04')?.status).toBe('error');
     expect(report.exitCode).toBe(1);
-    for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(running(pid)).toBe(false);
+    expect(await processEnded(pid)).toBe(true);
   }, 60_000);
 });

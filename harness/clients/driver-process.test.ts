@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { DriverFailure, DriverProcess } from './driver-process.ts';
 import { ClientError } from './protocol.ts';
+import { processEnded } from './test-support.ts';
 
 const driver = (name: string) => `node ${join(PACKAGE_ROOT, 'fixtures/bad-drivers', `${name}.mjs`)}`;
 const started: DriverProcess[] = [];
@@ -23,22 +24,6 @@ function pidFile(): string {
   return join(dir, 'pid');
 }
 
-/** Whether a process still runs (a zombie waiting to be reaped counts as ended). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** Waits (bounded) for a killed process to be gone; the kill signal is delivered asynchronously. */
-async function alive(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50 && running(pid); i++) await new Promise((r) => setTimeout(r, 20));
-  return running(pid);
-}
-
 const configure = { environments: {}, sessionPoolSize: 2 };
 
 afterEach(() => {
@@ -54,7 +39,7 @@ describe('driver process', () => {
     expect(await d.openSession({ environment: 'cert' })).toEqual({ session: 's1' });
     await d.shutdown();
     await d.exited;
-    expect(await alive(Number(readFileSync(file, 'utf8')))).toBe(false);
+    expect(await processEnded(Number(readFileSync(file, 'utf8')))).toBe(true);
   });
 
   it('reports a driver that crashes, naming the op, the exit code and its stderr', async () => {
@@ -72,7 +57,7 @@ describe('driver process', () => {
     expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
     expect((err as Error).message).toBe('the driver did not answer "rest.call" within 400 ms');
     await d.exited;
-    expect(await alive(Number(readFileSync(file, 'utf8')))).toBe(false);
+    expect(await processEnded(Number(readFileSync(file, 'utf8')))).toBe(true);
   });
 
   it('reports a driver that prints something that is not an answer, quoting it', async () => {

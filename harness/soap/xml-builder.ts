@@ -32,7 +32,7 @@ type OrderedNode = { [key: string]: OrderedNode[] | Record<string, string> | str
 
 // Text and attribute values are escaped by `toOrdered` (where the element name is known for error messages), so the
 // builder writes them as they are: no entity processing, no "true" shortened to a bare attribute.
-const builder = new XMLBuilder({
+const builderOptions = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -40,20 +40,9 @@ const builder = new XMLBuilder({
   suppressEmptyNode: true,
   suppressBooleanAttributes: false,
   processEntities: false,
-  format: false,
-});
-
-const prettyBuilder = new XMLBuilder({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  textNodeName: '#text',
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-  processEntities: false,
-  format: true,
-  indentBy: '  ',
-});
+} as const;
+const builder = new XMLBuilder({ ...builderOptions, format: false });
+const prettyBuilder = new XMLBuilder({ ...builderOptions, format: true, indentBy: '  ' });
 
 function toOrdered(spec: ElementSpec): OrderedNode {
   const node: OrderedNode = {
