@@ -9,7 +9,7 @@ import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
 import { defaultAccounts, parseDefects } from './sim/index.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
-import { ConfigError, createLiveTarget, loadTargetConfig, type Target, type TargetConfig } from './targets/index.ts';
+import { ConfigError, loadTargetConfig, resolveAccount, type Account, type TargetConfig } from './targets/index.ts';
 import { presetConfig } from './targets/presets.ts';
 import { PACKAGE_ROOT, TOOL_VERSION } from './package-info.ts';
 
@@ -94,26 +94,26 @@ export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'de
 }
 
 /** Loads and checks what `--target` names, before any test starts. Throws {@link ConfigError}. */
-export function resolveTarget(target: string, defects: readonly string[] = []): { spec: TargetSpec; config?: TargetConfig } {
+export function resolveTarget(target: string, defects: readonly string[] = []): { spec: TargetSpec; config?: TargetConfig; accounts: Account[] } {
   if (target === 'sim') {
     parseDefects(defects);
-    return { spec: { kind: 'sim', defects } };
+    return { spec: { kind: 'sim', defects }, accounts: [] };
   }
   if (defects.length) throw new ConfigError('CONFIG_INVALID', `--defect only applies to --target sim (the built-in simulator), not to ${target}.`);
   const config = presetConfig(target) ?? loadTargetConfig(target);
   // Resolve secrets now, so a missing variable is reported before the run starts.
-  createLiveTarget(config).close().catch(() => undefined);
-  return { spec: { kind: 'live', config: target }, config };
+  const accounts = Object.values(config.accounts).flatMap((a) => (a ? [resolveAccount(a)] : []));
+  return { spec: { kind: 'live', config: target }, config, accounts };
 }
 
 /** Secrets the main process knows of, registered so that nothing it writes can show them. */
-function redactorFor(spec: TargetSpec, seed: number, target?: Target): Redactor {
+function redactorFor(spec: TargetSpec, seed: number, accounts: readonly Account[]): Redactor {
   const redactor = new Redactor();
   if (spec.kind === 'sim') {
     const d = defaultAccounts(seed);
     for (const a of [...d.accounts.cert, ...d.accounts.prod]) redactor.add(a.password);
   }
-  for (const a of Object.values(target?.accounts ?? {})) if (a) redactor.add(a.password);
+  for (const a of accounts) redactor.add(a.password);
   return redactor;
 }
 
@@ -187,10 +187,8 @@ export class ConformanceSession {
     const suite = options.suite ?? 'service';
     const seed = options.seed ?? DEFAULT_SEED;
     const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
-    const { spec, config } = resolveTarget(options.target, options.defects);
-    const live = config ? createLiveTarget(config) : undefined;
-    const redactor = redactorFor(spec, seed, live);
-    await live?.close();
+    const { spec, config, accounts } = resolveTarget(options.target, options.defects);
+    const redactor = redactorFor(spec, seed, accounts);
     const run: RunConfig = {
       target: spec,
       seed,

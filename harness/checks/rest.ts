@@ -3,7 +3,6 @@ import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestE
 import type { Account, HttpResponse } from '../targets/index.ts';
 import type { CheckContext } from './rule-test.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
-import { registerSecret } from './secrets.ts';
 
 /** The Authorization header of a token request for an account, built per the interface document. */
 export function authorizationFor(account: Account): string {
@@ -76,7 +75,6 @@ export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Ac
   if (res.status !== 200 || typeof token !== 'string' || token === '') {
     throw new PrerequisiteFailed(`no access token from ${env.toUpperCase()} (status ${res.status}); see REST-03 and CRED-03`);
   }
-  registerSecret(token);
   return token;
 }
 

@@ -8,7 +8,6 @@ import type { Account, HttpResponse } from '../targets/index.ts';
 import { CheckFailure } from './failure.ts';
 import type { CheckContext } from './rule-test.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
-import { registerSecret } from './secrets.ts';
 
 let sequence = 0;
 const next = () => `${process.pid}-${++sequence}`;
@@ -92,9 +91,7 @@ export async function postEnvelope(
 /** The token in the response's BinarySecurityToken, if any. */
 export function responseToken(x: SoapExchange): string | undefined {
   const s = x.envelope?.security;
-  const token = s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
-  registerSecret(token);
-  return token;
+  return s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
 }
 
 /** A response envelope excerpt for evidence, passwords and tokens masked. */
