@@ -6,7 +6,7 @@ import { REFERENCE_CLIENT, startClient } from '../clients/load.ts';
 import type { SimEvent } from '../sim/index.ts';
 import type { Environment, RuleId } from '../spec/index.ts';
 import { createSimTarget, type Account, type SimControl } from '../targets/index.ts';
-import { checkProperty, runCheck, titleFor, PrerequisiteFailed, type CheckContext, type CheckRunOptions } from './rule-test.ts';
+import { checkClauses, checkProperty, runCheck, titleFor, PrerequisiteFailed, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
 import { registerSecret } from './secrets.ts';
 import { runConfig } from './target.ts';
 
@@ -114,10 +114,12 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
  * A check of the client under test: a fresh simulator (its clock moving on its own) and a fresh client for this
  * check; the client rules are judged on the simulator's event log.
  */
-export function clientTest(ids: RuleId | readonly RuleId[], title: string, body: (ctx: ClientContext) => Promise<void>, options: { timeout?: number } = {}): void {
+export function clientTest(ids: RuleId | readonly RuleId[], title: string, body: (ctx: ClientContext) => Promise<void>, options: CheckOptions): void {
   const list = typeof ids === 'string' ? [ids] : ids;
-  it(titleFor(list, title), async (test) => {
-    await withClient((make, runOptions) => runCheck(test, list, (base) => body(make(base)), runOptions));
+  const fullTitle = titleFor(list, title);
+  checkClauses(list, fullTitle, options.clauses);
+  it(fullTitle, async (test) => {
+    await withClient((make, runOptions) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
 }
 
@@ -127,16 +129,17 @@ export function clientProperty<T>(
   title: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (ctx: ClientContext, value: T) => Promise<void>,
-  options: { numRuns?: number; timeout?: number } = {},
+  options: CheckOptions & { numRuns?: number },
 ): void {
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
+  checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
     await withClient((make, runOptions) =>
       checkProperty<T, ClientContext>(list, fullTitle, arbitrary, async (ctx, value) => {
         await ctx.mark();
         await predicate(ctx, value);
-      }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra })),
+      }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses })),
     );
   }, options.timeout ?? 180_000);
 }

@@ -7,9 +7,9 @@ export { closeTarget, currentTarget, runConfig } from './target.ts';
 export type { Exchange } from './evidence.ts';
 export type { CheckBody, CheckContext } from './rule-test.ts';
 export {
-  businessCall, closeOpenSessions, credentialsOf, excerpt, expectEnvelope, isFault, newConversationId, obtainSoapToken, openSession,
+  businessCall, closeOpenSessions, closeRequest, credentialsOf, excerpt, expectEnvelope, isFault, newConversationId, obtainSoapToken, openSession,
   openSessionCount, ping, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate,
   validateEnvelope,
 } from './soap.ts';
 export type { OpenSession, SoapCall, SoapExchange } from './soap.ts';
-export { PrerequisiteFailed } from './rule-test.ts';
+export { Inconclusive, PrerequisiteFailed } from './rule-test.ts';

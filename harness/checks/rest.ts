@@ -1,6 +1,7 @@
 import { basicAuthorization, clientIdFor } from '../credentials/index.ts';
 import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestEndpoint } from '../spec/index.ts';
 import type { Account, HttpResponse } from '../targets/index.ts';
+import { journalToken } from './journal.ts';
 import type { CheckContext } from './rule-test.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
 
@@ -40,14 +41,18 @@ export async function requestToken(ctx: CheckContext, env: Environment, req: Tok
   if (authorization !== null) headers.authorization = authorization;
   const contentType = req.contentType === undefined ? FORM_CONTENT_TYPE : req.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
+  const body = req.body ?? `grant_type=${GRANT_TYPE}`;
   const res = await ctx.http.request({
     method: 'POST',
     url,
     headers,
-    body: req.body ?? `grant_type=${GRANT_TYPE}`,
+    body,
     ...(req.timeoutMs !== undefined && { timeoutMs: req.timeoutMs }),
   });
   if (res.status === 200) ctx.created({ tokens: 1 });
+  const form = contentType === FORM_CONTENT_TYPE;
+  const valid = req.authorization === undefined && form && req.body === undefined;
+  journalToken({ request: { valid, form, what: valid ? 'a valid token request' : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res });
   return res;
 }
 
@@ -64,18 +69,33 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A token endpoint answer in one line: `401 invalid_client: Wrong clientID or clientSecret`. */
+export function describeTokenAnswer(res: HttpResponse): string {
+  const body = jsonBody(res);
+  if (!isRecord(body)) return `${res.status} ${res.body.slice(0, 120)}`.trim();
+  if (typeof body.error === 'string') return `${res.status} ${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description.slice(0, 160)}` : ''}`;
+  return `${res.status} ${typeof body.access_token === 'string' ? '(a token)' : JSON.stringify(Object.keys(body))}`;
+}
+
+/** The access token of a successful token answer, if it has one. */
+export function accessTokenOf(res: HttpResponse): string | undefined {
+  if (res.status < 200 || res.status >= 300) return undefined;
+  const body = jsonBody(res);
+  const token = isRecord(body) ? body.access_token : undefined;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
 /**
  * A token for later checks. A target that gives none makes the calling check `skipped` (its prerequisite failed),
- * not failed: the token endpoint's own rules report that failure.
+ * not failed: the credentials are CRED-03's to judge, the answer's shape REST-03's.
  */
 export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<string> {
   const res = await requestToken(ctx, env, acct ? { account: acct } : {});
-  const body = jsonBody(res);
-  const token = isRecord(body) ? body.access_token : undefined;
-  if (res.status !== 200 || typeof token !== 'string' || token === '') {
-    throw new PrerequisiteFailed(`no access token from ${env.toUpperCase()} (status ${res.status}); see REST-03 and CRED-03`);
-  }
-  return token;
+  const token = accessTokenOf(res);
+  if (token !== undefined) return token;
+  const whose = acct ? `the account ${acct.epr}` : 'the configured account';
+  if (res.status >= 200 && res.status < 300) throw new PrerequisiteFailed(`no access_token in the token answer of ${whose} in ${env.toUpperCase()}`, ['REST-03']);
+  throw new PrerequisiteFailed(`${whose} obtained no access token in ${env.toUpperCase()} (${describeTokenAnswer(res)})`, ['CRED-03']);
 }
 
 export interface ApiCall {

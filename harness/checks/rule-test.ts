@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { it, type TestContext } from 'vitest';
 import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta.ts';
 import { DEFAULT_RUNS } from '../run-config.ts';
-import { getRule, type RuleId } from '../spec/index.ts';
+import { findClause, getRule, type RuleId, type Where } from '../spec/index.ts';
 import { TransportError, type Target, type Transport } from '../targets/index.ts';
 import { BudgetExhausted } from './budget.ts';
 import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';
@@ -30,6 +30,22 @@ export interface CheckContext {
   resetEvidence(): void;
   /** Records tokens and sessions the check created, for the report's resource counts. */
   created(resources: { tokens?: number; sessionsOpened?: number; sessionsClosed?: number }): void;
+  /**
+   * Says that a clause the check declares could not be exercised on this target (a live target without clock
+   * control, say), and why: the rule is then not `pass` but `partial`, unless another check exercised the clause.
+   */
+  unchecked(clause: string, reason: string): void;
+}
+
+/** How a check is declared: the clauses it exercises (`<rule ID>.<slug>`, see the catalog), and its time limit. */
+export interface CheckOptions {
+  readonly clauses: readonly string[];
+  readonly timeout?: number;
+  /**
+   * Where this check can run, when it differs from its rules' `where`: a check of a `sim` rule that works on any
+   * target from what the target config declares says `any` (and calls `ctx.notApplicable` when nothing is declared).
+   */
+  readonly where?: Where;
 }
 
 export type CheckBody = (ctx: CheckContext) => Promise<void>;
@@ -41,9 +57,9 @@ function setMeta(test: TestContext, meta: CheckMeta): void {
 }
 
 /** Why the rules cannot run on this target, if they cannot. */
-function applicability(ids: readonly RuleId[], target: Target): Extract<CheckOutcome, { kind: 'not-applicable' | 'skipped' }> | undefined {
+function applicability(ids: readonly RuleId[], target: Target, where?: Where): Extract<CheckOutcome, { kind: 'not-applicable' | 'skipped' }> | undefined {
   for (const id of ids) {
-    const rule = getRule(id);
+    const rule = { ...getRule(id), ...(where && { where }) };
     if (rule.where === 'sim' && !target.control) {
       return { kind: 'not-applicable', reason: `${id} needs control of the target's clock or internals, which ${target.name} does not offer` };
     }
@@ -68,14 +84,38 @@ class OptInRequired extends Error {
 
 /**
  * A check could not get to what it checks because something it builds on failed (no token could be obtained, say).
- * Reported `skipped` with the reason, so one broken prerequisite does not cascade into a row of failures.
+ * Reported `skipped` with the reason, so one broken prerequisite does not cascade into a row of failures. `after`
+ * names the rules whose own checks judge the prerequisite: the report adds the first of them that failed in the run.
  */
 export class PrerequisiteFailed extends Error {
   readonly code = 'PREREQUISITE_FAILED';
-  constructor(readonly reason: string) {
+  constructor(readonly reason: string, readonly after: readonly RuleId[] = []) {
     super(reason);
     this.name = 'PrerequisiteFailed';
   }
+}
+
+/**
+ * The check could not come to a verdict: the target answered something that says nothing about the rule (a probe
+ * action the service does not offer, a fault the harness cannot read, a server error). Reported `error`, with what
+ * came back and what to configure — never `fail`.
+ */
+export class Inconclusive extends Error {
+  readonly code = 'INCONCLUSIVE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'Inconclusive';
+  }
+}
+
+/** Throws when a check declares a clause the catalog does not have, or one of a rule its title does not name. */
+export function checkClauses(ids: readonly RuleId[], title: string, clauses: readonly string[]): void {
+  for (const clause of clauses) {
+    const found = findClause(clause);
+    if (!found) throw new Error(`the check "${title}" declares the clause "${clause}", which the catalog does not have`);
+    if (!ids.includes(found.rule.id)) throw new Error(`the check "${title}" declares the clause "${clause}" of ${found.rule.id}, which its title does not name`);
+  }
+  if (clauses.length === 0) throw new Error(`the check "${title}" declares no clause: name those it exercises (options.clauses)`);
 }
 
 /**
@@ -83,10 +123,12 @@ export class PrerequisiteFailed extends Error {
  * the reporter maps the result to the rules. Handles applicability (`sim`, `opt-in`), turns network failures into
  * `error` (not `fail`), and attaches redacted expected/actual values and evidence to a failure.
  */
-export function ruleTest(ids: RuleId | readonly RuleId[], title: string, body: CheckBody, options: { timeout?: number } = {}): void {
+export function ruleTest(ids: RuleId | readonly RuleId[], title: string, body: CheckBody, options: CheckOptions): void {
   const list = typeof ids === 'string' ? [ids] : ids;
-  it(titleFor(list, title), async (test) => {
-    await runCheck(test, list, body);
+  const fullTitle = titleFor(list, title);
+  checkClauses(list, fullTitle, options.clauses);
+  it(fullTitle, async (test) => {
+    await runCheck(test, list, body, { clauses: options.clauses, ...(options.where && { where: options.where }) });
   }, options.timeout);
 }
 
@@ -98,18 +140,25 @@ export interface CheckRunOptions {
   readonly extra?: (err: unknown) => Partial<CheckFailureDetail>;
   /** More evidence lines on failure (a client check's simulator events). */
   readonly evidence?: () => Promise<readonly string[]>;
+  /** The clauses the check exercises (see {@link CheckOptions}). */
+  readonly clauses?: readonly string[];
+  /** The check's own `where` (see {@link CheckOptions}). */
+  readonly where?: Where;
 }
 
 /** Errors that mean the check could not be carried out (an `error` verdict), not that the target broke a rule. */
 function isErrorVerdict(err: unknown): err is Error & { code: string } {
-  return err instanceof TransportError || (err instanceof Error && err.name === 'DriverFailure' && typeof (err as { code?: unknown }).code === 'string');
+  return err instanceof TransportError || err instanceof Inconclusive || (err instanceof Error && err.name === 'DriverFailure' && typeof (err as { code?: unknown }).code === 'string');
 }
 
 export async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, options: CheckRunOptions = {}): Promise<void> {
   const target = options.target ?? (await currentTarget());
-  const skip = applicability(ids, target);
+  const declared = options.clauses ?? [];
+  const unchecked = new Map<string, string>();
+  const coverage = () => ({ declared, unchecked: [...unchecked].map(([id, reason]) => ({ id, reason: redact(reason) })) });
+  const skip = applicability(ids, target, options.where);
   if (skip) {
-    setMeta(test, { outcome: skip });
+    setMeta(test, { outcome: skip, clauses: coverage() });
     test.skip(skip.reason);
   }
   const exchanges: Exchange[] = [];
@@ -140,8 +189,12 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
       resources.sessionsOpened += r.sessionsOpened ?? 0;
       resources.sessionsClosed += r.sessionsClosed ?? 0;
     },
+    unchecked(clause, reason) {
+      if (!declared.includes(clause)) throw new Error(`the check does not declare the clause "${clause}" it reports unchecked`);
+      if (!unchecked.has(clause)) unchecked.set(clause, reason);
+    },
   };
-  const meta = (m: CheckMeta): CheckMeta => ({ ...m, resources });
+  const meta = (m: CheckMeta): CheckMeta => ({ ...m, resources, clauses: coverage() });
   try {
     await body(ctx);
     setMeta(test, meta(outcome ? { outcome } : {}));
@@ -160,7 +213,7 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
     }
     if (err instanceof PrerequisiteFailed) {
       const reason = redact(`prerequisite failed: ${err.reason}`);
-      setMeta(test, meta({ outcome: { kind: 'skipped', reason } }));
+      setMeta(test, meta({ outcome: { kind: 'skipped', reason, ...(err.after.length > 0 && { after: err.after }) } }));
       test.skip(reason);
     }
     const more = options.evidence ? await options.evidence().catch(() => []) : [];
@@ -238,6 +291,8 @@ export async function checkProperty<T, C extends CheckContext>(
     details = await fc.check(fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded), {
       seed: config.seed,
       numRuns: scaledRuns(numRuns, config.runs),
+      // A live target is a guest's: no shrinking, which would spend its token and session budget on replays.
+      ...(config.target.kind === 'live' && { endOnFailure: true }),
       ...(replay !== undefined && { path: replay, endOnFailure: true }),
     });
     if (details.failed) {
@@ -273,11 +328,12 @@ export function ruleProperty<T>(
   /** The inputs, or a function of the check context that builds them (from the target's account, say). */
   arbitrary: fc.Arbitrary<T> | ((ctx: CheckContext) => fc.Arbitrary<T>),
   predicate: (ctx: CheckContext, value: T) => Promise<void>,
-  options: { numRuns?: number; timeout?: number } = {},
+  options: CheckOptions & { numRuns?: number },
 ): void {
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
+  checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
-    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, runOptions));
+    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, { ...runOptions, clauses: options.clauses, ...(options.where && { where: options.where }) }));
   }, options.timeout ?? 120_000);
 }

@@ -3,9 +3,14 @@ import {
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
   type Verdict,
 } from '../soap/index.ts';
+import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
 import type { Environment } from '../spec/index.ts';
-import type { Account, HttpResponse } from '../targets/index.ts';
+import type { Account } from '../targets/index.ts';
 import { CheckFailure } from './failure.ts';
+import { journalSoap } from './journal.ts';
+import type { SoapExchange } from './soap-exchange.ts';
+
+export type { SoapExchange } from './soap-exchange.ts';
 import type { CheckContext } from './rule-test.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
 
@@ -28,14 +33,6 @@ export interface SoapCall {
   readonly timeoutMs?: number;
 }
 
-export interface SoapExchange {
-  readonly request: { readonly xml: string; readonly conversationId: string; readonly messageId: string; readonly cpaId: string };
-  readonly response: HttpResponse;
-  /** The parsed response; `undefined` when it is not a SOAP envelope (the reason in `parseError`). */
-  readonly envelope: ParsedEnvelope | undefined;
-  readonly parseError: string | undefined;
-}
-
 export function soapUrl(ctx: CheckContext, env: Environment): string {
   const e = ctx.target.environments[env];
   if (!e) return ctx.notApplicable(`the target has no ${env.toUpperCase()} environment configured`);
@@ -55,7 +52,9 @@ export async function soapCall(ctx: CheckContext, env: Environment, call: SoapCa
   const cpaId = call.cpaId ?? ctx.target.accounts[env]?.pcc ?? 'UNKNOWN';
   const header = makeRequestHeader({ action: call.action, cpaId, conversationId, messageId, now: new Date(), ...(call.version && { version: call.version }) });
   const xml = buildRequest({ header, security: call.security, body: call.body, ...(call.style && { style: call.style }) });
-  const x = await postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
+  const sent = await postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
+  const x: SoapExchange = { ...sent, request: { ...sent.request, action: call.action } };
+  journalSoap(x);
   // What the call created on the target, for the report's resource counts.
   if (!x.envelope?.fault && responseToken(x)) {
     if (call.action === 'TokenCreateRQ') ctx.created({ tokens: 1 });
@@ -107,11 +106,30 @@ export async function tokenCreate(ctx: CheckContext, env: Environment, account: 
   return soapCall(ctx, env, { action: 'TokenCreateRQ', security: credentialsOf(account), body: tokenCreateRQBody(), cpaId: account.pcc, ...call });
 }
 
+/** What a token-creating answer lacked, as a missing prerequisite naming the rules that judge it. */
+function noTokenFrom(ctx: CheckContext, action: 'TokenCreateRQ' | 'SessionCreateRQ', env: Environment, x: SoapExchange, account: Account | undefined): PrerequisiteFailed {
+  const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
+  const what = `${action} ${account ? `of the account ${account.epr}` : 'of the configured account'} in ${env.toUpperCase()}`;
+  const own = action === 'TokenCreateRQ' ? 'STOK-01' : 'STOK-02';
+  switch (answer.kind) {
+    case 'pool-full':
+      return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${answer.code}); close the account's other sessions or wait for them to time out`, ['SESS-02', 'SESS-04']);
+    case 'refused':
+      return new PrerequisiteFailed(`${what} was refused (${answer.code}): the account did not authenticate on SOAP`, ['CRED-03', 'XPROTO-03']);
+    case 'not-soap':
+      return new PrerequisiteFailed(`${what} got no SOAP answer (${describeSoapAnswer(answer)})`, ['SOAP-02']);
+    case 'success':
+      return new PrerequisiteFailed(`${what} returned no token in wsse:BinarySecurityToken`, [own]);
+    default:
+      return new PrerequisiteFailed(`${what} got no token: ${describeSoapAnswer(answer)}`, [own]);
+  }
+}
+
 /** A sessionless SOAP token for later checks; a target that gives none makes the check `skipped` (prerequisite). */
 export async function obtainSoapToken(ctx: CheckContext, env: Environment, account?: Account): Promise<string> {
   const x = await tokenCreate(ctx, env, account);
-  const token = responseToken(x);
-  if (x.envelope?.fault || !token) throw new PrerequisiteFailed(`no token from TokenCreateRQ in ${env.toUpperCase()}; see STOK-01`);
+  const token = x.envelope?.fault ? undefined : responseToken(x);
+  if (!token) throw noTokenFrom(ctx, 'TokenCreateRQ', env, x, account);
   return token;
 }
 
@@ -135,10 +153,10 @@ export async function sessionCreate(ctx: CheckContext, env: Environment, account
   return { ...x, session };
 }
 
-/** Opens a session for later checks; none makes the check `skipped` (prerequisite). */
+/** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */
 export async function openSession(ctx: CheckContext, env: Environment, account?: Account): Promise<OpenSession> {
   const x = await sessionCreate(ctx, env, account);
-  if (!x.session) throw new PrerequisiteFailed(`no session from SessionCreateRQ in ${env.toUpperCase()}; see STOK-02${x.envelope?.fault ? ` (fault ${x.envelope.fault.faultcode})` : ''}`);
+  if (!x.session) throw noTokenFrom(ctx, 'SessionCreateRQ', env, x, account);
   return x.session;
 }
 
@@ -153,6 +171,20 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   openSessions.delete(session.token);
   ctx.created({ sessionsClosed: 1 });
   return x;
+}
+
+/**
+ * `SessionCloseRQ` with any token (an unknown one, or one of a session already closed), outside the bookkeeping of
+ * open sessions: for checks of how the service answers a token it must refuse.
+ */
+export async function closeRequest(ctx: CheckContext, env: Environment, token: string, conversationId = newConversationId(), cpaId = ctx.target.accounts[env]?.pcc ?? 'UNKNOWN'): Promise<SoapExchange> {
+  return soapCall(ctx, env, {
+    action: 'SessionCloseRQ',
+    security: { kind: 'binarySecurityToken', token },
+    body: sessionCloseRQBody({ pseudoCityCode: cpaId, timeStamp: new Date().toISOString().slice(0, 19) + 'Z' }),
+    conversationId,
+    cpaId,
+  });
 }
 
 /** The keep-alive ping (the Refresh Session API) with a token. */

@@ -3,6 +3,7 @@ import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
 import { budgetedTransport, LIVE_BUDGET, type BudgetState } from './budget.ts';
+import { resetJournal } from './journal.ts';
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
@@ -25,6 +26,7 @@ async function create(run: RunConfig): Promise<Target> {
 
 /** The target of this test file, created on first use and closed after the file (see `setup.ts`). */
 export async function currentTarget(): Promise<Target> {
+  if (!current) resetJournal();
   current ??= create(runConfig()).then((target) => {
     for (const account of Object.values(target.accounts)) registerSecret(account?.password);
     if (target.control) for (const account of Object.values(target.control.extraAccounts)) registerSecret(account.password);

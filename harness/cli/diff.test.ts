@@ -53,7 +53,7 @@ describe('tds-conformance diff', () => {
       'REST-02  pass → fail',
       'REST-03  fail → pass',
       '',
-      'pass 1, fail 1, warn 1, info 1, skipped 44, not-applicable 1, error 1',
+      'pass 1, partial 0, fail 1, warn 1, info 1, skipped 44, not-applicable 1, error 1',
       '2 rules changed status, 48 unchanged',
       '',
     ].join('\n'));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransport, type Target } from '../targets/index.ts';
+import { createTransport, knowledge, type Target } from '../targets/index.ts';
 import { diagnose } from './doctor.ts';
 
 let server: Server;
@@ -20,6 +20,7 @@ afterAll(async () => {
 
 function target(restBaseUrl: string, soapUrl: string): Target {
   return {
+    ...knowledge(),
     name: 't', kind: 'live', environments: { cert: { restBaseUrl, soapUrl } }, accounts: {}, sessionPoolSize: undefined,
     sessionTimeoutSeconds: 900, allowOptIn: false, transport: createTransport({ timeoutMs: 2_000 }), control: undefined, close: async () => undefined,
   };

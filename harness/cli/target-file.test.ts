@@ -46,14 +46,14 @@ describe('a target file pointing at a service that breaks rules', () => {
   it('REST: token_type "Bearer" fails REST-03 naming expected and actual, exit code 1', async () => {
     const report = await runAgainst('rest03-token-type-capitalized', ['REST-03']);
     expect(report.rules.find((r) => r.id === 'REST-03')?.status).toBe('fail');
-    expect(failed(report, 'REST-03')).toMatchObject({ message: 'unexpected "token_type" value', expected: '"bearer"', actual: '"Bearer"' });
+    expect(failed(report, 'REST-03')).toMatchObject({ message: 'unexpected "token_type" value in the token response', expected: '"bearer"', actual: '"Bearer"' });
     expect(report.exitCode).toBe(1);
   }, 120_000);
 
   it.each([
-    ['err04-wrong-faultcode', 'ERR-04', { message: expect.stringMatching(/^unexpected faultcode for a ping with /), expected: '"Client.InvalidSecurityToken"', actual: '"Client.InvalidToken"' }],
+    ['err04-wrong-faultcode', 'ERR-04', { message: expect.stringMatching(/^unexpected faultcode for SessionCloseRQ with /), expected: '"Client.InvalidSecurityToken"', actual: '"Client.InvalidToken"' }],
     ['soap02-no-ref-to-message-id', 'SOAP-02', { message: expect.stringMatching(/^unexpected eb:RefToMessageId of the answer to /), expected: expect.stringMatching(/^".+"$/), actual: '(absent)' }],
-    ['sess02-close-keeps-token', 'SESS-02', { message: 'a ping with the token of a closed session was not refused with a SOAP fault' }],
+    ['sess02-close-keeps-token', 'SESS-02', { message: 'OTA_PingRQ with the token of the closed session was accepted' }],
   ] as const)('SOAP: %s fails %s with the envelope excerpt as evidence', async (defect, rule, expected) => {
     const report = await runAgainst(defect, [rule]);
     expect(report.rules.find((r) => r.id === rule)?.status).toBe('fail');

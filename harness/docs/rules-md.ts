@@ -1,5 +1,5 @@
 import {
-  areas, credentialEncoding, environments, limits, notYetCovered, releaseHistory, restEndpoints, rules, soapActions, soapFaults,
+  areas, credentialEncoding, environments, latitudes, limits, notYetCovered, releaseHistory, restEndpoints, rules, soapActions, soapFaults,
   stateTables, type RuleId, type StateTable,
 } from '../spec/index.ts';
 import type { IndexedTest } from './test-index.ts';
@@ -59,6 +59,17 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
       out.push(`>`);
       out.push(`> — interface document, *${r.source.section}*`);
       out.push('');
+      out.push('Clauses (each must be checked for the rule to `pass`; one that cannot be exercised on a target makes it `partial`):');
+      out.push('');
+      for (const c of r.clauses) out.push(`- \`${c.id}\` ${c.text}${c.needs ? ` *Needs ${c.needs}.*` : ''}`);
+      out.push('');
+      const free = r.latitudes.map((id) => latitudes.find((l) => l.id === id)).filter((l) => l !== undefined);
+      if (free.length) {
+        out.push('Latitude (what a conforming subject is free to do; the checks accept it):');
+        out.push('');
+        for (const l of free) out.push(`- **${l.id}**: ${l.text} — ${l.basis}`);
+        out.push('');
+      }
       const tests = byRule.get(r.id) ?? [];
       if (tests.length) {
         out.push('Verified by:');

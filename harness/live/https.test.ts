@@ -44,6 +44,8 @@ function serviceStatuses(report: Report): Record<string, RuleStatus> {
 }
 
 const serviceRules = rules.filter((r) => r.side === 'service');
+/** Rules a plain live target cannot fully exercise: a clause needs generated accounts, the clock, the pool or a look inside. */
+const PARTIAL_ON_LIVE = new Set(['CRED-03', 'ERR-04', 'SESS-02', 'STOK-01']);
 
 describe('a live target over HTTPS with a private CA (caFile)', () => {
   it('passes every service rule a live target is checked for; sim rules are not applicable, opt-in rules skipped; exit code 0', async () => {
@@ -53,7 +55,7 @@ describe('a live target over HTTPS with a private CA (caFile)', () => {
 
     const expected = Object.fromEntries(serviceRules.map((r): [string, RuleStatus] => [
       r.id,
-      r.where === 'sim' ? 'not-applicable' : r.where === 'opt-in' ? 'skipped' : r.level === 'INFO' ? 'info' : 'pass',
+      r.where === 'sim' ? 'not-applicable' : r.where === 'opt-in' ? 'skipped' : r.level === 'INFO' ? 'info' : PARTIAL_ON_LIVE.has(r.id) ? 'partial' : 'pass',
     ]));
     expect(serviceStatuses(report)).toEqual(expected);
     // Every check of a live rule held, needs control only the simulator offers (generated accounts, a moved clock),

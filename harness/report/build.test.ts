@@ -292,3 +292,66 @@ describe('buildReport: the run', () => {
     expect(report.resources).toEqual({ tokens: 3, sessionsOpened: 3, sessionsClosed: 3 });
   });
 });
+
+describe('buildReport: clauses', () => {
+  const all = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'];
+  const coverage = (declared: readonly string[], unchecked: { id: string; reason: string }[] = []) => ({ clauses: { declared, unchecked } });
+
+  it('passes a rule whose checks exercised every clause, and lists each as checked', () => {
+    const report = buildReport([record('REST-03: a', { meta: coverage(all.slice(0, 2)) }), record('REST-03: b', { meta: coverage(all.slice(2)) })], buildOptions);
+    const rule = ruleOf(report, 'REST-03');
+    expect(rule.status).toBe('pass');
+    expect(rule.clauses?.map((c) => c.status)).toEqual(['checked', 'checked', 'checked', 'checked']);
+  });
+
+  it('makes a rule partial, not pass, when a clause was not exercised, saying which and why; the exit code stays 0', () => {
+    const report = buildReport([
+      record('REST-03: a', { meta: coverage(all, [{ id: 'REST-03.expires-in', reason: 'needs the clock' }]) }),
+    ], buildOptions);
+    const rule = ruleOf(report, 'REST-03');
+    expect(rule.status).toBe('partial');
+    expect(rule.reason).toBe('unchecked on this target: REST-03.expires-in (needs the clock)');
+    expect(rule.clauses?.find((c) => c.id === 'REST-03.expires-in')).toMatchObject({ status: 'unchecked', reason: 'needs the clock' });
+    expect(rule.checks[0]).toMatchObject({ clauses: all, unchecked: [{ id: 'REST-03.expires-in', reason: 'needs the clock' }] });
+    expect(report.summary.partial).toBe(1);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('counts a clause another check exercised as checked, and gives a skipped check\'s reason for one nobody did', () => {
+    const report = buildReport([
+      record('REST-03: a', { meta: coverage(all.slice(0, 3)) }),
+      record('REST-03: b', { state: 'skipped', meta: { outcome: { kind: 'not-applicable', reason: 'no clock' }, ...coverage(['REST-03.expires-in']) } }),
+    ], buildOptions);
+    const rule = ruleOf(report, 'REST-03');
+    expect(rule.status).toBe('partial');
+    expect(rule.clauses?.find((c) => c.id === 'REST-03.expires-in')).toMatchObject({ status: 'unchecked', reason: 'not-applicable: no clock' });
+  });
+
+  it('marks the clauses of a failed check failed', () => {
+    const report = buildReport([failed('REST-03: a', 'boom', coverage(['REST-03.token-type']))], buildOptions);
+    const rule = ruleOf(report, 'REST-03');
+    expect(rule.status).toBe('fail');
+    expect(rule.clauses?.find((c) => c.id === 'REST-03.token-type')?.status).toBe('failed');
+    expect(rule.clauses?.find((c) => c.id === 'REST-03.json-object')?.status).toBe('unchecked');
+  });
+});
+
+describe('buildReport: missing prerequisites', () => {
+  it('names the rule of the prerequisite that failed first in the run, and skips the dependent rule', () => {
+    const report = buildReport([
+      failed('CRED-03: the configured account obtains a token', 'no token'),
+      record('ERR-01: x', { state: 'skipped', meta: { outcome: { kind: 'skipped', reason: 'prerequisite failed: no token', after: ['REST-03', 'CRED-03'] } } }),
+    ], buildOptions);
+    const rule = ruleOf(report, 'ERR-01');
+    expect(rule.status).toBe('skipped');
+    expect(rule.reason).toBe('prerequisite failed: no token (CRED-03 failed)');
+    expect(rule.checks[0]).toMatchObject({ status: 'skipped', prerequisite: { rules: ['REST-03', 'CRED-03'], failedFirst: 'CRED-03' } });
+  });
+
+  it('keeps the reason as it is when none of the named rules failed in the run', () => {
+    const report = buildReport([
+      record('ERR-01: x', { state: 'skipped', meta: { outcome: { kind: 'skipped', reason: 'prerequisite failed: no token', after: ['CRED-03'] } } }),
+    ], buildOptions);
+    expect(ruleOf(report, 'ERR-01')).toMatchObject({ status: 'skipped', reason: 'prerequisite failed: no token' });
+  });
+});

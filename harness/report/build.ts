@@ -9,7 +9,7 @@ import type { CheckMeta } from './meta.ts';
 import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';
 import { replayCommand, withContext } from './replay.ts';
 import type {
-  CheckResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
+  CheckResult, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
   TestRecord, UnmappedTest,
 } from './model.ts';
 
@@ -92,8 +92,10 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
       return { ...base, status: 'skipped', reason, checks: [] };
     }
     const checks = ruleRecords.map((record) => completeReplay(checkResult(record, rule, codes), options));
-    return { ...base, ...ruleStatus(checks), checks };
+    const clauses = clauseResults(rule, checks);
+    return { ...base, ...withClauses(ruleStatus(checks), clauses), clauses, checks };
   });
+  const withPrerequisites = rules.map((r) => nameFailedPrerequisites(r, rules));
 
   const runErrors: RunError[] = [...(options.runErrors ?? [])];
   for (const test of unmapped) {
@@ -118,11 +120,11 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     seed: options.seed,
     runs: options.runs,
     completion,
-    exitCode: exitCodeFor(rules, runErrors, codes),
+    exitCode: exitCodeFor(withPrerequisites, runErrors, codes),
     selection: catalog.map((r) => r.id).filter((id) => selected.has(id)),
-    summary: summarize(rules),
+    summary: summarize(withPrerequisites),
     resources: sumResources(records),
-    rules,
+    rules: withPrerequisites,
     unmapped,
     runErrors,
   };
@@ -142,7 +144,15 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
  *    value in the message); otherwise `pass`.
  */
 export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: ReadonlySet<string> = UNREACHABLE_CODES): CheckResult {
-  const base = { name: record.title, file: record.file, durationMs: record.durationMs };
+  const coverage = record.meta?.clauses;
+  const own = (id: string) => id.startsWith(`${rule.id}.`);
+  const base = {
+    name: record.title,
+    file: record.file,
+    durationMs: record.durationMs,
+    ...(coverage && { clauses: coverage.declared.filter(own) }),
+    ...(coverage && coverage.unchecked.some((u) => own(u.id)) && { unchecked: coverage.unchecked.filter((u) => own(u.id)) }),
+  };
   const outcome = record.meta?.outcome;
   if (outcome?.kind === 'error') {
     const evidence = record.meta?.failure?.evidence;
@@ -181,7 +191,8 @@ export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: Re
     case 'skipped': {
       if (outcome?.kind === 'not-applicable') return { ...base, status: 'not-applicable', message: outcome.reason };
       const reason = outcome?.kind === 'skipped' ? outcome.reason : (record.note ?? 'skipped');
-      return { ...base, status: 'skipped', message: reason };
+      const after = outcome?.kind === 'skipped' ? (outcome.after ?? []).filter(isRuleId) : [];
+      return { ...base, status: 'skipped', message: reason, ...(after.length > 0 && { prerequisite: { rules: after } }) };
     }
     case 'pending':
       return { ...base, status: 'skipped', message: 'did not finish' };
@@ -197,6 +208,46 @@ export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: Re
       return { ...base, status: 'pass' };
     }
   }
+}
+
+/**
+ * The clauses of a rule in a run, from the coverage its checks declare (see {@link ClauseResult}). A check without
+ * coverage data (not written with the harness's check functions) counts as exercising every clause it ran.
+ */
+export function clauseResults(rule: Rule, checks: readonly CheckResult[]): ClauseResult[] {
+  return rule.clauses.map((clause): ClauseResult => {
+    const covering = checks.filter((c) => c.clauses === undefined || c.clauses.includes(clause.id));
+    const uncheckedHere = (c: CheckResult) => c.unchecked?.find((u) => u.id === clause.id);
+    if (covering.some((c) => c.status === 'fail' || c.status === 'warn')) return { id: clause.id, text: clause.text, status: 'failed' };
+    if (covering.some((c) => (c.status === 'pass' || c.status === 'info') && !uncheckedHere(c))) return { id: clause.id, text: clause.text, status: 'checked' };
+    const why = covering.map((c) => uncheckedHere(c)?.reason ?? (c.status === 'pass' || c.status === 'info' ? undefined : `${c.status}: ${c.message}`)).find((r) => r !== undefined);
+    return { id: clause.id, text: clause.text, status: 'unchecked', reason: why ?? 'no check of this run exercises it' };
+  });
+}
+
+/** `pass` becomes `partial` when a clause of the rule went unchecked; the reason lists those clauses. */
+function withClauses(verdict: { status: RuleStatus; reason?: string }, clauses: readonly ClauseResult[]): { status: RuleStatus; reason?: string } {
+  if (verdict.status !== 'pass') return verdict;
+  const unchecked = clauses.filter((c) => c.status === 'unchecked');
+  if (unchecked.length === 0) return verdict;
+  return { status: 'partial', reason: `unchecked on this target: ${unchecked.map((c) => `${c.id} (${c.reason})`).join('; ')}` };
+}
+
+/**
+ * A check skipped for a missing prerequisite names the rules that judge it; this adds the first of them that failed,
+ * warned or errored in the run (the one to look at first), to the check and its message.
+ */
+function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResult[]): RuleResult {
+  if (!rule.checks.some((c) => c.status === 'skipped' && c.prerequisite)) return rule;
+  const broken = (id: RuleId) => ['fail', 'warn', 'error'].includes(all.find((r) => r.id === id)?.status ?? '');
+  const checks = rule.checks.map((c): CheckResult => {
+    if (c.status !== 'skipped' || !c.prerequisite) return c;
+    const failedFirst = c.prerequisite.rules.find(broken);
+    if (!failedFirst) return c;
+    return { ...c, message: `${c.message} (${failedFirst} failed)`, prerequisite: { ...c.prerequisite, failedFirst } };
+  });
+  const verdict = ruleStatus(checks);
+  return { ...rule, checks, ...(rule.status === 'skipped' && verdict.reason !== undefined && { reason: verdict.reason }) };
 }
 
 /**
@@ -254,6 +305,7 @@ export function summarize(rules: readonly RuleResult[]): Summary {
   const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
   return {
     pass: count('pass'),
+    partial: count('partial'),
     fail: count('fail'),
     warn: count('warn'),
     info: count('info'),

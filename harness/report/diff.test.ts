@@ -18,7 +18,7 @@ describe('diffReports', () => {
     expect(diff.changes).toEqual([{ id: 'REST-03', from: 'pass', to: 'fail' }, { id: 'ERR-01', from: 'fail', to: 'pass' }]);
     expect(diff.unchanged).toBe(2);
     expect(diff.counts).toEqual([
-      { status: 'pass', before: 2, after: 2 }, { status: 'fail', before: 1, after: 1 }, { status: 'warn', before: 1, after: 1 },
+      { status: 'pass', before: 2, after: 2 }, { status: 'partial', before: 0, after: 0 }, { status: 'fail', before: 1, after: 1 }, { status: 'warn', before: 1, after: 1 },
       { status: 'info', before: 0, after: 0 }, { status: 'skipped', before: 0, after: 0 },
       { status: 'not-applicable', before: 0, after: 0 }, { status: 'error', before: 0, after: 0 },
     ]);
@@ -43,7 +43,7 @@ describe('renderDiff', () => {
       'ERR-01   fail → pass',
       'API-01   pass → error',
       '',
-      'pass 2 → 1, fail 1, warn 0, info 0, skipped 0, not-applicable 0, error 0 → 1',
+      'pass 2 → 1, partial 0, fail 1, warn 0, info 0, skipped 0, not-applicable 0, error 0 → 1',
       '3 rules changed status, 0 unchanged',
       '',
     ].join('\n'));
@@ -51,7 +51,7 @@ describe('renderDiff', () => {
 
   it('says when nothing changed', () => {
     expect(renderDiff(diffReports(report({ 'REST-03': 'pass' }), report({ 'REST-03': 'pass' })))).toBe(
-      'pass 1, fail 0, warn 0, info 0, skipped 0, not-applicable 0, error 0\nno rule changed status (1 unchanged)\n',
+      'pass 1, partial 0, fail 0, warn 0, info 0, skipped 0, not-applicable 0, error 0\nno rule changed status (1 unchanged)\n',
     );
   });
 });
@@ -78,7 +78,7 @@ describe('parseReportJson', () => {
     expect(error('{"name":"pkg"}').message).toBe(`"x.json" is not a report.json of tds-conformance run: it has no "rules" list; ${hint}`);
     expect(error('{"tool":{"name":"other"},"rules":[]}').message).toBe(`"x.json" is not a report.json of tds-conformance run: its "tool" is not tds-auth-conformance; ${hint}`);
     expect(error('{"rules":[{"id":"REST-03","status":"passed"}]}').message).toBe(
-      `"x.json" is not a report.json of tds-conformance run: rules[0] has no rule "id" and "status" (one of pass, fail, warn, info, skipped, not-applicable, error); ${hint}`,
+      `"x.json" is not a report.json of tds-conformance run: rules[0] has no rule "id" and "status" (one of pass, partial, fail, warn, info, skipped, not-applicable, error); ${hint}`,
     );
     expect(error('{"rules":[{"id":"A","status":"pass"},{"id":"A","status":"fail"}]}').message).toBe(`"x.json" is not a report.json of tds-conformance run: it lists A twice; ${hint}`);
     expect(error('[]')).toMatchObject({ code: 'REPORT_FILE_INVALID', file: 'x.json' });

@@ -32,6 +32,7 @@ export type EarlOutcome = 'earl:passed' | 'earl:failed' | 'earl:cantTell' | 'ear
 
 const OUTCOMES: Record<Status, EarlOutcome> = {
   pass: 'earl:passed',
+  partial: 'earl:cantTell',
   fail: 'earl:failed',
   warn: 'earl:failed',
   info: 'earl:cantTell',
@@ -113,6 +114,7 @@ function description(rule: RuleResult): string {
   const counted = `${checks} check${checks === 1 ? '' : 's'}`;
   switch (rule.status) {
     case 'pass': return `pass: ${counted} passed`;
+    case 'partial': return `partial: ${counted} passed, but not every clause could be checked on this target: ${rule.reason ?? ''}`.trimEnd();
     case 'fail': return `fail: a MUST rule is not met${known}`;
     case 'warn': return `warn: a SHOULD rule is not met${known}`;
     case 'info': return 'info: an observation, not a verdict';

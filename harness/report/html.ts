@@ -23,6 +23,7 @@ export function renderHtml(report: Report): string {
     filters(report),
     rulesSection(report),
     problemsSection(report),
+    clausesSection(report),
     observationsSection(report),
     runErrorsSection(report),
     unmappedSection(report),
@@ -69,11 +70,11 @@ export function escapeHtml(text: string): string {
 const esc = escapeHtml;
 
 const STATUS_LABELS: Record<Status, string> = {
-  pass: 'pass', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'not applicable', error: 'error',
+  pass: 'pass', partial: 'partial', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'not applicable', error: 'error',
 };
 
 const SUMMARY_KEYS: Record<Status, keyof Report['summary']> = {
-  pass: 'pass', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'notApplicable', error: 'error',
+  pass: 'pass', partial: 'partial', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'notApplicable', error: 'error',
 };
 
 const PROBLEM = new Set<Status>(['fail', 'warn', 'error']);
@@ -243,6 +244,27 @@ function problemsSection(report: Report): string {
   return out.join('\n');
 }
 
+/** Rules with clauses this run could not check (a `partial` rule, or a rule that failed on another clause). */
+function clausesSection(report: Report): string {
+  const rules = report.rules.filter((r) => r.status !== 'skipped' && r.status !== 'not-applicable' && r.clauses?.some((c) => c.status === 'unchecked'));
+  if (rules.length === 0) return '';
+  const out = [
+    '<section id="unchecked" data-filter-list aria-labelledby="unchecked-title">',
+    '<h2 id="unchecked-title">Clauses not checked on this target</h2>',
+    '<p>A rule is <em>partial</em> when every check that ran held but a clause could not be exercised here.</p>',
+  ];
+  for (const rule of rules) {
+    out.push(
+      `<article class="unchecked" data-rule="${esc(rule.id)}" ${filterAttributes(rule.status, rule.side)}>`,
+      `<h3>${badge(rule.status, rule.knownFailure === true)} ${esc(rule.id)} <small>${esc(rule.level)} · ${esc(rule.side)}</small></h3><ul>`,
+      ...(rule.clauses ?? []).map((c) => `<li class="clause c-${esc(c.status)}"><code>${esc(c.id)}</code> ${esc(c.status)}: ${esc(c.text)}${c.reason !== undefined ? ` <span class="why">— ${esc(c.reason)}</span>` : ''}</li>`),
+      '</ul></article>',
+    );
+  }
+  out.push('<p class="empty" hidden>No rule matches the filters.</p>', '</section>');
+  return out.join('\n');
+}
+
 function block(label: string, value: string, cls: string): string {
   return `<div class="${cls}"><h5>${esc(label)}</h5><pre>${esc(value)}</pre></div>`;
 }
@@ -358,7 +380,7 @@ thead th{font-size:12px;color:var(--muted);font-weight:600}
 tbody th{font-weight:600;white-space:nowrap}.num{text-align:right}
 td.note{color:var(--muted);max-width:520px}
 .badge{display:inline-block;padding:0 7px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
-.badge.s-pass{background:var(--pass-bg);color:var(--pass)}.badge.s-fail{background:var(--fail-bg);color:var(--fail)}
+.badge.s-pass{background:var(--pass-bg);color:var(--pass)}.badge.s-partial{background:var(--warn-bg);color:var(--pass)}.badge.s-fail{background:var(--fail-bg);color:var(--fail)}
 .badge.s-warn{background:var(--warn-bg);color:var(--warn)}.badge.s-info{background:var(--info-bg);color:var(--info)}
 .badge.s-error{background:var(--error-bg);color:var(--error)}.badge.s-skipped,.badge.s-not-applicable{background:var(--skip-bg);color:var(--skip)}
 .problem{margin:16px 0;padding:4px 16px 12px;border:1px solid var(--line);border-left:4px solid var(--skip);border-radius:8px}

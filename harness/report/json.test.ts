@@ -20,14 +20,14 @@ describe('renderJson', () => {
     ]);
     expect(parsed['tool']).toEqual({ name: 'tds-auth-conformance', version: '0.1.0' });
     expect(parsed['target']).toEqual({ name: 'simulator', kind: 'sim' });
-    expect(Object.keys(parsed['summary'] as object)).toEqual(['pass', 'fail', 'warn', 'info', 'skipped', 'notApplicable', 'error']);
+    expect(Object.keys(parsed['summary'] as object)).toEqual(['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'notApplicable', 'error']);
     expect(parsed['resources']).toEqual({ tokens: 0, sessionsOpened: 0, sessionsClosed: 0 });
   });
 
   it('has the documented fields on rules and checks, and no empty ones', () => {
     const rules = parsed['rules'] as Record<string, unknown>[];
     const rest03 = rules.find((r) => r['id'] === 'REST-03');
-    expect(Object.keys(rest03 ?? {})).toEqual(['id', 'side', 'level', 'where', 'area', 'statement', 'status', 'checks']);
+    expect(Object.keys(rest03 ?? {})).toEqual(['id', 'side', 'level', 'where', 'area', 'statement', 'status', 'clauses', 'checks']);
     const [check] = (rest03?.['checks'] ?? []) as Record<string, unknown>[];
     expect(Object.keys(check ?? {}).sort()).toEqual(
       ['actual', 'counterexample', 'durationMs', 'evidence', 'expected', 'file', 'message', 'name', 'path', 'replay', 'seed', 'status'],

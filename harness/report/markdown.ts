@@ -63,6 +63,16 @@ export function renderMarkdown(report: Report): string {
     }
   }
 
+  const partial = report.rules.filter((r) => r.clauses?.some((c) => c.status === 'unchecked') && r.status !== 'skipped' && r.status !== 'not-applicable');
+  if (partial.length > 0) {
+    out.push('## Clauses not checked on this target', '', 'A rule is `partial` when every check that ran held but a clause could not be exercised here.', '');
+    for (const rule of partial) {
+      out.push(`- **${rule.id}** (${rule.status})`);
+      for (const c of rule.clauses ?? []) if (c.status === 'unchecked') out.push(`  - \`${c.id}\` ${inline(c.text)} — unchecked: ${inline(oneLine(c.reason ?? ''))}`);
+    }
+    out.push('');
+  }
+
   const observations = report.rules.flatMap((r) => r.checks.filter((c) => c.status === 'info').map((c) => ({ rule: r, check: c })));
   if (observations.length > 0) {
     out.push('## Observations (INFO rules)', '');
@@ -87,9 +97,9 @@ export function renderMarkdown(report: Report): string {
 
 function summaryTable(s: Summary): string[] {
   return [
-    '| pass | fail | warn | info | skipped | not applicable | error |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.info} | ${s.skipped} | ${s.notApplicable} | ${s.error} |`,
+    '| pass | partial | fail | warn | info | skipped | not applicable | error |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.pass} | ${s.partial} | ${s.fail} | ${s.warn} | ${s.info} | ${s.skipped} | ${s.notApplicable} | ${s.error} |`,
   ];
 }
 

@@ -12,8 +12,11 @@ import type {} from 'vitest';
 export type CheckOutcome =
   /** A `sim` rule on a target without the control it needs. */
   | { readonly kind: 'not-applicable'; readonly reason: string }
-  /** An `opt-in` rule on a live target without `--allow-opt-in`, or a prerequisite that is missing. */
-  | { readonly kind: 'skipped'; readonly reason: string }
+  /**
+   * An `opt-in` rule on a live target without `--allow-opt-in`, or a prerequisite that is missing. `after`: the rules
+   * whose checks judge the missing prerequisite (the report names the one that failed first in the run).
+   */
+  | { readonly kind: 'skipped'; readonly reason: string; readonly after?: readonly string[] }
   /** An INFO rule: what was observed, and what the real service is publicly seen to do. */
   | { readonly kind: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean }
   /** The check could not be carried out: the target was unreachable, timed out, or the harness failed. */
@@ -35,8 +38,22 @@ export interface CheckFailureDetail {
   readonly evidence?: readonly string[];
 }
 
+/** A clause the check could not exercise on this target, and why. */
+export interface UncheckedClause {
+  readonly id: string;
+  readonly reason: string;
+}
+
+/** The clauses (`<rule ID>.<slug>`) a check exercises, less those it could not exercise on this target. */
+export interface ClauseCoverage {
+  readonly declared: readonly string[];
+  readonly unchecked: readonly UncheckedClause[];
+}
+
 export interface CheckMeta {
   readonly outcome?: CheckOutcome;
+  /** Absent only for checks not written with the harness's `ruleTest`/`clientTest` family. */
+  readonly clauses?: ClauseCoverage;
   readonly failure?: CheckFailureDetail;
   /** Counts a live run must report: tokens and sessions the check created and closed. */
   readonly resources?: { readonly tokens: number; readonly sessionsOpened: number; readonly sessionsClosed: number };

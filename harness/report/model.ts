@@ -10,10 +10,13 @@ import type { CheckFailureDetail, CheckMeta } from './meta.ts';
 export const REPORT_SCHEMA_VERSION = 1;
 
 /** Every status a rule (and a check) can have, in the order reports list them. */
-export const STATUSES = ['pass', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
+export const STATUSES = ['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
 
 /**
- * - `pass`: the check held. `fail`: a MUST was violated. `warn`: a SHOULD was violated.
+ * - `pass`: the check held, and (for a rule) every clause of the rule was checked.
+ * - `partial` (rules only): every check that ran held, but a clause of the rule could not be exercised on this
+ *   target (the clause list says which and why). Not a failure: the exit code is that of `pass`.
+ * - `fail`: a MUST was violated. `warn`: a SHOULD was violated.
  * - `info`: an INFO rule; the observed value is recorded, never a failure.
  * - `skipped`: not run (not selected, not covered yet, an `opt-in` rule without `--allow-opt-in`, a missing prerequisite).
  * - `not-applicable`: a `sim` rule on a target without the control it needs.
@@ -65,6 +68,14 @@ export interface PassedCheck extends CheckBase {
   readonly status: 'pass';
 }
 
+/** The clause coverage of one check (see `ClauseCoverage` in meta.ts). */
+export interface CheckClauses {
+  /** The clauses the check exercises (`<rule ID>.<slug>`). */
+  readonly clauses?: readonly string[];
+  /** Declared clauses it could not exercise on this target, with the reason. */
+  readonly unchecked?: readonly { readonly id: string; readonly reason: string }[];
+}
+
 /** A violated rule: `fail` for a MUST rule, `warn` for a SHOULD rule. Everything needed to reproduce it. */
 export interface FailedCheck extends CheckBase, CheckFailureDetail {
   readonly status: 'fail' | 'warn';
@@ -83,6 +94,11 @@ export interface InfoCheck extends CheckBase {
 export interface NotRunCheck extends CheckBase {
   readonly status: 'skipped' | 'not-applicable';
   readonly message: string;
+  /**
+   * A missing prerequisite: the rules whose checks judge it, and the first of them that failed (or errored) in this
+   * run, when one did.
+   */
+  readonly prerequisite?: { readonly rules: readonly RuleId[]; readonly failedFirst?: RuleId };
 }
 
 /** A check that could not be carried out; `code` says why (`ECONNREFUSED`, `TARGET_UNREACHABLE`, …). */
@@ -94,7 +110,18 @@ export interface ErroredCheck extends CheckBase {
   readonly evidence?: readonly string[];
 }
 
-export type CheckResult = PassedCheck | FailedCheck | InfoCheck | NotRunCheck | ErroredCheck;
+export type CheckResult = (PassedCheck | FailedCheck | InfoCheck | NotRunCheck | ErroredCheck) & CheckClauses;
+
+/**
+ * One clause of a rule in a run: `checked` (a check that exercises it held), `failed` (a check that exercises it
+ * failed or warned), `unchecked` (no check exercised it on this target; `reason` says why).
+ */
+export interface ClauseResult {
+  readonly id: string;
+  readonly text: string;
+  readonly status: 'checked' | 'failed' | 'unchecked';
+  readonly reason?: string;
+}
 
 export interface RuleResult {
   readonly id: RuleId;
@@ -111,12 +138,15 @@ export interface RuleResult {
    * Absent otherwise.
    */
   readonly knownFailure?: true;
+  /** The rule's clauses and whether this run checked each (selected rules that ran a check). */
+  readonly clauses?: readonly ClauseResult[];
   readonly checks: readonly CheckResult[];
 }
 
 /** Rule counts by status. */
 export interface Summary {
   readonly pass: number;
+  readonly partial: number;
   readonly fail: number;
   readonly warn: number;
   readonly info: number;

@@ -68,7 +68,7 @@ function deferred<T>(): Deferred<T> {
 }
 
 const SYMBOLS: Record<CheckStatus, string> = {
-  pass: '✓', fail: '✗', warn: 'warn', info: 'info', skipped: 'skip', 'not-applicable': 'n/a', error: 'error',
+  pass: '✓', partial: '✓ partial', fail: '✗', warn: 'warn', info: 'info', skipped: 'skip', 'not-applicable': 'n/a', error: 'error',
 };
 const COLORS: Partial<Record<CheckStatus, number>> = { pass: 32, fail: 31, warn: 33, error: 35 };
 
@@ -242,8 +242,8 @@ export class ConformanceReporter implements Reporter {
 
   #printSummary(report: Report): void {
     if (!this.#options.quiet) {
-      const columns = ['pass', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
-      const heads = ['pass', 'fail', 'warn', 'info', 'skip', 'n/a', 'error'];
+      const columns = ['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
+      const heads = ['pass', 'part', 'fail', 'warn', 'info', 'skip', 'n/a', 'error'];
       const row = (label: string, values: readonly number[]) =>
         `${label.padEnd(8)}${values.map((v) => String(v).padStart(6)).join('')}`;
       this.#print('');
@@ -253,7 +253,7 @@ export class ConformanceReporter implements Reporter {
         this.#print(row(area.id, [rules.length, ...columns.map((s) => rules.filter((r) => r.status === s).length)]));
       }
       const s = report.summary;
-      this.#print(row('total', [report.rules.length, s.pass, s.fail, s.warn, s.info, s.skipped, s.notApplicable, s.error]));
+      this.#print(row('total', [report.rules.length, s.pass, s.partial, s.fail, s.warn, s.info, s.skipped, s.notApplicable, s.error]));
     }
 
     const problems = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
@@ -282,7 +282,7 @@ export class ConformanceReporter implements Reporter {
     }
     const s = report.summary;
     this.#print(
-      `${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.skipped} skipped, ${s.notApplicable} not applicable, `
+      `${s.pass} pass, ${s.partial} partial, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.skipped} skipped, ${s.notApplicable} not applicable, `
         + `${s.error} error; exit code ${report.exitCode}`,
     );
   }

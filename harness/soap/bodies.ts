@@ -1,11 +1,42 @@
 import { soapFaults } from '../spec/index.ts';
 import { NS, PREFIX } from './namespaces.ts';
 import { element, type ElementSpec } from './xml-builder.ts';
+import { parseXmlTree } from './xml-tree.ts';
 
 /** The content of `soap-env:Body`: one or more elements, made by the body builders below or by {@link element}. */
 export interface SoapBody {
   readonly kind: 'soap-body';
   readonly elements: readonly ElementSpec[];
+  /** XML written into the body as it is (a business payload from a target config), after `elements`. */
+  readonly raw?: string;
+}
+
+/**
+ * A body holding the XML of a business payload as it is (from a target config: the payloads are outside the
+ * interface document). Throws `RawBodyError` when the text is not one well-formed element.
+ */
+export function rawBody(xml: string): SoapBody {
+  const tree = parseXmlTree(xml.trim());
+  if (!tree.ok) throw new RawBodyError(`the body XML is not well-formed (${tree.code}: ${tree.message})`);
+  return { kind: 'soap-body', elements: [], raw: xml.trim() };
+}
+
+export class RawBodyError extends Error {
+  readonly code = 'RAW_BODY_INVALID';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RawBodyError';
+  }
+}
+
+/** The body of a request to `action`: the harness's own for the actions it knows, else an empty element named after it. */
+export function actionBody(action: string): SoapBody {
+  switch (action) {
+    case 'OTA_PingRQ': return otaPingRQBody();
+    case 'OTA_HotelAvailLLSRQ': return hotelAvailLLSRQBody();
+    case 'BargainFinderMaxRQ': return bargainFinderMaxRQBody();
+    default: return business(action, {}, '1.0.0');
+  }
 }
 
 /** A body of arbitrary elements (for business payloads and deliberately wrong bodies). */

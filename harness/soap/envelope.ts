@@ -70,14 +70,17 @@ export function binarySecurityTokenElement(token: string): ElementSpec {
 }
 
 /** The whole envelope: `soap-env:Envelope` › `soap-env:Header` (the given blocks) and `soap-env:Body`. */
+const RAW_MARK = '\u0000raw-body\u0000'.replace(/\u0000/g, '@@');
+
 export function writeEnvelope(headerBlocks: readonly ElementSpec[], body: SoapBody, options: WriteOptions = {}): string {
-  return writeXml(
+  const xml = writeXml(
     element(
       `${PREFIX.soapEnv}:Envelope`,
       { [`xmlns:${PREFIX.soapEnv}`]: NS.soapEnv },
       element(`${PREFIX.soapEnv}:Header`, {}, ...headerBlocks),
-      element(`${PREFIX.soapEnv}:Body`, {}, ...body.elements),
+      element(`${PREFIX.soapEnv}:Body`, {}, ...body.elements, ...(body.raw !== undefined ? [RAW_MARK] : [])),
     ),
     options,
   );
+  return body.raw !== undefined ? xml.replace(RAW_MARK, () => body.raw as string) : xml;
 }

@@ -4,9 +4,9 @@
  * report evidence.
  */
 export {
-  bargainFinderMaxRQBody, bargainFinderMaxRSBody, customBody, faultBody, hotelAvailLLSRQBody, hotelAvailLLSRSBody, manifest,
+  actionBody, bargainFinderMaxRQBody, bargainFinderMaxRSBody, customBody, faultBody, hotelAvailLLSRQBody, hotelAvailLLSRSBody, manifest,
   otaPingRQBody, otaPingRSBody, sessionCloseRQBody, sessionCloseRSBody, sessionCreateRQBody, sessionCreateRSBody, specFaultBody,
-  tokenCreateRQBody, tokenCreateRSBody,
+  rawBody, RawBodyError, tokenCreateRQBody, tokenCreateRSBody,
 } from './bodies.ts';
 export { buildRequest, formatEbTimestamp, makeRequestHeader, usernameToken } from './build-request.ts';
 export { buildResponse, replyToOf } from './build-response.ts';

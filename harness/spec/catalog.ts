@@ -9,7 +9,7 @@ import * as sess from './rules/sess.ts';
 import * as soap from './rules/soap.ts';
 import * as stok from './rules/stok.ts';
 import * as xproto from './rules/xproto.ts';
-import { RULE_IDS, type Area, type AreaId, type Rule, type RuleId } from './types.ts';
+import { RULE_IDS, type Area, type AreaId, type Clause, type Rule, type RuleId } from './types.ts';
 
 const modules = [cred, rest, api, life, soap, stok, sess, env, xproto, access, err] as const;
 
@@ -54,4 +54,16 @@ export function ruleIdsInTitle(title: string): RuleId[] {
   const head = /^\s*((?:[A-Z]+-\d\d)(?:\s*[,+&]\s*[A-Z]+-\d\d)*)\s*:/.exec(title);
   if (!head?.[1]) return [];
   return head[1].split(/\s*[,+&]\s*/).filter(isRuleId);
+}
+
+const clausesById = new Map<string, { rule: Rule; clause: Clause }>(rules.flatMap((rule) => rule.clauses.map((clause) => [clause.id, { rule, clause }] as const)));
+
+/** The clause with this ID (`SESS-04.timeout-frees-slot`), or `undefined`. */
+export function findClause(id: string): { readonly rule: Rule; readonly clause: Clause } | undefined {
+  return clausesById.get(id);
+}
+
+/** Every clause ID of the rules, in catalog order: what a check that exercises all of them declares. */
+export function allClauses(...ids: readonly RuleId[]): string[] {
+  return ids.flatMap((id) => getRule(id).clauses.map((c) => c.id));
 }

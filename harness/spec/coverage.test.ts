@@ -5,6 +5,7 @@ import { indexSuiteTests, testsByRule } from '../docs/test-index.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { notYetCovered } from './coverage.ts';
 import { rules } from './catalog.ts';
+import { findLatitude, latitudes } from './latitudes.ts';
 import { RULE_IDS, type RuleId } from './types.ts';
 
 /** Rule IDs named by `ruleTest(…)` / `ruleProperty(…)` calls in the conformance suites. */
@@ -39,9 +40,29 @@ describe('rule catalog', () => {
   });
 
   it('matches RULES.md row for row (ID, side, level, where, statement)', () => {
-    const md = readFileSync(join(PACKAGE_ROOT, '..', 'shared', 'design', 'RULES.md'), 'utf8');
+    // A copy of the design's rule catalog, kept in the repository: tests read nothing outside it.
+    const md = readFileSync(join(PACKAGE_ROOT, 'harness', 'spec', 'RULES.md'), 'utf8');
     const rows = [...md.matchAll(/^\| ([A-Z]+-\d\d) \| (\w+) \| (\w+) \| ([\w-]+) \| (.*) \|$/gm)].map((m) => m.slice(1, 6));
     expect(rows.length).toBe(rules.length);
     expect(rules.map((r) => [r.id, r.side, r.level, r.where, r.statement])).toEqual(rows);
+  });
+});
+
+describe('clauses and latitudes', () => {
+  it('every rule has clauses, named <rule ID>.<slug>, unique', () => {
+    const ids = rules.flatMap((r) => r.clauses.map((c) => c.id));
+    for (const r of rules) {
+      expect(r.clauses.length, r.id).toBeGreaterThan(0);
+      for (const c of r.clauses) expect(c.id, r.id).toMatch(new RegExp(`^${r.id}\\.[a-z0-9-]+$`));
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('every latitude a rule names exists, with the sentence or silence that allows it', () => {
+    for (const r of rules) for (const id of r.latitudes) expect(findLatitude(id), `${r.id} names ${id}`).toBeDefined();
+    for (const l of latitudes) {
+      expect(l.basis.length, l.id).toBeGreaterThan(10);
+      expect(rules.some((r) => r.latitudes.includes(l.id)), `${l.id} is named by no rule`).toBe(true);
+    }
   });
 });

@@ -21,7 +21,7 @@ export const restTokenErrors: Readonly<Record<RestTokenError['key'], RestTokenEr
     condition: 'Credentials missing or syntactically wrong',
     error: 'invalid_client',
     describes: 'that credentials are missing or the syntax is not correct',
-    mustMention: [['missing', 'syntax', 'malformed', 'format']],
+    mustMention: [['missing', 'syntax', 'syntactically', 'malformed', 'format', 'formatted', 'absent', 'required', 'empty', 'decode', 'decoded', 'decoding', 'parse', 'parsed', 'parsing', 'encoding', 'encoded', 'base', 'unreadable', 'garbled', 'no']],
     publicDescription: 'Credentials are missing or the syntax is not correct',
     publicStatus: 401,
     rules: ['ERR-01'],
@@ -31,7 +31,10 @@ export const restTokenErrors: Readonly<Record<RestTokenError['key'], RestTokenEr
     condition: 'Credentials present but the client ID or client secret is wrong (unauthorized)',
     error: 'invalid_client',
     describes: 'wrong client ID or client secret',
-    mustMention: [['wrong', 'invalid', 'incorrect', 'unknown'], ['client', 'secret', 'clientid', 'clientsecret']],
+    mustMention: [
+      ['wrong', 'invalid', 'incorrect', 'unknown', 'bad', 'mismatch', 'mismatched', 'unrecognized', 'unrecognised', 'failed', 'unauthorized', 'unauthorised', 'denied', 'rejected', 'not'],
+      ['client', 'secret', 'clientid', 'clientsecret', 'id', 'password', 'credentials', 'credential'],
+    ],
     publicDescription: 'Wrong clientID or clientSecret',
     publicStatus: 401,
     rules: ['ERR-02'],
@@ -117,8 +120,15 @@ export const soapFaults = {
   },
 } as const satisfies Record<string, SoapFault>;
 
-/** True when an `error_description` says what `errorKey` must say. */
+/**
+ * True when an `error_description` says what `errorKey` must say: a word of each group of `mustMention`. The texts
+ * are not fixed by the document ("Text stating …"), so the groups are wide; the check is that the text states the
+ * case, and (for ERR-02) that it does not state the other one.
+ */
 export function describes(description: string, errorKey: RestTokenError['key']): boolean {
   const words = new Set(description.toLowerCase().split(/[^a-z]+/));
+  if (errorKey === 'missing-or-syntax' && words.has('no') && !/\bno\s+(credentials?|authorization|auth|client)\b/i.test(description)) words.delete('no');
+  if (errorKey === 'wrong-client' && words.has('not') && !/\bnot\s+(valid|correct|recogni[sz]ed|found|match)/i.test(description)) words.delete('not');
+  if (errorKey === 'wrong-client' && /\bno\s+such\b/i.test(description)) words.add('unknown');
   return restTokenErrors[errorKey].mustMention.every((group) => group.some((word) => words.has(word)));
 }

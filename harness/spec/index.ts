@@ -2,8 +2,9 @@
  * The auth rules of the interface document as typed data: the catalog, the state tables, the credential encoding,
  * the error catalog, the limits, the environments and the endpoint registry. No I/O.
  */
-export { areas, getArea, getRule, isRuleId, matchRules, ruleIdsInTitle, rules } from './catalog.ts';
+export { allClauses, areas, findClause, getArea, getRule, isRuleId, matchRules, ruleIdsInTitle, rules } from './catalog.ts';
 export { notYetCovered } from './coverage.ts';
+export { findLatitude, latitudes } from './latitudes.ts';
 export { credentialEncoding } from './encoding.ts';
 export { ENVIRONMENTS, environments, otherEnvironment } from './environments.ts';
 export {
@@ -20,4 +21,4 @@ export type { EnvironmentInfo } from './environments.ts';
 export type { FactSource, Release, RestEndpoint, SoapAction } from './endpoints.ts';
 export type { RestTokenError, SoapFault } from './errors.ts';
 export type { SessionlessState, SessionState, StateTable, Transition } from './states.ts';
-export type { Area, AreaId, Environment, Level, Rule, RuleId, Side, SourceRef, TokenKind, Where } from './types.ts';
+export type { Area, AreaId, Clause, Environment, Latitude, Level, Rule, RuleId, Side, SourceRef, TokenKind, Where } from './types.ts';

@@ -1,6 +1,6 @@
 /**
  * Types of the rule catalog. The catalog is data: no module under `harness/spec` does I/O.
- * @see ../../../shared/design/RULES.md
+ * @see ./RULES.md (a copy of the design catalog)
  */
 
 /** `service`: checked by talking to a service. `client`: checked by watching a client talk to the simulator. */
@@ -51,6 +51,32 @@ export interface SourceRef {
   readonly quote: string;
 }
 
+/**
+ * One thing a rule requires, checked on its own. A rule is `pass` only when each of its clauses was checked on the
+ * target and held; a clause that could not be exercised there is reported unchecked, with the reason.
+ */
+export interface Clause {
+  /** `<rule ID>.<slug>`, stable: reports and checks name clauses by it (`SESS-04.timeout-frees-slot`). */
+  readonly id: string;
+  /** What must hold, as a sentence. */
+  readonly text: string;
+  /** What exercising the clause takes beyond a plain target, where it takes more (the docs say so). */
+  readonly needs?: string;
+}
+
+/**
+ * A freedom the interface document leaves a conforming subject: the checks of the rule must accept every choice
+ * within it. The simulator's latitude profiles (`harness/sim/latitude.ts`) vary them.
+ */
+export interface Latitude {
+  /** Stable key, shared by the rules it concerns (`soap-prefixes`). */
+  readonly id: string;
+  /** What a conforming subject is free to do. */
+  readonly text: string;
+  /** The sentence of the document that allows it, quoted, or the silence (`not shown: …`). */
+  readonly basis: string;
+}
+
 export interface Rule {
   readonly id: RuleId;
   readonly area: AreaId;
@@ -62,6 +88,10 @@ export interface Rule {
   readonly source: SourceRef;
   /** An outside reference the rule also rests on (SHOULD rules), e.g. `RFC 6749 §5.1`. */
   readonly see?: string;
+  /** What the rule requires, clause by clause (at least one). */
+  readonly clauses: readonly Clause[];
+  /** The IDs of the latitudes (see `latitudes.ts`) its checks must accept. */
+  readonly latitudes: readonly string[];
 }
 
 export type Environment = 'cert' | 'prod';

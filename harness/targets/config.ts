@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../spec/index.ts';
+import type { FaultCodes } from '../classify/index.ts';
+import type { TokenKind } from '../spec/index.ts';
+import type { ApiRef, Probes, RestProbe, SoapProbe } from './knowledge.ts';
 import type { Account, EnvironmentEndpoints } from './types.ts';
 
 /** A secret in a target config: a literal, or the name of an environment variable that holds it. */
@@ -25,6 +28,31 @@ export interface TargetConfig {
   /** PEM file of a private CA to trust (path relative to the config file). */
   readonly caFile?: string;
   readonly requestTimeoutMs?: number;
+  /** The calls token-acceptance checks make (defaults in `knowledge.ts`). */
+  readonly probes?: Partial<Probes>;
+  /** Fault codes of this service, beyond those the document and the public facts name. */
+  readonly faultCodes?: Partial<Record<keyof FaultCodes, readonly string[]>>;
+  /** The token kinds each API accepts, as its reference lists them (ACCESS-01). */
+  readonly tokenKinds?: Readonly<Record<ApiRef, readonly TokenKind[]>>;
+  /** Accounts and the access they are expected to have (ACCESS-02..04, ENV-03). */
+  readonly access?: AccessConfig;
+}
+
+/** Accounts a live target declares for the access rules, with what each may and may not reach. */
+export interface AccessConfig {
+  readonly otherAgency?: { readonly account: AccountConfig; readonly agencyApis: readonly ApiRef[] };
+  readonly portal?: { readonly account: AccountConfig; readonly publicApis: readonly ApiRef[]; readonly otherApis: readonly ApiRef[] };
+  readonly noAmendment?: { readonly account: AccountConfig; readonly amendmentApis: readonly ApiRef[] };
+  readonly certOnly?: AccountConfig;
+}
+
+/** Every account a config holds (main ones and those of `access`), for resolving their secrets up front. */
+export function configAccounts(config: TargetConfig): AccountConfig[] {
+  const a = config.access;
+  return [
+    ...Object.values(config.accounts).filter((x): x is AccountConfig => x !== undefined),
+    ...[a?.otherAgency?.account, a?.portal?.account, a?.noAmendment?.account, a?.certOnly].filter((x): x is AccountConfig => x !== undefined),
+  ];
 }
 
 export type ConfigErrorCode = 'CONFIG_NOT_FOUND' | 'CONFIG_NOT_JSON' | 'CONFIG_INVALID' | 'SECRET_NOT_SET';
@@ -120,7 +148,15 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
   const requestTimeoutMs = num('requestTimeoutMs');
   if (value.allowOptIn !== undefined && typeof value.allowOptIn !== 'boolean') throw invalid(file, 'allowOptIn', 'must be true or false');
   const caFile = str(file, value, 'caFile', '', true);
+  const probes = value.probes === undefined ? undefined : parseProbes(file, value.probes);
+  const faultCodes = value.faultCodes === undefined ? undefined : parseFaultCodes(file, value.faultCodes);
+  const tokenKinds = value.tokenKinds === undefined ? undefined : parseTokenKinds(file, value.tokenKinds);
+  const access = value.access === undefined ? undefined : parseAccess(file, value.access);
   return {
+    ...(probes && { probes }),
+    ...(faultCodes && { faultCodes }),
+    ...(tokenKinds && { tokenKinds }),
+    ...(access && { access }),
     name,
     environments,
     accounts,
@@ -129,6 +165,110 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
     ...(typeof value.allowOptIn === 'boolean' && { allowOptIn: value.allowOptIn }),
     ...(caFile !== undefined && { caFile: resolve(dirname(file), caFile) }),
+  };
+}
+
+function accountConfig(file: string, a: unknown, at: string): AccountConfig {
+  if (!isRecord(a)) throw invalid(file, at, 'must be an object with epr, pcc and password');
+  const restDomain = str(file, a, 'restDomain', `${at}.`, true);
+  const soapDomain = str(file, a, 'soapDomain', `${at}.`, true);
+  return {
+    epr: str(file, a, 'epr', `${at}.`) as string,
+    pcc: str(file, a, 'pcc', `${at}.`) as string,
+    password: secret(file, a.password, `${at}.password`),
+    ...(restDomain && { restDomain }),
+    ...(soapDomain && { soapDomain }),
+  };
+}
+
+function apiList(file: string, v: unknown, at: string): ApiRef[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && x.trim() !== '')) {
+    throw invalid(file, at, 'must be a non-empty list of APIs: REST paths ("/v1/offers/shop", "POST /v2.0.0/GetHotelRateInfoRQ") or SOAP actions ("OTA_HotelAvailLLSRQ")');
+  }
+  return v as string[];
+}
+
+function parseProbes(file: string, v: unknown): Partial<Probes> {
+  if (!isRecord(v)) throw invalid(file, 'probes', 'must be an object with rest, soapSessionless and/or soapSession');
+  const out: { rest?: RestProbe; soapSessionless?: SoapProbe; soapSession?: SoapProbe } = {};
+  for (const key of Object.keys(v)) if (!['rest', 'soapSessionless', 'soapSession'].includes(key)) throw invalid(file, `probes.${key}`, 'is not a probe (use rest, soapSessionless or soapSession)');
+  if (v.rest !== undefined) {
+    const r = v.rest;
+    if (typeof r === 'string') {
+      const m = /^(?:(GET|POST)\s+)?(\/\S*)$/.exec(r.trim());
+      if (!m) throw invalid(file, 'probes.rest', 'must be "GET /path" or "POST /path" (or an object with method, path, body)');
+      const [path, query] = (m[2] as string).split('?', 2) as [string, string | undefined];
+      out.rest = { method: (m[1] as 'GET' | 'POST' | undefined) ?? 'GET', path, ...(query && { query }) };
+    } else if (isRecord(r)) {
+      const method = r.method ?? 'GET';
+      if (method !== 'GET' && method !== 'POST') throw invalid(file, 'probes.rest.method', 'must be "GET" or "POST"');
+      const path = str(file, r, 'path', 'probes.rest.') as string;
+      if (!path.startsWith('/')) throw invalid(file, 'probes.rest.path', 'must start with "/"');
+      const [p, query] = path.split('?', 2) as [string, string | undefined];
+      const body = str(file, r, 'body', 'probes.rest.', true);
+      out.rest = { method, path: p, ...(query && { query }), ...(body !== undefined && { body }) };
+    } else throw invalid(file, 'probes.rest', 'must be "GET /path" or an object with method, path, body');
+  }
+  for (const key of ['soapSessionless', 'soapSession'] as const) {
+    const p = v[key];
+    if (p === undefined) continue;
+    if (typeof p === 'string' && p.trim() !== '') out[key] = { action: p.trim() };
+    else if (isRecord(p)) {
+      const body = str(file, p, 'body', `probes.${key}.`, true);
+      out[key] = { action: str(file, p, 'action', `probes.${key}.`) as string, ...(body !== undefined && { body }) };
+    } else throw invalid(file, `probes.${key}`, 'must be a SOAP action name or an object with action and body (the XML of the body element)');
+  }
+  return out;
+}
+
+const FAULT_CODE_KINDS = ['invalidToken', 'authentication', 'notAuthorized', 'poolFull', 'unknownAction', 'busy'] as const;
+
+function parseFaultCodes(file: string, v: unknown): Partial<Record<keyof FaultCodes, readonly string[]>> {
+  if (!isRecord(v)) throw invalid(file, 'faultCodes', `must be an object with lists of fault codes under ${FAULT_CODE_KINDS.join(', ')}`);
+  const out: Partial<Record<keyof FaultCodes, readonly string[]>> = {};
+  for (const [key, list] of Object.entries(v)) {
+    if (!(FAULT_CODE_KINDS as readonly string[]).includes(key)) throw invalid(file, `faultCodes.${key}`, `is not a kind of fault (use ${FAULT_CODE_KINDS.join(', ')})`);
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string' && x !== '')) throw invalid(file, `faultCodes.${key}`, 'must be a list of fault codes such as "Client.NotAuthorized"');
+    out[key as keyof FaultCodes] = list as string[];
+  }
+  return out;
+}
+
+function parseTokenKinds(file: string, v: unknown): Record<ApiRef, readonly TokenKind[]> {
+  if (!isRecord(v)) throw invalid(file, 'tokenKinds', 'must map APIs to the token kinds they accept, as in { "OTA_HotelAvailLLSRQ": ["session"] }');
+  const out: Record<ApiRef, readonly TokenKind[]> = {};
+  for (const [api, kinds] of Object.entries(v)) {
+    if (!Array.isArray(kinds) || kinds.length === 0 || !kinds.every((k) => k === 'sessionless' || k === 'session')) {
+      throw invalid(file, `tokenKinds.${api}`, 'must be a non-empty list of "sessionless" and/or "session"');
+    }
+    out[api] = kinds as TokenKind[];
+  }
+  return out;
+}
+
+function parseAccess(file: string, v: unknown): AccessConfig {
+  if (!isRecord(v)) throw invalid(file, 'access', 'must be an object with otherAgency, portal, noAmendment and/or certOnly');
+  for (const key of Object.keys(v)) if (!['otherAgency', 'portal', 'noAmendment', 'certOnly'].includes(key)) throw invalid(file, `access.${key}`, 'is not known (use otherAgency, portal, noAmendment or certOnly)');
+  const part = (key: string): Record<string, unknown> | undefined => {
+    const x = v[key];
+    if (x === undefined) return undefined;
+    if (!isRecord(x)) throw invalid(file, `access.${key}`, 'must be an object with an account and its APIs');
+    return x;
+  };
+  const other = part('otherAgency');
+  const portal = part('portal');
+  const noAmendment = part('noAmendment');
+  return {
+    ...(other && { otherAgency: { account: accountConfig(file, other.account, 'access.otherAgency.account'), agencyApis: apiList(file, other.agencyApis, 'access.otherAgency.agencyApis') } }),
+    ...(portal && {
+      portal: {
+        account: accountConfig(file, portal.account, 'access.portal.account'),
+        publicApis: apiList(file, portal.publicApis, 'access.portal.publicApis'),
+        otherApis: apiList(file, portal.otherApis, 'access.portal.otherApis'),
+      },
+    }),
+    ...(noAmendment && { noAmendment: { account: accountConfig(file, noAmendment.account, 'access.noAmendment.account'), amendmentApis: apiList(file, noAmendment.amendmentApis, 'access.noAmendment.amendmentApis') } }),
+    ...(v.certOnly !== undefined && { certOnly: accountConfig(file, v.certOnly, 'access.certOnly') }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Environment } from '../spec/index.ts';
 import { loadTargetConfig, resolveAccount, sessionTimeoutOf, type TargetConfig } from './config.ts';
+import { knowledge, type Declarations } from './knowledge.ts';
 import { createTransport } from './transport.ts';
 import type { Account, Target } from './types.ts';
 
@@ -15,7 +16,16 @@ export function createLiveTarget(config: TargetConfig, options: { readonly reque
     useEnvProxy: true,
     ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
   });
+  const a = config.access;
+  const declared: Partial<Declarations> = {
+    ...(config.tokenKinds && { tokenKinds: config.tokenKinds }),
+    ...(a?.otherAgency && { otherAgency: { account: resolveAccount(a.otherAgency.account), agencyApis: a.otherAgency.agencyApis } }),
+    ...(a?.portal && { portal: { account: resolveAccount(a.portal.account), publicApis: a.portal.publicApis, otherApis: a.portal.otherApis } }),
+    ...(a?.noAmendment && { noAmendment: { account: resolveAccount(a.noAmendment.account), amendmentApis: a.noAmendment.amendmentApis } }),
+    ...(a?.certOnly && { certOnly: resolveAccount(a.certOnly) }),
+  };
   return {
+    ...knowledge({ probes: config.probes, faultCodes: config.faultCodes, declared }),
     name: config.name,
     kind: 'live',
     environments: config.environments,

@@ -1,4 +1,4 @@
-import { limits, type Environment } from '../spec/index.ts';
+import { limits, restEndpoints, soapActions, type Environment } from '../spec/index.ts';
 // Imported module by module, not through ../sim/index.ts: that re-exports the MSW handlers, and loading MSW costs
 // every test file half a second.
 import type { SimAccount } from '../sim/accounts.ts';
@@ -6,6 +6,7 @@ import { DriftingClock, ManualClock } from '../sim/clock.ts';
 import { SimCore } from '../sim/core.ts';
 import { defaultAccounts } from '../sim/default-accounts.ts';
 import { startSimServer } from '../sim/server.ts';
+import { knowledge, type Declarations } from './knowledge.ts';
 import { createTransport } from './transport.ts';
 import type { Account, Target } from './types.ts';
 
@@ -23,6 +24,33 @@ export function toAccount(a: SimAccount): Account {
   return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain };
 }
 
+const restRef = (e: (typeof restEndpoints)[number]) => `${e.method ?? 'GET'} ${e.path}${e.query ? `?${e.query}` : ''}`;
+
+/** What the simulator declares about its APIs and its extra accounts, as a QA engineer would for a live service. */
+export function simDeclarations(accounts: ReturnType<typeof defaultAccounts>): Declarations {
+  const sessionlessRest = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
+  return {
+    tokenKinds: Object.fromEntries([
+      ...restEndpoints.map((e) => [restRef(e), e.accepts] as const),
+      ...soapActions.filter((a) => a.purpose === 'business' || a.purpose === 'ping').map((a) => [a.action, a.accepts] as const),
+    ]),
+    otherAgency: {
+      account: toAccount(accounts.otherAgency),
+      agencyApis: [...sessionlessRest.filter((e) => !e.public && !e.amendment).map(restRef), 'OTA_HotelAvailLLSRQ'],
+    },
+    portal: {
+      account: toAccount(accounts.portal),
+      publicApis: sessionlessRest.filter((e) => e.public).map(restRef),
+      otherApis: sessionlessRest.filter((e) => !e.public).map(restRef),
+    },
+    noAmendment: {
+      account: toAccount(accounts.noAmendment),
+      amendmentApis: [...sessionlessRest.filter((e) => e.amendment).map(restRef), ...soapActions.filter((a) => a.amendment).map((a) => a.action)],
+    },
+    certOnly: toAccount(accounts.certOnly),
+  };
+}
+
 /**
  * The built-in simulator as a target: a fresh core on a manual clock, served on loopback so that the checks talk
  * real HTTP through the one transport, with in-process control of the clock and accounts.
@@ -35,6 +63,7 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
   const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 5_000, ...(options.tls && { ca: options.tls.ca }) });
   const envs: Environment[] = ['cert', 'prod'];
   return {
+    ...knowledge({ declared: simDeclarations(accounts) }),
     name: options.defects?.length ? `simulator (defects: ${options.defects.join(', ')})` : 'simulator',
     kind: 'sim',
     core,
@@ -49,7 +78,9 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
         clock.advance(seconds);
       },
       async addAccount(env, account) {
-        core.addAccount(env, account);
+        // A new account has the main account's permissions (APIs, amendments) unless told otherwise.
+        const main = accounts.main[env];
+        core.addAccount(env, { apis: main.apis, amendments: main.amendments, ...account });
       },
       async events(after = 0) {
         return core.events.since(after);

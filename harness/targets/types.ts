@@ -1,5 +1,6 @@
 import type { Environment } from '../spec/index.ts';
 import type { SimAccountInput, SimEvent } from '../sim/index.ts';
+import type { TargetKnowledge } from './knowledge.ts';
 import type { Transport } from './transport.ts';
 
 export interface EnvironmentEndpoints {
@@ -31,6 +32,7 @@ export interface SimExtraAccounts {
 /** What only a simulator target can do: move its clock, add accounts, show what callers did. */
 export interface SimControl {
   advanceClock(seconds: number): Promise<void>;
+  /** Adds an account; permissions (APIs, amendments) not given are the main account's. */
   addAccount(env: Environment, account: SimAccountInput): Promise<void>;
   /** Events after sequence number `after`. */
   events(after?: number): Promise<readonly SimEvent[]>;
@@ -42,8 +44,11 @@ export interface SimControl {
   readonly extraAccounts: SimExtraAccounts;
 }
 
-/** What the checks run against: the built-in simulator or a live environment. */
-export interface Target {
+/**
+ * What the checks run against: the built-in simulator or a live environment. Its `probes`, `faultCodes` and
+ * `declared` say what the document leaves to each API's reference (see `knowledge.ts`).
+ */
+export interface Target extends TargetKnowledge {
   readonly name: string;
   readonly kind: 'sim' | 'live';
   readonly environments: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;

@@ -40,7 +40,7 @@ clientProperty(
     expectThat(layers.ok, 'the credentials are not base64( base64(ClientID) ":" base64(password) )', { expected: 'two layers of base64 (UTF-8)', actual: layers.ok ? '' : layers.reason });
     if (layers.ok) expectThat(layers.password === generated.password, 'the decoded client secret is not the password', { expected: 'the account password', actual: 'another value' });
   },
-  { numRuns: 10 },
+  { numRuns: 10, clauses: ["CRED-02.inner-layer", "CRED-02.outer-layer", "CRED-02.basic-scheme"] },
 );
 
 clientProperty(
@@ -54,7 +54,7 @@ clientProperty(
     if (!layers?.ok) throw new PrerequisiteFailed('the credentials cannot be decoded (see CRED-02)');
     expectEqual('Client ID', layers.clientId, `V1:${generated.epr}:${generated.pcc}:${DEFAULT_REST_DOMAIN}`);
   },
-  { numRuns: 10 },
+  { numRuns: 10, clauses: ["CRED-01.v1-literal", "CRED-01.fields"] },
 );
 
 clientTest('CRED-04', 'with no domain configured, the client uses the default domain AA', async (ctx) => {
@@ -63,4 +63,4 @@ clientTest('CRED-04', 'with no domain configured, the client uses the default do
   const decoded = decodeAuthorization(header);
   if (!decoded.ok) throw new PrerequisiteFailed('the credentials cannot be decoded (see CRED-01, CRED-02)');
   expectEqual('domain of the Client ID when none is configured', decoded.parts.domain, DEFAULT_REST_DOMAIN);
-});
+}, { clauses: ["CRED-04.default-domain"] });

@@ -27,5 +27,5 @@ clientProperty(
       });
     }
   },
-  { numRuns: 6 },
+  { numRuns: 6, clauses: ["ENV-02.token-from-called-environment", "ENV-02.no-cross-environment-token"] },
 );

@@ -35,7 +35,7 @@ clientTest('SESS-05', 'SessionCloseRQ carries ConversationId, CPAId and the toke
   expectThat(Boolean(source && attributeValue(source, 'PseudoCityCode')), 'SessionCloseRQ has no POS/Source with a PseudoCityCode', { expected: 'POS/Source@PseudoCityCode', actual: source ? 'Source without PseudoCityCode' : 'no POS/Source' });
   expectThat(Boolean(root && attributeValue(root, 'TimeStamp')), 'SessionCloseRQ has no TimeStamp attribute', { expected: 'TimeStamp', actual: '(absent)' });
   expectThat(Boolean(root && attributeValue(root, 'Version')), 'SessionCloseRQ has no Version attribute', { expected: 'Version', actual: '(absent)' });
-});
+}, { clauses: ["SESS-05.header", "SESS-05.body"] });
 
 /** Fails unless every session the simulator issued has a SessionCloseRQ (tokens that got InvalidSecurityToken excepted). */
 function expectAllClosed(events: readonly SimEvent[], when: string): void {
@@ -52,7 +52,7 @@ clientTest('SESS-06', 'the client closes the sessions it opened at the end of it
   await op('soap.session.close', () => ctx.client.closeSession({ session: b }));
   await ctx.client.shutdown();
   expectAllClosed(await ctx.events(), 'at the end of its work');
-});
+}, { clauses: ["SESS-06.end-of-work"] });
 
 clientTest('SESS-06', 'the client closes every open session at shutdown', async (ctx) => {
   await ctx.configure();
@@ -60,7 +60,7 @@ clientTest('SESS-06', 'the client closes every open session at shutdown', async 
   await openOne(ctx);
   await ctx.client.shutdown();
   expectAllClosed(await ctx.events(), 'at shutdown');
-});
+}, { clauses: ["SESS-06.shutdown"] });
 
 clientTest('SESS-06', 'the client closes a session when a call inside it failed', async (ctx) => {
   const without = ctx.sim.extraAccounts.noAmendment;
@@ -70,7 +70,7 @@ clientTest('SESS-06', 'the client closes a session when a call inside it failed'
   if (!failed) throw new PrerequisiteFailed('the call the simulator refuses (an action the account has no amendment for) did not fail');
   const events = await ctx.events();
   expectAllClosed(events, 'after a call inside it failed (before shutdown)');
-});
+}, { clauses: ["SESS-06.after-failure"] });
 
 clientTest('SESS-07', 'after Client.InvalidSecurityToken the client never sends that token again', async (ctx) => {
   await ctx.configure();
@@ -90,7 +90,7 @@ clientTest('SESS-07', 'after Client.InvalidSecurityToken the client never sends 
     expected: 'no request with that token',
     actual: after.map((e) => e.action ?? e.path).join(', '),
   });
-});
+}, { clauses: ["SESS-07.no-reuse"] });
 
 /** An account with a small session pool, so the client meets a full pool. */
 async function smallPoolAccount(ctx: ClientContext, poolSize: number): Promise<Account> {
@@ -119,7 +119,7 @@ clientTest('SESS-08', 'the client never holds more open sessions than its pool a
   const results = await Promise.allSettled(Array.from({ length: pool + 2 }, () => op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }))));
   if (results.every((r) => r.status === 'rejected')) throw new PrerequisiteFailed('the client opened no session');
   expectThat(peakOpen(await ctx.events()) <= pool, `the client held more than ${pool} sessions open with a pool of ${pool}`, { expected: `at most ${pool}`, actual: peakOpen(await ctx.events()) });
-});
+}, { clauses: ["SESS-08.pool-bound"] });
 
 clientTest('SESS-08', 'the client answers a pool-full refusal without a retry storm', async (ctx) => {
   const account = await smallPoolAccount(ctx, 1);
@@ -128,4 +128,4 @@ clientTest('SESS-08', 'the client answers a pool-full refusal without a retry st
   await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' })).catch(() => undefined);
   const creates = envelopes(await ctx.events()).filter((x) => x.envelope?.action === 'SessionCreateRQ').length;
   expectThat(creates <= 3, 'the client retried SessionCreateRQ in a loop after Client.ReachedTALimit', { expected: 'at most 3 SessionCreateRQ (one retry)', actual: `${creates} SessionCreateRQ` });
-});
+}, { clauses: ["SESS-08.no-retry-storm"] });

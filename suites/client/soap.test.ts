@@ -36,7 +36,7 @@ clientProperty(
       if (!verdict.valid) throw new CheckFailure(`${what} does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}` });
     }
   },
-  { numRuns: 5 },
+  { numRuns: 5, clauses: ["SOAP-01.message-header", "SOAP-01.security-header", "SOAP-01.schema"] },
 );
 
 clientProperty(
@@ -60,7 +60,7 @@ clientProperty(
       expectEqual(`number of manifest references in ${what}`, envelope!.body.manifest?.references.length ?? 0, 1);
     }
   },
-  { numRuns: 4 },
+  { numRuns: 4, clauses: ["SOAP-03.username-token", "SOAP-03.manifest"] },
 );
 
 clientProperty(
@@ -83,7 +83,7 @@ clientProperty(
     const missing = asked.filter((a) => !calls.includes(a));
     expectThat(missing.length === 0, 'eb:Action does not carry the called API\'s action code', { expected: asked.join(', '), actual: calls.join(', ') });
   },
-  { numRuns: 4 },
+  { numRuns: 4, clauses: ["SOAP-04.binary-security-token", "SOAP-04.action-code"] },
 );
 
 clientProperty(
@@ -102,5 +102,5 @@ clientProperty(
     const ids = new Set([create, ...inSession].map((x) => x?.envelope?.messageHeader?.conversationId));
     expectThat(ids.size === 1, 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', ') });
   },
-  { numRuns: 4 },
+  { numRuns: 4, clauses: ["SOAP-05.cpaid", "SOAP-05.conversation-id"] },
 );

@@ -1,85 +1,118 @@
-import { accepted, callApi, obtainToken } from '../../harness/checks/rest.ts';
+import { obtainToken } from '../../harness/checks/rest.ts';
+import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer } from '../../harness/checks/probe.ts';
 import {
-  businessCall, expectThat, isFault, obtainSoapToken, openSession, ruleTest, sessionClose, type CheckContext,
+  CheckFailure, Inconclusive, obtainSoapToken, openSession, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
-import { bargainFinderMaxRQBody, hotelAvailLLSRQBody, type SoapBody } from '../../harness/soap/index.ts';
-import { restEndpoints, soapActions, type TokenKind } from '../../harness/spec/index.ts';
-import type { Account } from '../../harness/targets/index.ts';
+import type { TokenKind } from '../../harness/spec/index.ts';
+import { parseApiRef, type Account, type ApiRef } from '../../harness/targets/index.ts';
+import { auditExchanges } from './support/audits.ts';
 
-const bodies: Record<string, () => SoapBody> = { OTA_HotelAvailLLSRQ: hotelAvailLLSRQBody, BargainFinderMaxRQ: bargainFinderMaxRQBody };
+const DECLARE = 'declare it in the target config (see "Target config" in the README: tokenKinds, access)';
 
-/** A token of each kind: sessionless from REST and from TokenCreateRQ, and a session token. */
-async function withTokens(ctx: CheckContext, account: Account | undefined, use: (tokens: { kind: TokenKind; via: string; token: string }[]) => Promise<void>): Promise<void> {
-  const session = await openSession(ctx, 'cert', account);
+/** A way to get a token of a kind for an API of a protocol: REST APIs take REST tokens, SOAP APIs TokenCreateRQ ones. */
+interface TokenSource {
+  readonly kind: TokenKind;
+  readonly via: string;
+  /** A fresh token (and the session it belongs to, for a session token: closed by the caller). */
+  get(): Promise<{ token: string; session?: OpenSession }>;
+}
+
+function sourcesFor(ctx: CheckContext, api: ApiRef): TokenSource[] {
+  const isRest = parseApiRef(api).kind === 'rest';
+  return [
+    isRest
+      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: await obtainToken(ctx, 'cert') }) }
+      : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, 'cert') }) },
+    { kind: 'session', via: 'SessionCreateRQ', get: async () => {
+      const session = await openSession(ctx, 'cert');
+      return { token: session.token, session };
+    } },
+  ];
+}
+
+/** Calls `api` with a fresh token from `source`, closing the session it opened. */
+async function callWith(ctx: CheckContext, api: ApiRef, source: TokenSource): Promise<Answer> {
+  const { token, session } = await source.get();
   try {
-    await use([
-      { kind: 'sessionless', via: 'POST /v2/auth/token', token: await obtainToken(ctx, 'cert', account) },
-      { kind: 'sessionless', via: 'TokenCreateRQ', token: await obtainSoapToken(ctx, 'cert', account) },
-      { kind: 'session', via: 'SessionCreateRQ', token: session.token },
-    ]);
+    return await callApiRef(ctx, 'cert', api, token, session?.conversationId);
   } finally {
-    await sessionClose(ctx, session);
+    if (session) await sessionClose(ctx, session);
   }
 }
 
-ruleTest('ACCESS-01', 'each SOAP API accepts the token kinds it declares and refuses the others (a session-only API refuses sessionless tokens)', async (ctx) => {
-  await withTokens(ctx, undefined, async (tokens) => {
-    for (const action of soapActions.filter((a) => a.purpose === 'business')) {
-      for (const t of tokens) {
-        const x = await businessCall(ctx, 'cert', action.action, bodies[action.action]!(), t.token);
-        const shouldAccept = action.accepts.includes(t.kind);
-        expectThat(isFault(x) !== shouldAccept, `${action.action} ${shouldAccept ? 'refused' : 'accepted'} a ${t.kind} token (from ${t.via})`, {
-          expected: shouldAccept ? 'accepted' : 'a SOAP fault',
-          actual: isFault(x) ? x.envelope?.fault?.faultcode : x.envelope?.action,
-        });
-      }
+/** The kind of token to call `api` with: sessionless where the declaration allows it, else a session token. */
+function kindFor(ctx: CheckContext, api: ApiRef): TokenKind {
+  const kinds = ctx.target.declared.tokenKinds[api];
+  return kinds && !kinds.includes('sessionless') ? 'session' : 'sessionless';
+}
+
+/** Calls `api` as `account` with a token of the kind it takes. */
+async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiRef): Promise<Answer> {
+  if (kindFor(ctx, api) === 'session') {
+    const session = await openSession(ctx, 'cert', account);
+    try {
+      return await callApiRef(ctx, 'cert', api, session.token, session.conversationId);
+    } finally {
+      await sessionClose(ctx, session);
     }
-  });
-});
+  }
+  const token = parseApiRef(api).kind === 'rest' ? await obtainToken(ctx, 'cert', account) : await obtainSoapToken(ctx, 'cert', account);
+  return callApiRef(ctx, 'cert', api, token);
+}
+
+/** The main account may call `api`: the control that makes another account's refusal mean what it says. */
+async function expectMainAccountMayCall(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<void> {
+  const answer = await callAs(ctx, undefined, api);
+  if (answer.answer.kind !== 'success') {
+    throw new Inconclusive(`${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account, so its answer to another account says nothing; check that declaration`);
+  }
+}
+
+ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses the others (a session-only API refuses sessionless tokens)', async (ctx) => {
+  const declared = Object.entries(ctx.target.declared.tokenKinds);
+  if (declared.length === 0) return ctx.notApplicable(`needs the token kinds of the target's APIs: ${DECLARE}`);
+  if (!declared.some(([, kinds]) => !kinds.includes('sessionless'))) ctx.unchecked('ACCESS-01.sessionless-refused', 'no declared API is session-only ("tokenKinds" with ["session"])');
+  for (const [api, kinds] of declared) {
+    for (const source of sourcesFor(ctx, api)) {
+      const answer = await callWith(ctx, api, source);
+      const what = `${api} (declared to accept ${kinds.join(' and ')} tokens) with a fresh ${source.kind} token from ${source.via}`;
+      if (kinds.includes(source.kind)) expectAccepted(answer, what, 'check the "tokenKinds" declaration of that API');
+      else expectRefused(answer, what, 'check the "tokenKinds" declaration of that API');
+    }
+  }
+}, { clauses: ['ACCESS-01.sessionless-refused', 'ACCESS-01.declared-kinds-accepted'], where: 'any' });
 
 ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another agency\'s PCC', async (ctx) => {
-  const other = ctx.target.control?.extraAccounts.otherAgency;
-  if (!other) return ctx.notApplicable('needs a second agency\'s account, which only the simulator provides');
-  const agencyApi = restEndpoints.find((e) => !e.public && !e.amendment && e.accepts.includes('sessionless'))!;
-  const token = await obtainToken(ctx, 'cert', other);
-  const res = await callApi(ctx, 'cert', agencyApi, token);
-  expectThat(!accepted(res), `${agencyApi.api} accepted a token of another agency (PCC ${other.pcc})`, { expected: 'a refusal (publicly seen: 403)', actual: res.status });
-  const own = await callApi(ctx, 'cert', agencyApi, await obtainToken(ctx, 'cert'));
-  expectThat(accepted(own), `${agencyApi.api} refused the agency's own token`, { expected: '2xx', actual: own.status });
-  const session = await openSession(ctx, 'cert', other);
-  try {
-    const x = await businessCall(ctx, 'cert', 'OTA_HotelAvailLLSRQ', hotelAvailLLSRQBody(), session.token);
-    expectThat(isFault(x), 'OTA_HotelAvailLLSRQ accepted a session of another agency', { expected: 'a SOAP fault', actual: x.envelope?.action });
-  } finally {
-    await sessionClose(ctx, session);
+  const other = ctx.target.declared.otherAgency;
+  if (!other) return ctx.notApplicable(`needs another agency's account and the agency-specific APIs: ${DECLARE} ("access.otherAgency")`);
+  registerSecret(other.account.password);
+  for (const api of other.agencyApis) {
+    await expectMainAccountMayCall(ctx, api, 'agency-specific');
+    expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config');
   }
-});
+}, { clauses: ['ACCESS-02.other-agency-refused'] });
 
 ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public REST APIs of CERT', async (ctx) => {
-  const portal = ctx.target.control?.extraAccounts.portal;
-  if (!portal) return ctx.notApplicable('needs developer-portal credentials, which only the simulator provides');
-  const token = await obtainToken(ctx, 'cert', portal);
-  for (const e of restEndpoints.filter((x) => x.accepts.includes('sessionless'))) {
-    const res = await callApi(ctx, 'cert', e, token);
-    expectThat(accepted(res) === e.public, `${e.api} ${e.public ? 'refused' : 'accepted'} a developer-portal token`, {
-      expected: e.public ? '2xx (a public API)' : 'a refusal (not a public API)',
-      actual: res.status,
-    });
+  const portal = ctx.target.declared.portal;
+  if (!portal) return ctx.notApplicable(`needs developer-portal credentials and which APIs are public: ${DECLARE} ("access.portal")`);
+  registerSecret(portal.account.password);
+  const token = await obtainToken(ctx, 'cert', portal.account);
+  for (const api of portal.publicApis) expectAccepted(await callApiRef(ctx, 'cert', api, token), `the public API ${api} with a developer-portal token`, 'check "access.portal.publicApis"');
+  for (const api of portal.otherApis) {
+    const answer = await callApiRef(ctx, 'cert', api, token);
+    if (answer.answer.kind === 'success') throw new CheckFailure(`${api}, not a public API, accepted a developer-portal token`, { expected: 'a refusal', actual: describeAnswer(answer) });
+    expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"');
   }
-});
+}, { clauses: ['ACCESS-03.public-reached', 'ACCESS-03.only-public'] });
 
 ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens of accounts without it', async (ctx) => {
-  const without = ctx.target.control?.extraAccounts.noAmendment;
-  if (!without) return ctx.notApplicable('needs an account without the amendment, which only the simulator provides');
-  const token = await obtainToken(ctx, 'cert', without);
-  for (const e of restEndpoints.filter((x) => x.accepts.includes('sessionless'))) {
-    const res = await callApi(ctx, 'cert', e, token);
-    expectThat(accepted(res) === !e.amendment, `${e.api} ${e.amendment ? 'accepted a token of an account without the amendment' : 'refused a token it needs no amendment for'}`, {
-      expected: e.amendment ? 'a refusal' : '2xx',
-      actual: res.status,
-    });
+  const without = ctx.target.declared.noAmendment;
+  if (!without) return ctx.notApplicable(`needs an account without the amendment and the APIs that need it: ${DECLARE} ("access.noAmendment")`);
+  registerSecret(without.account.password);
+  for (const api of without.amendmentApis) {
+    await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
+    expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config');
   }
-  const soapToken = await obtainSoapToken(ctx, 'cert', without);
-  const x = await businessCall(ctx, 'cert', 'BargainFinderMaxRQ', bargainFinderMaxRQBody(), soapToken);
-  expectThat(isFault(x), 'BargainFinderMaxRQ (air low-fare shop) accepted a token of an account without the amendment', { expected: 'a SOAP fault', actual: x.envelope?.action });
-});
+}, { clauses: ['ACCESS-04.amendment-refused'], where: 'any' });
+
+auditExchanges('access checks');

@@ -1,61 +1,94 @@
 import fc from 'fast-check';
-import { accepted, callApi, obtainToken } from '../../harness/checks/rest.ts';
-import { expectThat, ruleProperty } from '../../harness/checks/index.ts';
-import { publicApiAuthError, restEndpoints, type RestEndpoint } from '../../harness/spec/index.ts';
-import type { Target } from '../../harness/targets/index.ts';
+import { obtainToken } from '../../harness/checks/rest.ts';
+import { callRest, describeAnswer, expectAccepted, PROBE_HINTS, rest } from '../../harness/checks/probe.ts';
+import { CheckFailure, Inconclusive, PrerequisiteFailed, ruleProperty, type CheckContext } from '../../harness/checks/index.ts';
+import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';
+import { auditExchanges } from './support/audits.ts';
 
-/** APIs the main account may call with a sessionless token: all of them on the simulator, the public lookup live. */
-function callableEndpoints(target: Target): RestEndpoint[] {
-  const sessionless = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
-  return target.control ? sessionless : sessionless.filter((e) => e.public);
+/** REST APIs the main account may call with a sessionless token: the target's probe, and the APIs it declares so. */
+function sessionlessRestApis(target: Target): RestProbe[] {
+  const declared = Object.entries(target.declared.tokenKinds)
+    .filter(([, kinds]) => kinds.includes('sessionless'))
+    .map(([ref]) => parseApiRef(ref))
+    .flatMap((api): RestProbe[] => (api.kind === 'rest' ? [{ method: api.method, path: api.path, ...(api.query && { query: api.query }) }] : []));
+  const probe = target.probes.rest;
+  return [probe, ...declared.filter((a) => a.path !== probe.path || a.method !== probe.method)];
 }
+
+const label = (api: RestProbe) => `${api.method} ${api.path}`;
 
 ruleProperty(
   'API-01',
   'a bearer token keeps working for many requests to the published APIs',
   fc.array(fc.nat(), { minLength: 2, maxLength: 12 }),
   async (ctx, picks) => {
-    const endpoints = callableEndpoints(ctx.target);
+    const apis = sessionlessRestApis(ctx.target);
     const token = await obtainToken(ctx, 'cert');
     for (const [i, pick] of picks.entries()) {
-      const endpoint = endpoints[pick % endpoints.length]!;
-      const res = await callApi(ctx, 'cert', endpoint, token);
-      expectThat(accepted(res), `request ${i + 1} of ${picks.length} (${endpoint.method ?? 'GET'} ${endpoint.path}) refused a valid token`, {
-        expected: '2xx',
-        actual: `${res.status} ${res.body.slice(0, 120)}`,
-      });
+      const api = i === 0 ? apis[0]! : apis[pick % apis.length]!;
+      const { answer } = await callRest(ctx, 'cert', `Bearer ${token}`, api);
+      const hint = api === ctx.target.probes.rest ? PROBE_HINTS.rest : `the target declares ${label(api)} in "tokenKinds" as accepting sessionless tokens: check that declaration`;
+      expectAccepted(rest(answer), `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${i === 0 ? '' : ', used before'}`, hint);
     }
   },
-  { numRuns: 10 },
+  { numRuns: 10, clauses: ['API-01.accepted', 'API-01.reused'] },
 );
 
-type BadBearer = { readonly label: string; readonly authorization: string | null };
+type BadBearer = { readonly kind: 'missing' | 'malformed' | 'unknown'; readonly label: string; readonly authorization: string | null };
 
-const badBearer: fc.Arbitrary<(token: string) => BadBearer> = fc.oneof(
-  fc.constant(() => ({ label: 'no Authorization header', authorization: null })),
-  fc.constant(() => ({ label: 'scheme only', authorization: 'Bearer' })),
-  fc.constant(() => ({ label: 'empty token', authorization: 'Bearer ' })),
-  fc.constant((t: string) => ({ label: 'token as Basic', authorization: `Basic ${t}` })),
-  fc.constant((t: string) => ({ label: 'no space after Bearer', authorization: `Bearer${t}` })),
-  fc.stringMatching(/^[A-Za-z0-9+/]{20,60}\*$/).map((s) => () => ({ label: 'unknown token', authorization: `Bearer T1RLAQ${s}` })),
-  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((s) => !/\s/.test(s)).map((s) => () => ({ label: 'garbage token', authorization: `Bearer ${s}` })),
+const malformed: fc.Arbitrary<(token: string) => BadBearer> = fc.constantFrom(
+  () => ({ kind: 'malformed', label: 'the scheme only', authorization: 'Bearer' }) as const,
+  () => ({ kind: 'malformed', label: 'an empty token', authorization: 'Bearer ' }) as const,
+  (t: string) => ({ kind: 'malformed', label: 'the token under Basic', authorization: `Basic ${t}` }) as const,
+  (t: string) => ({ kind: 'malformed', label: 'no space after Bearer', authorization: `Bearer${t}` }) as const,
+);
+
+const unknown: fc.Arbitrary<(token: string) => BadBearer> = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9+/]{20,60}\*$/).map((s) => () => ({ kind: 'unknown', label: 'an unknown T1RLAQ… token', authorization: `Bearer T1RLAQ${s}` }) as const),
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((s) => !/\s/.test(s)).map((s) => () => ({ kind: 'unknown', label: 'a garbage token', authorization: `Bearer ${s}` }) as const),
   fc.nat().map((i) => (t: string) => {
-    const at = 6 + (i % (t.length - 7));
+    const at = 6 + (i % Math.max(1, t.length - 7));
     const flipped = t[at] === 'A' ? 'B' : 'A';
-    return { label: 'tampered token', authorization: `Bearer ${t.slice(0, at)}${flipped}${t.slice(at + 1)}` };
+    return { kind: 'unknown', label: 'a tampered token (one character changed)', authorization: `Bearer ${t.slice(0, at)}${flipped}${t.slice(at + 1)}` } as const;
   }),
 );
+
+const controls = new WeakMap<CheckContext, Promise<string>>();
+
+/** A token the REST probe accepts: the same request with a bad token then differs only by the token. */
+function acceptedToken(ctx: CheckContext): Promise<string> {
+  let control = controls.get(ctx);
+  if (!control) {
+    control = obtainToken(ctx, 'cert').then(async (token) => {
+      const { answer } = await callRest(ctx, 'cert', `Bearer ${token}`);
+      if (answer.kind === 'refused' || answer.kind === 'forbidden') throw new PrerequisiteFailed(`the REST probe refuses a valid token (${describeAnswer(rest(answer))})`, ['API-01']);
+      if (answer.kind !== 'success') throw new Inconclusive(`the REST probe answered ${describeAnswer(rest(answer))} to a valid token, so its refusals say nothing; ${PROBE_HINTS.rest}`);
+      return token;
+    });
+    controls.set(ctx, control);
+  }
+  return control;
+}
 
 ruleProperty(
   'API-02',
   'a missing, malformed or unknown bearer token is refused',
-  badBearer,
-  async (ctx, make) => {
-    const token = await obtainToken(ctx, 'cert');
-    const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
-    const bad = make(token);
-    const res = await callApi(ctx, 'cert', themes, undefined, { authorization: bad.authorization });
-    expectThat(!accepted(res), `an API accepted a request with ${bad.label}`, { expected: 'a refusal (publicly seen: 401 ' + publicApiAuthError.errorCode + ')', actual: `${res.status}` });
+  fc.tuple(malformed, unknown),
+  async (ctx, [makeMalformed, makeUnknown]) => {
+    const token = await acceptedToken(ctx);
+    const cases: BadBearer[] = [{ kind: 'missing', label: 'no Authorization header', authorization: null }, makeMalformed(token), makeUnknown(token)];
+    for (const bad of cases) {
+      const { answer, response } = await callRest(ctx, 'cert', bad.authorization);
+      // With the same request accepted with a valid token, any client error is a refusal of this one.
+      if (answer.kind === 'success') {
+        throw new CheckFailure(`an API accepted a request with ${bad.label}`, { expected: 'a refusal (publicly seen: 401 ERR.2SG.SEC.INVALID_CREDENTIALS)', actual: `${response.status} ${response.body.slice(0, 120)}` });
+      }
+      if (response.status < 400 || response.status >= 500) {
+        throw new Inconclusive(`a request with ${bad.label} got ${describeAnswer(rest(answer))}: neither served nor refused by a client error`);
+      }
+    }
   },
-  { numRuns: 30 },
+  { numRuns: 10, clauses: ['API-02.missing', 'API-02.malformed', 'API-02.unknown'] },
 );
+
+auditExchanges('REST API checks');

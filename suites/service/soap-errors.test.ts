@@ -1,9 +1,12 @@
 import fc from 'fast-check';
+import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, isFault, newConversationId, openSession, ping, postEnvelope, ruleProperty, ruleTest, runConfig, sessionClose,
+  CheckFailure, closeRequest, Inconclusive, newConversationId, openSession, postEnvelope, PrerequisiteFailed, ruleProperty, ruleTest, runConfig,
+  sessionClose, type CheckContext, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { TransportError } from '../../harness/targets/index.ts';
 import { expectInvalidSecurityToken } from './support/soap-expect.ts';
+import { auditExchanges } from './support/audits.ts';
 
 type BadToken = { readonly label: string; readonly token: string };
 
@@ -16,36 +19,64 @@ const badTokens: fc.Arbitrary<BadToken> = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9._~-]{1,40}$/).map((s) => ({ label: 'a garbage token', token: s })),
 );
 
+const controls = new WeakMap<CheckContext, Promise<void>>();
+
+/**
+ * The control of the ERR-04 checks: SessionCloseRQ — the one request the document defines that takes a session
+ * token — closes an open session. A fault for the same request with a bad token is then about the token.
+ */
+function requireCloseWorks(ctx: CheckContext): Promise<void> {
+  let control = controls.get(ctx);
+  if (!control) {
+    control = openSession(ctx, 'cert').then(async (session) => expectClosed(ctx, await sessionClose(ctx, session)));
+    controls.set(ctx, control);
+  }
+  return control;
+}
+
+/** A SessionCloseRQ of an open session must have closed it; a refusal is SESS-02's to judge, anything else says nothing. */
+function expectClosed(ctx: CheckContext, x: SoapExchange): void {
+  const answer = soapAnswerOf(ctx, x);
+  if (answer.kind === 'success') return;
+  if (answer.kind === 'refused') throw new PrerequisiteFailed(`SessionCloseRQ of an open session was refused (${answer.code})`, ['SESS-02']);
+  throw new Inconclusive(`SessionCloseRQ of an open session got ${describeAnswer(soap(answer))}`);
+}
+
 ruleProperty(
   'ERR-04',
   'an unknown BinarySecurityToken gets Client.InvalidSecurityToken quoting the token, with a StackTrace',
   badTokens,
   async (ctx, bad) => {
-    const x = await ping(ctx, 'cert', bad.token);
-    expectInvalidSecurityToken(x, bad.token, `a ping with ${bad.label}`);
+    await requireCloseWorks(ctx);
+    const x = await closeRequest(ctx, 'cert', bad.token);
+    expectInvalidSecurityToken(x, bad.token, `SessionCloseRQ with ${bad.label}`);
   },
-  { numRuns: 12 },
+  { numRuns: 12, clauses: ['ERR-04.unknown-token'] },
 );
 
 ruleTest('ERR-04', 'the token of a closed session gets Client.InvalidSecurityToken', async (ctx) => {
   const session = await openSession(ctx, 'cert');
-  await sessionClose(ctx, session);
-  expectInvalidSecurityToken(await ping(ctx, 'cert', session.token), session.token, 'a ping with a closed session\'s token');
-});
+  expectClosed(ctx, await sessionClose(ctx, session));
+  const x = await closeRequest(ctx, 'cert', session.token, session.conversationId);
+  if (soapAnswerOf(ctx, x).kind === 'success') throw new PrerequisiteFailed('the token of a closed session is still accepted (a second SessionCloseRQ succeeded)', ['SESS-02']);
+  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with a closed session\'s token');
+}, { clauses: ['ERR-04.closed-session'] });
 
 ruleTest('ERR-04', 'an expired session token gets Client.InvalidSecurityToken', async (ctx) => {
   const control = ctx.target.control;
-  if (!control) return ctx.notApplicable('letting a session expire needs control of the clock (or a 15-minute wait)');
+  if (!control) return ctx.notApplicable('letting a session expire needs control of the clock (or a wait of the inactivity timeout)');
   const session = await openSession(ctx, 'cert');
   await control.advanceClock(ctx.target.sessionTimeoutSeconds + 5);
-  expectInvalidSecurityToken(await ping(ctx, 'cert', session.token), session.token, 'a ping with an expired session\'s token');
-});
+  const x = await sessionClose(ctx, session);
+  if (soapAnswerOf(ctx, x).kind === 'success') throw new PrerequisiteFailed(`the session was still open ${ctx.target.sessionTimeoutSeconds + 5} s after its last request (SessionCloseRQ succeeded)`, ['SESS-03']);
+  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with an expired session\'s token');
+}, { clauses: ['ERR-04.expired-session'] });
 
 ruleTest('ERR-05', 'the HTTP status of SOAP faults is recorded (publicly seen: 500)', async (ctx) => {
-  const x = await ping(ctx, 'cert', `unknown-${newConversationId()}`);
-  if (!isFault(x)) throw new CheckFailure('an unknown token got no SOAP fault (see ERR-04)', { expected: 'a fault', actual: x.response.status });
+  const x = await closeRequest(ctx, 'cert', `unknown-${newConversationId()}`);
+  if (!x.envelope?.fault) throw new PrerequisiteFailed(`an unknown token got ${describeAnswer(soap(soapAnswerOf(ctx, x)))}, not a SOAP fault`, ['ERR-04']);
   ctx.info({ observed: `HTTP ${x.response.status}`, publiclySeen: 'HTTP 500', matchesPublic: x.response.status === 500 });
-});
+}, { clauses: ['ERR-05.fault-status'] });
 
 const malformed: readonly { label: string; body: string }[] = [
   { label: 'a body that is not XML', body: 'grant_type=client_credentials' },
@@ -55,18 +86,22 @@ const malformed: readonly { label: string; body: string }[] = [
   { label: 'JSON', body: '{"action":"TokenCreateRQ"}' },
 ];
 
-ruleTest('ERR-07', 'malformed SOAP requests get an error response in time, never a hang or a dropped connection', async (ctx) => {
+ruleTest('ERR-07', 'malformed SOAP requests get an error answer in time, never a hang or a dropped connection', async (ctx) => {
   const timeoutMs = Math.min(runConfig().requestTimeoutMs, 3_000);
   for (const m of malformed) {
-    let status: number;
+    let x: Awaited<ReturnType<typeof postEnvelope>>;
     try {
-      status = (await postEnvelope(ctx, 'cert', m.body, undefined, timeoutMs)).response.status;
+      x = await postEnvelope(ctx, 'cert', m.body, undefined, timeoutMs);
     } catch (err) {
       if (err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED')) {
-        throw new CheckFailure(`a SOAP request with ${m.label} got no answer`, { code: err.code, expected: `an error response within ${timeoutMs} ms`, actual: err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : 'the connection was dropped' });
+        throw new CheckFailure(`a SOAP request with ${m.label} got no answer`, { code: err.code, expected: `an error answer within ${timeoutMs} ms`, actual: err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : 'the connection was dropped' });
       }
       throw err;
     }
-    if (status < 400) throw new CheckFailure(`a SOAP request with ${m.label} was not answered with an error`, { expected: 'a SOAP fault or an HTTP error status', actual: status });
+    // An error answer: an HTTP error status, or a SOAP fault (whatever its HTTP status: ERR-05 records that).
+    const isError = x.response.status >= 400 || x.envelope?.fault !== undefined;
+    if (!isError) throw new CheckFailure(`a SOAP request with ${m.label} was not answered with an error`, { expected: 'a SOAP fault or an HTTP error status', actual: `${x.response.status} ${x.envelope ? `an envelope without a fault (${x.envelope.action ?? ''})` : x.response.body.slice(0, 80)}` });
   }
-});
+}, { clauses: ['ERR-07.soap-malformed'] });
+
+auditExchanges('SOAP error checks');

@@ -1,46 +1,42 @@
 import fc from 'fast-check';
-import { accepted, callApi, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
-import { CheckFailure, expectEqual, expectThat, registerSecret, ruleProperty, ruleTest } from '../../harness/checks/index.ts';
+import { accessTokenOf, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
+import { callRest, expectAccepted, PROBE_HINTS, rest } from '../../harness/checks/probe.ts';
+import {
+  expectEqual, expectThat, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, type CheckContext,
+} from '../../harness/checks/index.ts';
 import type { HttpResponse } from '../../harness/targets/index.ts';
-import { GRANT_TYPE, limits, restEndpoints, TOKEN_TYPE } from '../../harness/spec/index.ts';
+import { GRANT_TYPE } from '../../harness/spec/index.ts';
+import { expectTokenResponse, isJsonContentType } from './support/token-answers.ts';
+import { auditExchanges } from './support/audits.ts';
 
-const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
-
-/** The JSON object of a token response, or a failure saying what came instead. */
-function tokenObject(res: HttpResponse): Record<string, unknown> {
-  const body = jsonBody(res);
-  if (!isRecord(body)) throw new CheckFailure('the token response is not a JSON object', { expected: 'a JSON object', actual: res.body.slice(0, 200) });
-  return body;
+/**
+ * A token request of the configured account, which must succeed: the answer's shape is what these checks judge,
+ * the acceptance of the credentials CRED-03's.
+ */
+async function validTokenAnswer(ctx: CheckContext, body?: string): Promise<HttpResponse> {
+  const res = await requestToken(ctx, 'cert', body === undefined ? {} : { body });
+  if (res.status < 200 || res.status >= 300) {
+    throw new PrerequisiteFailed(`the configured account obtained no token (${describeTokenAnswer(res)})`, ['CRED-03']);
+  }
+  return res;
 }
 
 ruleTest('REST-03', 'a valid request gets access_token, token_type "bearer" and expires_in 604800', async (ctx) => {
-  const res = await requestToken(ctx, 'cert');
-  expectEqual('status of a valid token request', res.status, 200);
-  const body = tokenObject(res);
-  expectThat(typeof body.access_token === 'string' && body.access_token.length > 0, 'unexpected "access_token" value', {
-    expected: 'a non-empty string',
-    actual: body.access_token,
-  });
-  registerSecret(body.access_token as string);
-  expectEqual('"token_type" value', body.token_type, TOKEN_TYPE);
-  expectThat(typeof body.expires_in === 'number', 'unexpected "expires_in" type', { expected: 'a JSON number', actual: body.expires_in });
-  expectEqual('"expires_in" value', body.expires_in, limits.accessTokenLifetimeSeconds);
-});
+  expectTokenResponse(await validTokenAnswer(ctx));
+}, { clauses: ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'] });
 
 ruleProperty(
   'REST-02',
   'a valid request is answered the same with or without source_ip',
   fc.oneof(fc.ipV4(), fc.ipV6()),
   async (ctx, sourceIp) => {
-    const without = await requestToken(ctx, 'cert');
+    const without = await validTokenAnswer(ctx);
     const withIp = await requestToken(ctx, 'cert', { body: `grant_type=${GRANT_TYPE}&source_ip=${encodeURIComponent(sourceIp)}` });
     expectEqual('status with source_ip (the same as without)', withIp.status, without.status);
-    const a = jsonBody(without);
-    const b = jsonBody(withIp);
     const shape = (v: unknown) => (isRecord(v) ? { keys: Object.keys(v).sort(), token_type: v.token_type, expires_in: v.expires_in } : v);
-    expectEqual('token response with source_ip (keys, token_type, expires_in as without)', shape(b), shape(a));
+    expectEqual('token response with source_ip (keys, token_type, expires_in as without)', shape(jsonBody(withIp)), shape(jsonBody(without)));
   },
-  { numRuns: 10 },
+  { numRuns: 10, clauses: ['REST-02.source-ip'] },
 );
 
 ruleProperty(
@@ -50,24 +46,32 @@ ruleProperty(
   async (ctx, n) => {
     const tokens: string[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await requestToken(ctx, 'cert');
-      const body = tokenObject(res);
-      expectThat(typeof body.access_token === 'string', `token call ${i + 1} of ${n} gave no access_token`, { actual: res.status });
-      registerSecret(body.access_token as string);
-      tokens.push(body.access_token as string);
+      const res = await validTokenAnswer(ctx);
+      const token = accessTokenOf(res);
+      if (token === undefined) throw new PrerequisiteFailed(`token call ${i + 1} of ${n} gave no access_token`, ['REST-03']);
+      registerSecret(token);
+      tokens.push(token);
     }
     expectEqual(`number of distinct tokens from ${n} calls`, new Set(tokens).size, n);
-    for (const [i, token] of tokens.entries()) {
-      const api = await callApi(ctx, 'cert', themes, token);
-      expectThat(accepted(api), `token ${i + 1} of ${n} is refused by an API`, { expected: '2xx', actual: api.status });
+    // The newest token is the control: a service that refuses it refuses every token (API-01's to judge).
+    const newest = await callRest(ctx, 'cert', `Bearer ${tokens.at(-1)}`);
+    if (newest.answer.kind !== 'success') {
+      if (newest.answer.kind === 'refused' || newest.answer.kind === 'forbidden') throw new PrerequisiteFailed(`the newest of ${n} tokens is refused by ${ctx.target.probes.rest.path}`, ['API-01']);
+      throw new Inconclusive(`the REST probe ${ctx.target.probes.rest.method} ${ctx.target.probes.rest.path} answered ${newest.response.status} to the newest token; ${PROBE_HINTS.rest}`);
+    }
+    for (const [i, token] of tokens.slice(0, -1).entries()) {
+      const api = await callRest(ctx, 'cert', `Bearer ${token}`);
+      expectAccepted(rest(api.answer), `token ${i + 1} of ${n} (the newest one is accepted)`, PROBE_HINTS.rest, 'accepted: one call yields one token, and each stays usable');
     }
   },
-  { numRuns: 8 },
+  { numRuns: 8, clauses: ['REST-04.distinct', 'REST-04.usable'] },
 );
 
 ruleTest('REST-05', 'a successful token response has status 200 and a JSON content type', async (ctx) => {
-  const res = await requestToken(ctx, 'cert');
+  const res = await validTokenAnswer(ctx);
   expectEqual('status of a successful token response', res.status, 200);
-  const type = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  expectEqual('content type of the token response', type, 'application/json');
-});
+  const type = res.headers['content-type'] ?? '';
+  expectThat(isJsonContentType(type), 'the token response has no JSON content type', { expected: 'application/json (parameters allowed)', actual: type || '(none)' });
+}, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'] });
+
+auditExchanges('token endpoint checks');

@@ -11,6 +11,12 @@ export const rules: readonly Rule[] = [
     where: "opt-in",
     statement: "A token obtained in CERT is refused by PROD and the reverse, as a REST bearer token and as a SOAP BinarySecurityToken. (Live: needs credentials for both environments.)",
     source: { section: "Authentication › Cross-cutting rules", quote: "A token is only valid in the environment where it was obtained (a test-environment token cannot call production, and the reverse)." },
+    clauses: [
+      { id: "ENV-01.rest-bearer", text: "A REST token from one environment is refused as a bearer token by the other (both directions).", needs: "both environments in the target config" },
+      { id: "ENV-01.soap-sessionless", text: "A sessionless token from one environment is refused in the BinarySecurityToken by the other's SOAP service.", needs: "both environments in the target config" },
+      { id: "ENV-01.soap-session", text: "A session token from one environment is refused by the other's SOAP service.", needs: "both environments in the target config" },
+    ],
+    latitudes: [],
   },
   {
     id: "ENV-02",
@@ -20,6 +26,11 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The client requests its token from the environment it calls and never sends one environment's token to the other.",
     source: { section: "Endpoints › Token endpoint (REST)", quote: "A token must be requested from the environment it is used in." },
+    clauses: [
+      { id: "ENV-02.token-from-called-environment", text: "The client requests the token it uses in an environment from that environment." },
+      { id: "ENV-02.no-cross-environment-token", text: "The client never sends one environment's token to the other." },
+    ],
+    latitudes: [],
   },
   {
     id: "ENV-03",
@@ -29,5 +40,10 @@ export const rules: readonly Rule[] = [
     where: "opt-in",
     statement: "Credentials that are valid in only one environment obtain no token in the other.",
     source: { section: "What the service does", quote: "Credentials … determine (a) whether a token may be obtained, (b) which environments are reachable" },
+    clauses: [
+      { id: "ENV-03.rest", text: "Credentials valid in only one environment obtain no REST token in the other.", needs: "an account valid in one environment only" },
+      { id: "ENV-03.soap", text: "Credentials valid in only one environment obtain no SOAP token or session in the other.", needs: "an account valid in one environment only" },
+    ],
+    latitudes: [],
   },
 ];

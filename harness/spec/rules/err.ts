@@ -11,6 +11,14 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "Missing or syntactically wrong credentials (no Authorization header, another scheme, bad base64 at either layer, no colon, a Client ID not of the form `V1:…:…:…`) get `error: invalid_client` with an `error_description` that says the credentials are missing or the syntax is wrong.",
     source: { section: "Errors › REST token endpoint", quote: "Credentials missing or syntactically wrong — `invalid_client` — Text stating that credentials are missing or the syntax is not correct" },
+    clauses: [
+      { id: "ERR-01.missing", text: "A token request without an Authorization header gets `invalid_client` saying the credentials are missing or malformed." },
+      { id: "ERR-01.other-scheme", text: "Credentials under another scheme than `Basic` get the same answer." },
+      { id: "ERR-01.bad-base64", text: "Credentials that are not base64 at either layer (or only one layer of it) get the same answer." },
+      { id: "ERR-01.no-colon", text: "Credentials whose inner layer has no `:` get the same answer." },
+      { id: "ERR-01.client-id-form", text: "A Client ID with fewer than the four fields of `V1:<userid>:<group>:<domain>` gets the same answer." },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-02",
@@ -20,6 +28,12 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "Well-formed credentials with a wrong client ID or secret get `error: invalid_client` with an `error_description` that says the client ID or secret is wrong, distinguishable from ERR-01's.",
     source: { section: "Errors › REST token endpoint", quote: "Credentials present but the client ID or client secret is wrong (unauthorized) — `invalid_client` — Text stating wrong client ID or client secret" },
+    clauses: [
+      { id: "ERR-02.wrong-secret", text: "Well-formed credentials with a wrong client secret get `invalid_client` saying the client ID or secret is wrong." },
+      { id: "ERR-02.unknown-client-id", text: "Well-formed credentials with an unknown client ID get the same answer." },
+      { id: "ERR-02.distinguishable", text: "That description is distinguishable from ERR-01's (it does not say the credentials are missing or malformed)." },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-03",
@@ -27,9 +41,15 @@ export const rules: readonly Rule[] = [
     side: "service",
     level: "SHOULD",
     where: "any",
-    statement: "Token errors come with HTTP 401 and a JSON body (RFC 6749 §5.2), and no error body echoes the secret.",
+    statement: "Every `invalid_client` answer (both cases of the Errors table, whatever the credentials' defect) comes with HTTP 401 (RFC 6749 §5.2; publicly seen), every token error has a JSON body, and no error body echoes the secret. Other token errors (a wrong `grant_type`) may be 400.",
     source: { section: "Errors › REST token endpoint", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
     see: "RFC 6749 §5.2",
+    clauses: [
+      { id: "ERR-03.status-401", text: "Every `invalid_client` answer has HTTP status 401." },
+      { id: "ERR-03.json-body", text: "Every token error has a JSON body." },
+      { id: "ERR-03.no-secret", text: "No error body echoes the client secret, in any encoding." },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-04",
@@ -39,6 +59,12 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "An invalid or expired BinarySecurityToken gets a SOAP fault whose faultcode is `Client.InvalidSecurityToken` (namespace-prefixed), whose faultstring says the token is invalid or expired and quotes it, and whose detail holds a StackTrace naming the invalid-security-token session error.",
     source: { section: "Errors › SOAP", quote: "SOAP fault with faultcode `Client.InvalidSecurityToken`; faultstring that states the token is invalid or expired and quotes the token; detail with a StackTrace text naming an invalid-security-token session error" },
+    clauses: [
+      { id: "ERR-04.unknown-token", text: "An unknown BinarySecurityToken gets the fault `Client.InvalidSecurityToken` (namespace-prefixed) whose faultstring says the token is invalid or expired and quotes it, with a StackTrace naming the invalid-security-token session error." },
+      { id: "ERR-04.closed-session", text: "The token of a closed session gets the same fault." },
+      { id: "ERR-04.expired-session", text: "The token of an expired session gets the same fault.", needs: "control of the target's clock" },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-05",
@@ -48,6 +74,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The HTTP status of SOAP faults (publicly seen: 500).",
     source: { section: "Errors › SOAP", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
+    clauses: [
+      { id: "ERR-05.fault-status", text: "The HTTP status of SOAP faults is recorded." },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-06",
@@ -57,6 +87,11 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "On `invalid_client` the client reports an authentication error that keeps the error code and description, and does not retry in a loop (at most one retry).",
     source: { section: "Errors › REST token endpoint", quote: "Credentials present but the client ID or client secret is wrong (unauthorized) — `invalid_client`" },
+    clauses: [
+      { id: "ERR-06.keeps-error", text: "On `invalid_client` the client reports an authentication error that keeps what the service sent: the error code and description." },
+      { id: "ERR-06.no-retry-loop", text: "It does not retry in a loop (at most one retry)." },
+    ],
+    latitudes: [],
   },
   {
     id: "ERR-07",
@@ -66,5 +101,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "Malformed requests (a body that is not XML, a wrong `grant_type`, a truncated envelope) get an error response within the time limit, never a hang or a dropped connection.",
     source: { section: "Errors", quote: "HTTP status codes of these error responses and the full list of authentication errors: not shown." },
+    clauses: [
+      { id: "ERR-07.rest-malformed", text: "Malformed token requests get an answer within the time limit, and clearly invalid ones (no or a wrong `grant_type`) an error status; never a hang or a dropped connection." },
+      { id: "ERR-07.soap-malformed", text: "Malformed SOAP requests (not XML, truncated, not an envelope) get an error answer within the time limit, never a hang or a dropped connection." },
+    ],
+    latitudes: [],
   },
 ];

@@ -11,6 +11,11 @@ export const rules: readonly Rule[] = [
     where: "sim",
     statement: "A request sent with the session token before the inactivity timeout keeps the session open (a ping shortly before the timeout lets a later call succeed past the original deadline).",
     source: { section: "States and transitions › Session token (SOAP)", quote: "open — Any request to a Sabre-style API with the token, for example the Refresh Session API — Sent before the timeout — open — The timeout is prevented" },
+    clauses: [
+      { id: "SESS-01.keepalive-ping", text: "A ping with the session token before the inactivity timeout keeps the session open past the original deadline.", needs: "control of the target's clock" },
+      { id: "SESS-01.keepalive-any-request", text: "Any request with the session token (not only the ping) keeps the session open.", needs: "control of the target's clock" },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-02",
@@ -20,6 +25,11 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "`SessionCloseRQ` carrying ConversationId, CPAId and the token closes the session: the token is refused afterwards with `Client.InvalidSecurityToken`, and the pool slot is released.",
     source: { section: "States and transitions › Session token (SOAP)", quote: "open — `SessionCloseRQ` — Request carries eb:ConversationId, eb:CPAId and the token — closed — The token becomes invalid; session resources are released" },
+    clauses: [
+      { id: "SESS-02.token-refused", text: "After `SessionCloseRQ` with ConversationId, CPAId and the token, the token is refused with `Client.InvalidSecurityToken`." },
+      { id: "SESS-02.slot-released", text: "Closing a session releases its pool slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-03",
@@ -29,6 +39,11 @@ export const rules: readonly Rule[] = [
     where: "sim",
     statement: "With no request for the inactivity timeout (default 15 minutes, per account), the session expires and its token is refused with `Client.InvalidSecurityToken`.",
     source: { section: "States and transitions › Session token (SOAP)", quote: "open — Inactivity timeout — Default 15 minutes; set when the credentials are created — expired" },
+    clauses: [
+      { id: "SESS-03.default-timeout", text: "With no request for the default inactivity timeout (15 minutes), the session expires and its token is refused with `Client.InvalidSecurityToken`.", needs: "control of the target's clock" },
+      { id: "SESS-03.account-timeout", text: "The timeout is the account's own (set when the credentials are created), not a fixed one.", needs: "control of the target's clock and accounts with other timeouts" },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-04",
@@ -38,6 +53,13 @@ export const rules: readonly Rule[] = [
     where: "opt-in",
     statement: "Sessions not closed stay allocated until they time out; with the caller's pool full, `SessionCreateRQ` is refused (publicly seen as `Client.ReachedTALimit`); closing a session or its timeout frees a slot.",
     source: { section: "States and transitions › Session token (SOAP)", quote: "The session stays allocated against the pool until it times out; if sessions are not closed, the pool can be exhausted" },
+    clauses: [
+      { id: "SESS-04.pool-full-refused", text: "With the caller's pool full, `SessionCreateRQ` is refused.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
+      { id: "SESS-04.unclosed-stay-allocated", text: "Sessions that are neither closed nor timed out keep their slots.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
+      { id: "SESS-04.close-frees-slot", text: "Closing a session frees a slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
+      { id: "SESS-04.timeout-frees-slot", text: "A session's inactivity timeout frees its slot.", needs: "control of the target's clock" },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-05",
@@ -47,6 +69,11 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The client's `SessionCloseRQ` carries ConversationId, CPAId and the session token in the header, and a body `SessionCloseRQ` with POS/Source `PseudoCityCode`, `TimeStamp` and `Version`.",
     source: { section: "Endpoints › SOAP operations for tokens", quote: "Close Session — `SessionCloseRQ` — Header with eb:ConversationId, eb:CPAId, and wsse:BinarySecurityToken (the session token); body `SessionCloseRQ` element with a POS/Source element carrying the PseudoCityCode attribute, plus TimeStamp and Version attributes" },
+    clauses: [
+      { id: "SESS-05.header", text: "The client's `SessionCloseRQ` carries ConversationId, CPAId and the session token in the header." },
+      { id: "SESS-05.body", text: "Its body is a `SessionCloseRQ` element with POS/Source `PseudoCityCode`, `TimeStamp` and `Version`." },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-06",
@@ -56,6 +83,12 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The client closes every session it opens: at the end of its work, at shutdown, and when a call inside the session failed.",
     source: { section: "What the service does", quote: "Session token: a server-side session is allocated and must be closed." },
+    clauses: [
+      { id: "SESS-06.end-of-work", text: "The client closes the sessions it opened when its work is done." },
+      { id: "SESS-06.shutdown", text: "The client closes every open session at shutdown." },
+      { id: "SESS-06.after-failure", text: "The client closes a session when a call inside it failed." },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-07",
@@ -65,6 +98,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "After `Client.InvalidSecurityToken` the client does not send that token again; it opens a new session or reports the failure.",
     source: { section: "Errors › SOAP", quote: "Invalid or expired binary security token — SOAP fault with faultcode `Client.InvalidSecurityToken`" },
+    clauses: [
+      { id: "SESS-07.no-reuse", text: "After `Client.InvalidSecurityToken` the client does not send that token again; it opens a new session or reports the failure." },
+    ],
+    latitudes: [],
   },
   {
     id: "SESS-08",
@@ -74,5 +111,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The client never holds more open sessions than its pool allows, and answers a pool-full refusal without a retry storm.",
     source: { section: "Limits", quote: "Session pool: A finite pool of session tokens/sessions per caller; unclosed sessions can exhaust it" },
+    clauses: [
+      { id: "SESS-08.pool-bound", text: "The client never holds more open sessions than its pool allows." },
+      { id: "SESS-08.no-retry-storm", text: "The client answers a pool-full refusal without a retry storm." },
+    ],
+    latitudes: [],
   },
 ];

@@ -11,6 +11,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "A sessionless token from `POST /v2/auth/token` is accepted in `wsse:BinarySecurityToken` by SOAP APIs that accept sessionless tokens.",
     source: { section: "Authentication › Cross-cutting rules", quote: "A sessionless token obtained through REST can also be used to call SOAP APIs, and the reverse." },
+    clauses: [
+      { id: "XPROTO-01.rest-token-in-soap", text: "A token from `POST /v2/auth/token` is accepted in `wsse:BinarySecurityToken` by a SOAP API that accepts the SOAP sessionless token.", needs: "a SOAP action that accepts sessionless tokens (probes.soapSessionless)" },
+    ],
+    latitudes: [],
   },
   {
     id: "XPROTO-02",
@@ -20,6 +24,10 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "A sessionless token from `TokenCreateRQ` is accepted as a REST bearer token.",
     source: { section: "Authentication › Cross-cutting rules", quote: "A sessionless token obtained through REST can also be used to call SOAP APIs, and the reverse." },
+    clauses: [
+      { id: "XPROTO-02.soap-token-in-rest", text: "A token from `TokenCreateRQ` is accepted as a bearer token by a REST API that accepts the REST token.", needs: "a REST API that answers 2xx (probes.rest)" },
+    ],
+    latitudes: [],
   },
   {
     id: "XPROTO-03",
@@ -29,5 +37,9 @@ export const rules: readonly Rule[] = [
     where: "any",
     statement: "The same account (PCC, EPR, password) authenticates on REST and on SOAP; only the domain value and the construction differ.",
     source: { section: "Authentication › Cross-cutting rules", quote: "The same token credentials (PCC, EPR and so on) serve REST and SOAP; the differences are the domain and the way the credentials are built." },
+    clauses: [
+      { id: "XPROTO-03.same-account", text: "The same EPR, PCC and password obtain a REST token (with the REST domain) and a SOAP token (with the SOAP domain)." },
+    ],
+    latitudes: [],
   },
 ];

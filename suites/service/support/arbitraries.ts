@@ -23,55 +23,66 @@ export const wrongSecret = (password: string) =>
   fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), trickyText, fc.constant(`${password}x`), fc.constant(password.toUpperCase() + '1'))
     .filter((s) => s !== password && s.length > 0);
 
-/** What is wrong with a malformed Authorization header (ERR-01). */
-export type MalformedKind =
-  | 'missing'
-  | 'other-scheme'
-  | 'single-base64'
-  | 'no-colon'
-  | 'broken-outer-base64'
-  | 'broken-inner-base64'
-  | 'client-id-form';
+/**
+ * What is wrong with a malformed Authorization header (ERR-01), one kind per clause. Only what the document makes
+ * clearly wrong is generated: a lower-case `v1:`, `V2:` or an empty field are not (the document does not call them
+ * malformed: a service may read them as an unknown client ID), and neither is base64 without padding.
+ */
+export type MalformedKind = 'missing' | 'other-scheme' | 'bad-base64' | 'no-colon' | 'client-id-form';
 
 export interface Malformed {
   readonly kind: MalformedKind;
+  /** What exactly, for the evidence. */
+  readonly label: string;
   /** `null`: no Authorization header at all. */
   readonly header: string | null;
 }
 
-const BAD_BASE64 = fc.constantFrom('*', '!', '%', '~', '?', '$');
+/** Characters no base64 alphabet has. */
+const BAD_BASE64 = fc.constantFrom('*', '!', '%', '~', '?', '$', '#');
 
-/** Malformed Authorization headers built from the real account, so only the syntax is wrong. */
-export function malformedAuthorization(account: Account): fc.Arbitrary<Malformed> {
-  const clientId = `V1:${account.epr}:${account.pcc}:${account.restDomain}`;
-  const good = encodeRestCredentials({ userid: account.epr, group: account.pcc, domain: account.restDomain, password: account.password });
-  return fc.oneof(
-    fc.constant<Malformed>({ kind: 'missing', header: null }),
-    fc.constantFrom('Bearer', 'Digest', 'Negotiate', 'Token', 'Basic64').map((scheme): Malformed => ({ kind: 'other-scheme', header: `${scheme} ${good}` })),
-    fc.constant<Malformed>({ kind: 'single-base64', header: `Basic ${encodeBase64Utf8(`${clientId}:${account.password}`)}` }),
-    fc.constant<Malformed>({ kind: 'single-base64', header: `Basic ${encodeBase64Utf8(clientId)}:${encodeBase64Utf8(account.password)}` }),
-    fc.constant<Malformed>({ kind: 'no-colon', header: `Basic ${encodeBase64Utf8(`${encodeBase64Utf8(clientId)}${encodeBase64Utf8(account.password)}`)}` }),
-    fc.tuple(fc.nat({ max: good.length - 1 }), BAD_BASE64).map(([i, c]): Malformed => ({ kind: 'broken-outer-base64', header: `Basic ${good.slice(0, i)}${c}${good.slice(i + 1)}` })),
-    fc.tuple(fc.boolean(), BAD_BASE64).map(([inId, c]): Malformed => {
-      const id = encodeBase64Utf8(clientId);
-      const pw = encodeBase64Utf8(account.password);
-      const inner = inId ? `${c}${id.slice(1)}:${pw}` : `${id}:${c}${pw.slice(1)}`;
-      return { kind: 'broken-inner-base64', header: `Basic ${encodeBase64Utf8(inner)}` };
-    }),
-    fc.constantFrom(
-      `V2:${account.epr}:${account.pcc}:${account.restDomain}`,
-      `${account.epr}:${account.pcc}:${account.restDomain}`,
-      `V1:${account.epr}:${account.pcc}`,
-      `V1::${account.pcc}:${account.restDomain}`,
-      `V1:${account.epr}::${account.restDomain}`,
-      `V1:${account.epr}:${account.pcc}:`,
-      `v1:${account.epr}:${account.pcc}:${account.restDomain}`,
-    ).map((id): Malformed => ({ kind: 'client-id-form', header: `Basic ${encodeCredentials(id, account.password)}` })),
-  );
+/** Replaces a character inside a base64 text (not within its last four, where padding goes) by one that is not base64. */
+function breakBase64(text: string, at: number, bad: string): string {
+  const i = at % Math.max(1, text.length - 4);
+  return `${text.slice(0, i)}${bad}${text.slice(i + 1)}`;
 }
 
-/** A grant_type that is not `client_credentials`. */
+/**
+ * Malformed Authorization headers built from the real account, so only the syntax is wrong: every fixed case each
+ * time (so each clause of ERR-01 is exercised on every run), plus generated ones (another scheme, a character that is
+ * not base64 somewhere in either layer, a Client ID with too few fields).
+ */
+export function malformedAuthorizations(account: Account): fc.Arbitrary<readonly Malformed[]> {
+  const clientId = `V1:${account.epr}:${account.pcc}:${account.restDomain}`;
+  const id64 = encodeBase64Utf8(clientId);
+  const pw64 = encodeBase64Utf8(account.password);
+  const good = encodeRestCredentials({ userid: account.epr, group: account.pcc, domain: account.restDomain, password: account.password });
+  const fixed: readonly Malformed[] = [
+    { kind: 'missing', label: 'no Authorization header', header: null },
+    { kind: 'bad-base64', label: 'one layer of base64 over "ClientID:password"', header: `Basic ${encodeBase64Utf8(`${clientId}:${account.password}`)}` },
+    { kind: 'bad-base64', label: 'the inner layer only, without the outer one', header: `Basic ${id64}:${pw64}` },
+    { kind: 'no-colon', label: 'no ":" between the encoded Client ID and password', header: `Basic ${encodeBase64Utf8(`${id64}${pw64}`)}` },
+  ];
+  return fc.tuple(
+    fc.constantFrom('Bearer', 'Digest', 'Negotiate', 'Token').map((scheme): Malformed => ({ kind: 'other-scheme', label: `the scheme ${scheme}`, header: `${scheme} ${good}` })),
+    fc.tuple(fc.nat(), BAD_BASE64).map(([i, c]): Malformed => ({ kind: 'bad-base64', label: `a "${c}" in the outer layer`, header: `Basic ${breakBase64(good, i, c)}` })),
+    fc.tuple(fc.boolean(), fc.nat(), BAD_BASE64).map(([inId, i, c]): Malformed => {
+      const inner = inId ? `${breakBase64(id64, i, c)}:${pw64}` : `${id64}:${breakBase64(pw64, i, c)}`;
+      return { kind: 'bad-base64', label: `a "${c}" in the encoded ${inId ? 'Client ID' : 'password'}`, header: `Basic ${encodeBase64Utf8(inner)}` };
+    }),
+    fc.constantFrom(
+      { label: 'a Client ID of three fields (no domain)', id: `V1:${account.epr}:${account.pcc}` },
+      { label: 'a Client ID of two fields', id: `V1:${account.epr}` },
+      { label: 'a Client ID without any ":"', id: `V1${account.epr}${account.pcc}${account.restDomain}` },
+    ).map(({ label, id }): Malformed => ({ kind: 'client-id-form', label, header: `Basic ${encodeCredentials(id, account.password)}` })),
+  ).map((generated) => [...fixed, ...generated]);
+}
+
+/**
+ * A grant_type that is clearly not `client_credentials`: other grant types, empty, and random text — never the value
+ * in another case or with spaces around it, which a lenient service may accept.
+ */
 export const wrongGrantType = fc.oneof(
-  fc.constantFrom('password', 'authorization_code', 'refresh_token', 'Client_Credentials', 'client_credential', ''),
+  fc.constantFrom('password', 'authorization_code', 'refresh_token', 'client_credential', ''),
   fc.string({ minLength: 1, maxLength: 16 }),
-).filter((g) => g !== 'client_credentials');
+).filter((g) => g.trim().toLowerCase().replace(/[\s_-]/g, '') !== 'clientcredentials');

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildResponse, faultBody, parseEnvelope, replyToOf, tokenCreateRSBody } from '../soap/index.ts';
+import { createSimTarget, type Target, type Transport } from '../targets/index.ts';
+import { callSessionProbe, expectAccepted, expectRefused, rest, soap, soapProbe } from './probe.ts';
+import { CheckFailure } from './failure.ts';
+import { Inconclusive, PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { openSession } from './soap.ts';
+
+const targets: Target[] = [];
+afterEach(async () => {
+  for (const t of targets.splice(0)) await t.close();
+});
+
+/** A check context over a target, without a test around it. */
+function contextOf(target: Target): CheckContext {
+  return {
+    target, http: target.transport, info() {}, note() {}, resetEvidence() {}, created() {}, unchecked() {},
+    notApplicable(reason: string): never { throw new Error(reason); },
+    requireOptIn() {},
+  };
+}
+
+async function simWith(probes: Partial<Target['probes']>, declared: readonly (keyof Target['probes'])[] = []): Promise<CheckContext> {
+  const sim = await createSimTarget();
+  targets.push(sim);
+  return contextOf({ ...sim, probes: { ...sim.probes, ...probes }, declaredProbes: declared });
+}
+
+describe('soapProbe', () => {
+  it('uses a declared probe as it is, without trying it', async () => {
+    const ctx = await simWith({ soapSession: { action: 'NoSuchRQ' } }, ['soapSession']);
+    expect(await soapProbe(ctx, 'soapSession')).toEqual({ action: 'NoSuchRQ' });
+  });
+
+  it('finds another action when the service does not offer the default one', async () => {
+    const ctx = await simWith({ soapSession: { action: 'NoSuchRQ' }, soapSessionless: { action: 'NoSuchEitherRQ' } });
+    expect(await soapProbe(ctx, 'soapSession')).toEqual({ action: 'OTA_PingRQ' });
+    // A session-only action is no sessionless probe: the first that takes a TokenCreateRQ token is.
+    expect(await soapProbe(ctx, 'soapSessionless')).toEqual({ action: 'BargainFinderMaxRQ' });
+    const session = await openSession(ctx, 'cert');
+    expect((await callSessionProbe(ctx, 'cert', session.token, session.conversationId)).answer.kind).toBe('success');
+  });
+
+  it('is inconclusive, saying what each candidate answered, when no action takes the token', async () => {
+    const ctx = await fakeSoapService('Client.InvalidAction', 'Unsupported action');
+    const err = await soapProbe(ctx, 'soapSessionless').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Inconclusive);
+    expect((err as Error).message).toMatch(/^no SOAP action the harness knows answered a fresh sessionless token with a success \(BargainFinderMaxRQ: a fault saying the action is unknown \(Client\.InvalidAction: Unsupported action\); OTA_PingRQ: .*\); declare in the target config, as "probes\.soapSessionless"/);
+  });
+
+  it('blames the token, not the actions, when every action refuses it as invalid', async () => {
+    const ctx = await fakeSoapService('Client.InvalidSecurityToken', 'Invalid or Expired binary security token: x');
+    const err = await soapProbe(ctx, 'soapSessionless').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PrerequisiteFailed);
+    expect((err as PrerequisiteFailed).after).toEqual(['LIFE-02', 'STOK-01']);
+  });
+});
+
+/** A SOAP service that issues tokens and answers every other action with the same fault. */
+async function fakeSoapService(faultcode: string, faultstring: string): Promise<CheckContext> {
+  const sim = await createSimTarget();
+  targets.push(sim);
+  const transport: Transport = {
+    async request(req) {
+      const parsed = parseEnvelope(req.body ?? '');
+      if (!parsed.ok) throw new Error(parsed.message);
+      const e = parsed.envelope;
+      const inReplyTo = replyToOf(e.messageHeader, { from: 'c', to: 's', cpaId: 'X', conversationId: 'c1' });
+      const header = { inReplyTo, messageId: '1', timestamp: new Date(0) };
+      const body = e.action === 'TokenCreateRQ'
+        ? buildResponse({ header: { ...header, action: 'TokenCreateRS' }, security: { kind: 'binarySecurityToken', token: 'T1RLAQfake*' }, body: tokenCreateRSBody() })
+        : buildResponse({ header: { ...header, action: 'ErrorRS' }, security: { kind: 'empty' }, body: faultBody({ faultcode, faultstring }) });
+      return { status: e.action === 'TokenCreateRQ' ? 200 : 500, headers: { 'content-type': 'text/xml' }, body, durationMs: 1 };
+    },
+    async close() {},
+  };
+  return contextOf({ ...sim, transport, declared: { tokenKinds: {} } });
+}
+
+describe('expectAccepted and expectRefused', () => {
+  it('decide on a success or a refusal, and are inconclusive on anything else', () => {
+    expect(() => expectAccepted(rest({ kind: 'success', status: 200 }), 'x', 'hint')).not.toThrow();
+    expect(() => expectAccepted(rest({ kind: 'refused', status: 401 }), 'x', 'hint')).toThrow(CheckFailure);
+    expect(() => expectAccepted(rest({ kind: 'not-found', status: 404 }), 'x', 'hint')).toThrow(Inconclusive);
+    expect(() => expectRefused(soap({ kind: 'refused', why: 'invalid-token', code: 'Client.InvalidSecurityToken', faultstring: '' }), 'x', 'hint')).not.toThrow();
+    expect(() => expectRefused(soap({ kind: 'success', action: 'X' }), 'x', 'hint')).toThrow(CheckFailure);
+    expect(() => expectRefused(soap({ kind: 'unknown-action', code: 'Client.InvalidAction', faultstring: '' }), 'x', 'hint')).toThrow(/Client.InvalidAction.*hint$/);
+    expect(() => expectRefused(soap({ kind: 'other-fault', code: 'Server.Boom', faultstring: '' }), 'x', 'hint')).toThrow(Inconclusive);
+  });
+
+  it('never reads an unknown fault as a refusal', () => {
+    expect(() => expectRefused(soap({ kind: 'other-fault', code: 'Client.Validation', faultstring: 'bad payload' }), 'the token', 'h')).toThrow(Inconclusive);
+  });
+});

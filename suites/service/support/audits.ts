@@ -1,0 +1,69 @@
+import { CheckFailure, expectEqual, expectThat, ruleTest, type CheckContext } from '../../../harness/checks/index.ts';
+import { soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
+import { isRecord, jsonBody } from '../../../harness/checks/rest.ts';
+import { encodeBase64Utf8 } from '../../../harness/credentials/index.ts';
+import { expectSoapResponse, type AnswerKind } from './soap-expect.ts';
+import { expectTokenResponse, isJsonContentType } from './token-answers.ts';
+
+/**
+ * The rules that hold for every answer, checked on every exchange a suite file's checks made (the journal of
+ * harness/checks/journal.ts) — not on one sample, so that a verdict cannot depend on which answer a check happened to
+ * look at. Declared last in a suite file. A clause the file's exchanges did not exercise is reported unchecked (the
+ * rule's own checks exercise each).
+ */
+export function auditExchanges(scope: string): void {
+  const soapClauses = ['SOAP-02.token-create', 'SOAP-02.session-create', 'SOAP-02.session-close', 'SOAP-02.call', 'SOAP-02.fault'];
+  ruleTest('SOAP-02', `every SOAP answer to the ${scope} validates, carries an action, echoes ConversationId and refers to the request MessageId`, async (ctx) => {
+    const seen = new Set<AnswerKind>();
+    for (const x of soapJournal()) {
+      if (x.request.messageId === '') continue;
+      seen.add(await expectSoapResponse(x, `${x.request.action ?? 'a request'} (one of the ${scope})`));
+    }
+    for (const clause of soapClauses) if (!seen.has(clause.slice('SOAP-02.'.length) as AnswerKind)) ctx.unchecked(clause, `the ${scope} received no such answer`);
+  }, { clauses: soapClauses });
+
+  const successes = () => tokenJournal().filter((x) => x.request.valid && x.response.status >= 200 && x.response.status < 300);
+  const restClauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'];
+  ruleTest('REST-03', `every successful token answer to the ${scope} has access_token, token_type "bearer" and expires_in 604800`, async (ctx) => {
+    const all = successes();
+    for (const [i, x] of all.entries()) expectTokenResponse(x.response, `token answer ${i + 1} of ${all.length} (one of the ${scope})`);
+    if (all.length === 0) for (const clause of restClauses) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
+  }, { clauses: restClauses });
+
+  ruleTest('REST-05', `every successful token answer to the ${scope} has status 200 and a JSON content type`, async (ctx) => {
+    const all = successes();
+    for (const [i, x] of all.entries()) {
+      expectEqual(`status of token answer ${i + 1} of ${all.length} (one of the ${scope})`, x.response.status, 200);
+      const type = x.response.headers['content-type'] ?? '';
+      expectThat(isJsonContentType(type), `token answer ${i + 1} of ${all.length} (one of the ${scope}) has no JSON content type`, { expected: 'application/json (parameters allowed)', actual: type || '(none)' });
+    }
+    if (all.length === 0) for (const clause of ['REST-05.status-200', 'REST-05.json-content-type']) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
+  }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'] });
+
+  ruleTest('ERR-03', `every token error answered to the ${scope} is JSON, with 401 for invalid_client, and echoes no secret`, async (ctx) => {
+    const errors = tokenJournal().filter((x) => x.request.form && x.response.status >= 400 && x.response.status < 500);
+    const secrets = passwordsOf(ctx);
+    for (const x of errors) expectTokenError(x, secrets, scope);
+    if (errors.length === 0) for (const clause of ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret']) ctx.unchecked(clause, `the ${scope} received no token error`);
+    else if (!errors.some((x) => isRecord(jsonBody(x.response)) && (jsonBody(x.response) as Record<string, unknown>).error === 'invalid_client')) ctx.unchecked('ERR-03.status-401', `the ${scope} received no invalid_client answer`);
+  }, { clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'] });
+}
+
+/** The passwords of the target's accounts, which no error body may echo. */
+function passwordsOf(ctx: CheckContext): string[] {
+  return Object.values(ctx.target.accounts).flatMap((a) => (a && a.password.length >= 3 ? [a.password] : []));
+}
+
+function expectTokenError(x: TokenExchange, secrets: readonly string[], scope: string): void {
+  const body = jsonBody(x.response);
+  const what = `the token error (${x.response.status}) to ${x.request.what} (one of the ${scope})`;
+  expectThat(isRecord(body) && isJsonContentType(x.response.headers['content-type'] ?? ''), `${what} has no JSON body`, {
+    expected: 'a JSON object, with a JSON content type (RFC 6749 §5.2)',
+    actual: `${x.response.headers['content-type'] ?? '(no content type)'}: ${x.response.body.slice(0, 120)}`,
+  });
+  if (isRecord(body) && body.error === 'invalid_client') expectEqual(`status of ${what}, an invalid_client answer`, x.response.status, 401);
+  for (const secret of secrets) {
+    const forms = [secret, encodeBase64Utf8(secret), encodeURIComponent(secret)];
+    if (forms.some((f) => x.response.body.includes(f))) throw new CheckFailure(`${what} echoes the client secret`, { expected: 'no trace of the secret', actual: 'the secret, in the body' });
+  }
+}

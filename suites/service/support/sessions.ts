@@ -1,0 +1,88 @@
+import { callSessionProbe, callSoap, describeAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
+import {
+  Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, type CheckContext, type OpenSession, type SoapExchange,
+} from '../../../harness/checks/index.ts';
+import type { SoapAnswer } from '../../../harness/classify/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/spec/index.ts';
+import type { Account } from '../../../harness/targets/index.ts';
+
+/** The account a session check works with, its pool size and inactivity timeout. */
+export interface SessionAccount {
+  readonly account: Account;
+  readonly poolSize: number | undefined;
+  readonly timeoutSeconds: number;
+  /** A fresh account (the simulator), whose pool nobody else uses. */
+  readonly fresh: boolean;
+}
+
+let accounts = 0;
+
+/**
+ * On a target that can create accounts (the simulator), a fresh one with the given pool and timeout, so that no other
+ * check's sessions are in its pool; on a live target, the configured account with its declared pool and timeout.
+ */
+export async function sessionAccount(ctx: CheckContext, wanted: { poolSize?: number; timeoutSeconds?: number } = {}): Promise<SessionAccount> {
+  const control = ctx.target.control;
+  const main = ctx.target.accounts.cert;
+  if (!control) {
+    if (!main) return ctx.notApplicable('the target has no CERT account configured');
+    return { account: main, poolSize: ctx.target.sessionPoolSize, timeoutSeconds: ctx.target.sessionTimeoutSeconds, fresh: false };
+  }
+  accounts++;
+  const account: Account = { epr: `SESS${process.pid}X${accounts}`, pcc: 'SES1', password: `sessions-${accounts}-secret`, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
+  registerSecret(account.password);
+  const poolSize = wanted.poolSize ?? ctx.target.sessionPoolSize ?? 4;
+  const timeoutSeconds = wanted.timeoutSeconds ?? ctx.target.sessionTimeoutSeconds;
+  await control.addAccount('cert', { ...account, poolSize, sessionTimeoutSeconds: timeoutSeconds });
+  return { account, poolSize, timeoutSeconds, fresh: true };
+}
+
+/** A request with the session token: the session probe (the Refresh Session API) unless another action is given. */
+export function callInSession(ctx: CheckContext, session: OpenSession, action?: string): Promise<SoapProbeResult> {
+  if (action === undefined) return callSessionProbe(ctx, session.env, session.token, session.conversationId);
+  return callSoap(ctx, session.env, session.token, { probe: { action }, conversationId: session.conversationId });
+}
+
+/**
+ * What an answer to a request with a session token says about the session, when the same request worked with it
+ * before: accepted, or refused — any fault but a busy or pool one (the faultcode is ERR-04's to judge). A busy fault,
+ * or no SOAP answer, says nothing.
+ */
+export function sessionVerdict(answer: SoapAnswer, what: string): 'accepted' | 'refused' {
+  if (answer.kind === 'success') return 'accepted';
+  if (answer.kind === 'refused' || answer.kind === 'other-fault') return 'refused';
+  throw new Inconclusive(`${what} got ${describeAnswer(soap(answer))}, which says nothing about the session`);
+}
+
+/**
+ * What an answer to SessionCreateRQ says about the pool, when the same account opened sessions before: a session, or
+ * a pool refusal (the public `Client.ReachedTALimit`, or a fault that is neither a refusal of the credentials nor a
+ * busy service).
+ */
+export function createVerdict(ctx: CheckContext, x: SoapExchange & { session?: OpenSession }, what: string): 'opened' | 'full' {
+  if (x.session) return 'opened';
+  const answer = soapAnswerOf(ctx, x);
+  if (answer.kind === 'pool-full' || answer.kind === 'other-fault') return 'full';
+  throw new Inconclusive(`${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
+}
+
+/** Opens `n` sessions; every one must open (the pool has room for them by its declared size). */
+export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: number, into: OpenSession[]): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const x = await sessionCreate(ctx, 'cert', sa.account);
+    if (x.session) {
+      into.push(x.session);
+      continue;
+    }
+    if (into.length === 0) await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
+    throw new Inconclusive(
+      `SessionCreateRQ number ${i + 1} was refused (${describeAnswer(soap(soapAnswerOf(ctx, x)))}) although the declared pool holds ${sa.poolSize}`
+        + (sa.fresh ? '' : ': other sessions of the account may be open, or sessionPoolSize in the target config is too large'),
+    );
+  }
+}
+
+/** Closes the sessions, ignoring what comes back (cleanup). */
+export async function closeAll(ctx: CheckContext, sessions: readonly OpenSession[]): Promise<void> {
+  for (const s of sessions) await sessionClose(ctx, s).catch(() => undefined);
+}
