@@ -1,5 +1,6 @@
 import type { Budget } from './checks/budget.ts';
 import type { ClientSpec } from './clients/load.ts';
+import type { LatitudeProfile } from './sim/latitude.ts';
 
 /**
  * The configuration of one conformance run, as the CLI hands it to the test workers (Vitest `provide`).
@@ -11,6 +12,8 @@ export type TargetSpec =
       readonly kind: 'sim';
       /** Simulator defects to switch on (self-tests); see `harness/sim/defects.ts`. */
       readonly defects: readonly string[];
+      /** The conforming variant of the simulator; `DEFAULT_PROFILE` (the public service's answers) when left out. */
+      readonly profile?: LatitudeProfile;
     }
   | {
       readonly kind: 'live';

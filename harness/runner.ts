@@ -7,6 +7,7 @@ import { ConformanceReporter, Redactor, type Report } from './report/index.ts';
 import type { Baseline } from './report/baseline.ts';
 import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
+import type { LatitudeProfile } from './sim/latitude.ts';
 import { defaultAccounts, parseDefects } from './sim/index.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
 import { ConfigError, loadTargetConfig, resolveAccount, type Account, type TargetConfig } from './targets/index.ts';
@@ -27,6 +28,8 @@ export interface RunOptions {
   readonly allowOptIn?: boolean;
   /** Simulator defects to switch on (self-tests; `--target sim` only). */
   readonly defects?: readonly string[];
+  /** The conforming variant of the simulator (`--target sim` only; the latitude property varies it). */
+  readonly profile?: LatitudeProfile;
   /**
    * Re-run just this check (its full title): a property at the recorded path, or a check without generated inputs
    * as it is (`--replay`).
@@ -94,10 +97,10 @@ export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'de
 }
 
 /** Loads and checks what `--target` names, before any test starts. Throws {@link ConfigError}. */
-export function resolveTarget(target: string, defects: readonly string[] = []): { spec: TargetSpec; config?: TargetConfig; accounts: Account[] } {
+export function resolveTarget(target: string, defects: readonly string[] = [], profile?: LatitudeProfile): { spec: TargetSpec; config?: TargetConfig; accounts: Account[] } {
   if (target === 'sim') {
     parseDefects(defects);
-    return { spec: { kind: 'sim', defects }, accounts: [] };
+    return { spec: { kind: 'sim', defects, ...(profile && { profile }) }, accounts: [] };
   }
   if (defects.length) throw new ConfigError('CONFIG_INVALID', `--defect only applies to --target sim (the built-in simulator), not to ${target}.`);
   const config = presetConfig(target) ?? loadTargetConfig(target);
@@ -187,7 +190,7 @@ export class ConformanceSession {
     const suite = options.suite ?? 'service';
     const seed = options.seed ?? DEFAULT_SEED;
     const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
-    const { spec, config, accounts } = resolveTarget(options.target, options.defects);
+    const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile);
     const redactor = redactorFor(spec, seed, accounts);
     const run: RunConfig = {
       target: spec,

@@ -16,7 +16,7 @@ export function runConfig(): RunConfig {
 
 async function create(run: RunConfig): Promise<Target> {
   if (run.target.kind === 'sim') {
-    return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs });
+    return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(run.target.profile && { profile: run.target.profile }) });
   }
   const config = presetConfig(run.target.config) ?? loadTargetConfig(run.target.config);
   const target = createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { parseDefects, type DefectId } from './defects.ts';
 import { EventLog, type SimEvent } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
+import { DEFAULT_PROFILE, type LatitudeProfile } from './latitude.ts';
 import { Random } from './random.ts';
 import { handleApiCall, handleTokenRequest, type RestContext, type RestResult } from './rest.ts';
 import { handleSoap } from './soap.ts';
@@ -22,6 +23,8 @@ export interface SimOptions {
   readonly seed?: number;
   /** Bound of the event log. */
   readonly maxEvents?: number;
+  /** How the simulator uses the freedoms the document leaves (`DEFAULT_PROFILE`: as the public service does). */
+  readonly profile?: LatitudeProfile;
 }
 
 /**
@@ -34,6 +37,7 @@ export class SimCore {
   readonly tokens = new TokenStore();
   readonly events: EventLog;
   readonly random: Random;
+  readonly profile: LatitudeProfile;
   #accounts: Record<Environment, SimAccount[]> = { cert: [], prod: [] };
   /** The accounts by the logins that find them, so that a request costs the same however many accounts were added. */
   #byLogin: Record<Environment, AccountIndex> = { cert: new AccountIndex(), prod: new AccountIndex() };
@@ -42,6 +46,7 @@ export class SimCore {
     this.clock = options.clock;
     this.defects = parseDefects(options.defects ?? []);
     this.random = new Random(options.seed ?? 1);
+    this.profile = options.profile ?? DEFAULT_PROFILE;
     this.events = new EventLog(options.maxEvents);
     for (const env of ['cert', 'prod'] as const) for (const account of options.accounts[env]) this.#add(env, account);
   }
@@ -87,6 +92,7 @@ export class SimCore {
     return {
       now: this.clock.now(),
       defects: this.defects,
+      profile: this.profile,
       tokens: this.tokens,
       random: this.random,
       accountsIn: this.#accountsIn,

@@ -21,11 +21,17 @@ export function password(random: Random): string {
   return `Ws${random.chars('ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789', 10)}!`;
 }
 
-export function defaultAccounts(seed = 1): DefaultAccounts {
+/** The main account's pool and inactivity timeout, where a latitude profile sets them. */
+export interface MainAccountShape {
+  readonly poolSize?: number;
+  readonly sessionTimeoutSeconds?: number;
+}
+
+export function defaultAccounts(seed = 1, shape: MainAccountShape = {}): DefaultAccounts {
   const random = new Random(seed ^ 0x5eed);
   const amendments = allAmendments();
-  const cert = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments });
-  const prod = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments });
+  const cert = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, ...shape });
+  const prod = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, ...shape });
   const otherAgency = simAccount({ epr: '4402', pcc: 'K9QA', password: password(random), apis: ['shop-themes'], amendments });
   const noAmendment = simAccount({ epr: '5150', pcc: 'B7TT', password: password(random) });
   const portal = simAccount({ epr: 'devportal01', pcc: 'DEVCENTER', password: password(random), restDomain: 'EXT', portal: true });

@@ -9,11 +9,13 @@ import type { SimOutcome } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
 import { newAccessToken, tokenState, type IssuedToken, type TokenStore } from './tokens.ts';
 import type { Random } from './random.ts';
+import { DESCRIPTIONS, type LatitudeProfile } from './latitude.ts';
 
 /** What the REST handlers need from the core. */
 export interface RestContext {
   readonly now: number;
   readonly defects: ReadonlySet<DefectId>;
+  readonly profile: LatitudeProfile;
   readonly tokens: TokenStore;
   readonly random: Random;
   accountsIn(env: Environment): readonly SimAccount[];
@@ -35,11 +37,24 @@ export interface RestResult {
   readonly detail?: string;
 }
 
-const syntaxError = restTokenErrors['missing-or-syntax'];
-const wrongClient = restTokenErrors['wrong-client'];
+const syntaxDescription = (ctx: RestContext) => DESCRIPTIONS.syntax[ctx.profile.syntaxWording] ?? restTokenErrors['missing-or-syntax'].publicDescription;
+const wrongClientDescription = (ctx: RestContext) => DESCRIPTIONS.wrongClient[ctx.profile.wrongClientWording] ?? restTokenErrors['wrong-client'].publicDescription;
+
+/** A JSON answer with the profile's content type and headers. */
+function profileJson(ctx: RestContext, status: number, value: unknown): SimResponse {
+  const response = json(status, value, ctx.profile.jsonContentType);
+  if (!ctx.profile.extraHeaders || response.kind !== 'response') return response;
+  return { ...response, headers: { ...response.headers, pragma: 'no-cache', 'x-request-id': ctx.random.digits(12) } };
+}
+
+/** A token error that is not about the credentials (wrong grant_type, another Content-Type): free per the profile. */
+function otherTokenError(ctx: RestContext, publicCode: string, description: string): SimResponse {
+  const code = ctx.profile.otherTokenErrorCode;
+  return profileJson(ctx, ctx.profile.otherTokenErrorStatus, { error: code === 'public' ? publicCode : code, error_description: description });
+}
 
 function tokenError(ctx: RestContext, description: string, error = 'invalid_client'): SimResponse {
-  return json(ctx.defects.has('err03-status-400') ? 400 : 401, { error, error_description: description });
+  return profileJson(ctx, ctx.defects.has('err03-status-400') ? 400 : 401, { error, error_description: description });
 }
 
 const CREDENTIAL_CACHE_SIZE = 256;
@@ -98,10 +113,11 @@ export function loginEnvironments(ctx: Pick<RestContext, 'defects'>, env: Enviro
 /** `POST /v2/auth/token`: the OAuth 2.0 client-credentials grant with the double-base64 credentials. */
 export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResult {
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (contentType !== FORM_CONTENT_TYPE) {
+  const served = !contentType && ctx.profile.missingContentType === 'serve';
+  if (contentType !== FORM_CONTENT_TYPE && !served) {
     if (ctx.defects.has('err07-drop-on-bad-content-type')) return { response: { kind: 'drop' }, outcome: 'no-answer' };
     return {
-      response: json(400, { error: 'invalid_request', error_description: `Content-Type must be ${FORM_CONTENT_TYPE}` }),
+      response: otherTokenError(ctx, 'invalid_request', `Content-Type must be ${FORM_CONTENT_TYPE}`),
       outcome: 'token-refused-request',
       detail: `content-type ${contentType || '(none)'}`,
     };
@@ -110,7 +126,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   if (form.get('grant_type') !== GRANT_TYPE) {
     if (ctx.defects.has('err07-hang-on-bad-grant-type')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
     return {
-      response: json(400, { error: 'unsupported_grant_type', error_description: `grant_type must be ${GRANT_TYPE}` }),
+      response: otherTokenError(ctx, 'unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`),
       outcome: 'token-refused-request',
       detail: `grant_type ${form.get('grant_type') ?? '(none)'}`,
     };
@@ -121,12 +137,12 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
 
   const decoded = decode(ctx, req.headers.authorization);
   if (!decoded.ok) {
-    const description = ctx.defects.has('err01-wrong-description') ? wrongClient.publicDescription : syntaxError.publicDescription;
+    const description = ctx.defects.has('err01-wrong-description') ? wrongClientDescription(ctx) : syntaxDescription(ctx);
     return { response: tokenError(ctx, description), outcome: 'token-refused-syntax', detail: decoded.code };
   }
   const account = findAccount(ctx, req.env, decoded.clientId, decoded.password);
   if (!account) {
-    let description: string = ctx.defects.has('err02-syntax-description') ? syntaxError.publicDescription : wrongClient.publicDescription;
+    let description: string = ctx.defects.has('err02-syntax-description') ? syntaxDescription(ctx) : wrongClientDescription(ctx);
     if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
     const error = ctx.defects.has('err02-unauthorized-client') ? 'unauthorized_client' : 'invalid_client';
     return { response: tokenError(ctx, description, error), outcome: 'token-refused-credentials', clientId: decoded.clientId };
@@ -134,13 +150,16 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
 
   const issued = issueAccessToken(ctx, req.env, account, 'rest');
   const lifetime = Math.round((issued.expiresAt - issued.issuedAt) / 1000);
-  const body = {
-    access_token: issued.token,
-    token_type: ctx.defects.has('rest03-token-type-capitalized') ? 'Bearer' : TOKEN_TYPE,
-    expires_in: ctx.defects.has('rest03-expires-in-string') ? String(lifetime) : lifetime,
-  };
-  const contentType200 = ctx.defects.has('rest05-text-plain') ? 'text/plain' : 'application/json;charset=UTF-8';
-  return { response: json(200, body, contentType200), outcome: 'token-issued', clientId: decoded.clientId, tokenIssued: issued.token };
+  const fields: [string, unknown][] = [
+    ['access_token', issued.token],
+    ['token_type', ctx.defects.has('rest03-token-type-capitalized') ? 'Bearer' : TOKEN_TYPE],
+    ['expires_in', ctx.defects.has('rest03-expires-in-string') ? String(lifetime) : lifetime],
+  ];
+  if (ctx.profile.tokenExtraFields) fields.push(['scope', ''], ['issued_at', Math.floor(ctx.now / 1000)]);
+  if (ctx.profile.tokenFieldOrder === 'reversed') fields.reverse();
+  const ok = profileJson(ctx, 200, Object.fromEntries(fields));
+  const response = ctx.defects.has('rest05-text-plain') && ok.kind === 'response' ? { ...ok, headers: { ...ok.headers, 'content-type': 'text/plain' } } : ok;
+  return { response, outcome: 'token-issued', clientId: decoded.clientId, tokenIssued: issued.token };
 }
 
 /** One call, one token (REST-04); the defects that break that or the lifetime live here. */
@@ -154,8 +173,8 @@ export function issueAccessToken(ctx: RestContext, env: Environment, account: Si
     }
   }
   const lifetime = ctx.defects.has('rest03-legacy-lifetime') ? limits.previousAccessTokenLifetimeSeconds : limits.accessTokenLifetimeSeconds;
-  let token = newAccessToken(ctx.random);
-  while (ctx.tokens.has(token)) token = newAccessToken(ctx.random);
+  let token = newAccessToken(ctx.random, ctx.profile.tokenFormat);
+  while (ctx.tokens.has(token)) token = newAccessToken(ctx.random, ctx.profile.tokenFormat);
   const issued: IssuedToken = { token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0 };
   ctx.tokens.add(issued, ctx.now);
   return issued;
@@ -185,7 +204,10 @@ export function checkToken(ctx: RestContext, env: Environment, value: string): T
 }
 
 function apiAuthFailure(ctx: RestContext): SimResponse {
-  return json(publicApiAuthError.status, {
+  const p = ctx.profile;
+  if (p.apiRefusalBody === 'empty') return { kind: 'response', status: p.apiRefusalStatus, headers: { 'www-authenticate': 'Bearer' }, body: '' };
+  if (p.apiRefusalBody === 'oauth') return profileJson(ctx, p.apiRefusalStatus, { error: 'invalid_token', error_description: 'The access token is invalid or has expired' });
+  return json(p.apiRefusalStatus === 401 ? publicApiAuthError.status : p.apiRefusalStatus, {
     status: 'NotProcessed',
     type: 'Validation',
     errorCode: publicApiAuthError.errorCode,

@@ -1,13 +1,15 @@
 import {
-  bargainFinderMaxRSBody, buildResponse, hotelAvailLLSRSBody, otaPingRSBody, parseEnvelope, replyToOf, sessionCloseRSBody,
+  bargainFinderMaxRSBody, buildResponse, faultBody, rawBody, hotelAvailLLSRSBody, otaPingRSBody, parseEnvelope, replyToOf, sessionCloseRSBody,
   sessionCreateRSBody, specFaultBody, tokenCreateRSBody, type ParsedEnvelope, type ParsedUsernameToken, type ReplyTo,
   type ResponseSecurity, type SoapBody, type SpecFaultKey,
 } from '../soap/index.ts';
-import { findSoapAction, type Environment } from '../spec/index.ts';
+import { findSoapAction, type Environment, type SoapAction } from '../spec/index.ts';
+import type { LatitudeProfile } from './latitude.ts';
 import type { SimAccount } from './accounts.ts';
 import type { SimCore } from './core.ts';
 import { xml, type SimRequest } from './http.ts';
 import { checkToken, loginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
+import { FAULTSTRINGS, renamePrefixes, STACK_TRACES } from './latitude.ts';
 import { newSessionToken, type IssuedToken } from './tokens.ts';
 
 /** What the simulator answers SOAP requests from when the request leaves a header field out (it is lenient). */
@@ -28,26 +30,46 @@ function reply(x: Exchange, action: string, security: ResponseSecurity, body: So
     ...(d.has('soap02-no-ref-to-message-id') && { messageId: undefined }),
     ...(d.has('soap02-conversation-id-not-echoed') && { conversationId: `sim-${x.core.random.digits(10)}` }),
   };
-  let text = buildResponse({
-    header: { inReplyTo, action, messageId: x.core.random.digits(19).replace(/^0/, '1'), timestamp: new Date(x.ctx.now) },
-    security,
-    body,
-  });
+  const p = x.ctx.profile;
+  const messageId = p.responseMessageId === 'uuid' ? uuid(x) : x.core.random.digits(19).replace(/^0/, '1');
+  const timestamp = p.responseTimestamp === 'utc' ? new Date(x.ctx.now).toISOString() : new Date(x.ctx.now);
+  let text = buildResponse({ header: { inReplyTo, action, messageId, timestamp }, security, body });
+  if (p.bstAttributes === 'none') text = text.replace(' valueType="String" EncodingType="wsse:Base64Binary"', '');
   if (d.has('soap02-no-message-data')) text = text.replace(/<eb:MessageData>[\s\S]*?<\/eb:MessageData>/, '');
   if (d.has('stok02-conversation-id-dropped') && action === 'SessionCreateRS') text = text.replace(/<eb:ConversationId>[\s\S]*?<\/eb:ConversationId>/, '');
-  const status = outcome === 'soap-fault' && !d.has('err05-fault-status-200') ? 500 : 200;
+  const status = outcome === 'soap-fault' && !d.has('err05-fault-status-200') ? p.faultStatus : 200;
   return xml(status, text);
+}
+
+function uuid(x: Exchange): string {
+  const h = x.core.random.chars('0123456789abcdef', 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}@sim`;
+}
+
+/** The fault body, worded as the profile says where the document leaves the wording free. */
+function faultBodyOf(x: Exchange, key: SpecFaultKey, token: string | undefined): SoapBody {
+  const p = x.ctx.profile;
+  if (key === 'invalidSecurityToken') {
+    const quoted = x.ctx.defects.has('err04-token-not-quoted') ? '' : (token ?? '');
+    const faultstring = (FAULTSTRINGS[p.invalidTokenWording] ?? FAULTSTRINGS[0]).replace('%s', quoted);
+    const stackTrace = STACK_TRACES[p.stackTraceWording] ?? STACK_TRACES[0];
+    return faultBody({ faultcode: 'Client.InvalidSecurityToken', faultstring, stackTrace });
+  }
+  if (key === 'authenticationFailed' && p.authFaultCode !== 'Client.AuthenticationFailed') {
+    return faultBody({ faultcode: p.authFaultCode, faultstring: 'The credentials were not accepted' });
+  }
+  return specFaultBody(key, token);
 }
 
 function fault(x: Exchange, key: SpecFaultKey, token?: string, extra: Partial<RestResult> = {}): RestResult {
   const d = x.ctx.defects;
-  const body = specFaultBody(key, key === 'invalidSecurityToken' && d.has('err04-token-not-quoted') ? '' : token);
+  const body = faultBodyOf(x, key, token);
   let response = reply(x, 'ErrorRS', token !== undefined ? { kind: 'binarySecurityToken', token } : { kind: 'empty' }, body, 'soap-fault');
   if (key === 'invalidSecurityToken' && response.kind === 'response') {
     let text = response.body;
     if (d.has('err04-wrong-faultcode')) text = text.replace('Client.InvalidSecurityToken', 'Client.InvalidToken');
-    if (d.has('err04-unprefixed-faultcode')) text = text.replace(/<faultcode>[^:<]+:/, '<faultcode>');
     if (d.has('err04-no-stacktrace')) text = text.replace(/<detail>[\s\S]*?<\/detail>/, '');
+    if (d.has('err04-unprefixed-faultcode')) text = text.replace(/<faultcode>[^:<]+:/, '<faultcode>');
     response = { ...response, body: text };
   }
   return { response, outcome: 'soap-fault', detail: key, ...(x.envelope?.action && { action: x.envelope.action }), ...extra };
@@ -98,7 +120,8 @@ function tokenCreate(x: Exchange): RestResult {
   const d = x.ctx.defects;
   const security: ResponseSecurity = d.has('stok01-no-token') ? { kind: 'empty' } : { kind: 'binarySecurityToken', token: issued.token };
   const action = d.has('stok01-wrong-action') ? 'TokenCreateRQ' : 'TokenCreateRS';
-  return { response: reply(x, action, security, tokenCreateRSBody(), 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: issued.token, tokenKind: 'sessionless', action: 'TokenCreateRQ' };
+  const body = x.ctx.profile.tokenCreateBody === 'empty' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0"/>') : tokenCreateRSBody();
+  return { response: reply(x, action, security, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: issued.token, tokenKind: 'sessionless', action: 'TokenCreateRQ' };
 }
 
 function sessionCreate(x: Exchange): RestResult {
@@ -121,6 +144,12 @@ function sessionCreate(x: Exchange): RestResult {
   return { response: reply(x, action, { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
 }
 
+/** An action the service does not offer: a fault with the profile's code (latitude `other-fault-codes`). */
+function unknownAction(x: Exchange, action: string): RestResult {
+  const body = faultBody({ faultcode: x.ctx.profile.unknownActionFaultCode, faultstring: `Unknown action ${action}`, stackTrace: 'errors.USG_UNKNOWN_ACTION' });
+  return { response: reply(x, 'ErrorRS', { kind: 'empty' }, body, 'soap-fault'), outcome: 'soap-fault', action, detail: `unknown action ${action}` };
+}
+
 function presentedToken(x: Exchange): string | undefined {
   const s = x.envelope?.security;
   if (s?.kind === 'binarySecurityToken') return s.token;
@@ -128,9 +157,22 @@ function presentedToken(x: Exchange): string | undefined {
   return undefined;
 }
 
+/**
+ * The SOAP actions this service offers, with the token kinds each accepts (latitude `api-token-kinds`): the
+ * registry's, except that the profile may offer sessionless tokens through OTA_HotelAvailLLSRQ instead of
+ * BargainFinderMaxRQ (which it then does not offer at all).
+ */
+export function offeredSoapAction(profile: LatitudeProfile, action: string): SoapAction | undefined {
+  const spec = findSoapAction(action);
+  if (!spec || profile.sessionlessAction === 'BargainFinderMaxRQ') return spec;
+  if (action === 'BargainFinderMaxRQ') return undefined;
+  if (action === profile.sessionlessAction) return { ...spec, accepts: ['sessionless', 'session'] };
+  return spec;
+}
+
 /** SessionCloseRQ, the ping and business actions: the token in the BinarySecurityToken, then the action. */
 function tokenCall(x: Exchange, action: string): RestResult {
-  const spec = findSoapAction(action);
+  const spec = offeredSoapAction(x.ctx.profile, action);
   const presented = presentedToken(x);
   if (presented === undefined) return fault(x, 'invalidSecurityToken', '', { action });
   const checked = checkToken(x.ctx, x.req.env, presented);
@@ -152,7 +194,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
       // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
-      return { response: reply(x, 'SessionCloseRS', security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
+      return { response: reply(x, x.ctx.profile.closeAction, security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
       return { response: reply(x, 'OTA_PingRS', security, otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
     default: {
@@ -167,6 +209,13 @@ function tokenCall(x: Exchange, action: string): RestResult {
  * Faults come with HTTP 500 and header action `ErrorRS`; garbage gets `Client.InvalidEbXmlMessage`.
  */
 export function handleSoap(core: SimCore, req: SimRequest): RestResult {
+  const result = dispatchSoap(core, req);
+  const r = result.response;
+  if (r.kind !== 'response' || !r.headers['content-type']?.includes('xml')) return result;
+  return { ...result, response: { ...r, body: renamePrefixes(r.body, core.profile) } };
+}
+
+function dispatchSoap(core: SimCore, req: SimRequest): RestResult {
   const ctx = core.restContext();
   const parsed = req.method === 'POST' ? parseEnvelope(req.body) : undefined;
   const envelope = parsed?.ok ? parsed.envelope : undefined;
@@ -177,6 +226,9 @@ export function handleSoap(core: SimCore, req: SimRequest): RestResult {
   const x: Exchange = { core, ctx, req, envelope, replyTo };
   if (!envelope) {
     if (ctx.defects.has('err07-soap-hang-on-garbage')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
+    if (ctx.profile.garbageAnswer === 'http-400') {
+      return { response: { kind: 'response', status: 400, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'Bad Request: not a SOAP envelope' }, outcome: 'soap-fault', detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` };
+    }
     return fault(x, 'invalidEbXmlMessage', undefined, { detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` });
   }
   const action = envelope.action;
@@ -189,7 +241,7 @@ export function handleSoap(core: SimCore, req: SimRequest): RestResult {
     case '':
       return fault(x, 'invalidEbXmlMessage', undefined, { detail: 'no eb:Action' });
     default:
-      if (!findSoapAction(action)) return fault(x, 'invalidEbXmlMessage', undefined, { action, detail: `unknown action ${action}` });
+      if (!offeredSoapAction(ctx.profile, action)) return unknownAction(x, action);
       return tokenCall(x, action);
   }
 }

@@ -35,9 +35,24 @@ function sessionKey(env: Environment, account: SimAccount): string {
   return `${env}:${id}`;
 }
 
-/** Sessionless access tokens look like `T1RLAQ…*` (PUBLIC-FACTS.md). */
-export function newAccessToken(random: Random): string {
-  return `T1RLAQ${random.chars(BASE64_ALPHABET, 118)}*`;
+const HEX = '0123456789abcdef';
+const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Sessionless access tokens look like `T1RLAQ…*` on the public service (PUBLIC-FACTS.md); a conforming service may
+ * use any non-empty string (latitude `token-format`).
+ */
+export function newAccessToken(random: Random, format: 'public' | 'hex' | 'jwt' | 'short' | 'uuid' = 'public'): string {
+  switch (format) {
+    case 'public': return `T1RLAQ${random.chars(BASE64_ALPHABET, 118)}*`;
+    case 'hex': return random.chars(HEX, 64);
+    case 'jwt': return `eyJhbGciOiJSUzI1NiJ9.${random.chars(URL_SAFE, 80)}.${random.chars(URL_SAFE, 43)}`;
+    case 'short': return random.chars(URL_SAFE, 12);
+    case 'uuid': {
+      const h = random.chars(HEX, 32);
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
+    }
+  }
 }
 
 /** Session tokens look like the real service's IDL session references, backslashes included. */

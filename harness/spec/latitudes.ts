@@ -3,9 +3,108 @@ import type { Latitude } from './types.ts';
 /**
  * The freedoms the interface document leaves a conforming service or client: each with the sentence (or the
  * silence) that allows it. Rules name the ones their checks must accept (`Rule.latitudes`); the simulator's latitude
- * profiles vary them, and a property runs the whole service suite over random profiles (zero fail, warn or error).
+ * profiles (`harness/sim/latitude.ts`) vary every service-side one, and a property runs the whole service suite over
+ * random profiles (zero fail, warn or error). A SHOULD of the catalog is never a latitude: missing it is a `warn`.
  */
-export const latitudes: readonly Latitude[] = [];
+export const latitudes: readonly Latitude[] = [
+  // REST token endpoint
+  {
+    id: 'token-format',
+    text: 'The access token is any non-empty string: its alphabet, shape and length are the service\'s own (`T1RLAQ…*` is what the public service sends).',
+    basis: 'Access token response: `access_token` is a "string"; its format is not shown.',
+  },
+  {
+    id: 'token-extra-fields',
+    text: 'The token response may carry JSON fields beyond `access_token`, `token_type` and `expires_in`, in any order, and any JSON formatting.',
+    basis: 'The Access token response table lists three required fields; it forbids no others, and JSON objects are unordered.',
+  },
+  {
+    id: 'json-content-type-parameters',
+    text: 'A JSON answer may name its type as `application/json` with or without parameters (`;charset=UTF-8`), in any letter case.',
+    basis: 'Not shown: the document names no media type parameters (RFC 8259 §11 registers `application/json`).',
+  },
+  {
+    id: 'extra-response-headers',
+    text: 'Answers may carry HTTP headers the document does not name (`Cache-Control`, `Pragma`, tracing headers).',
+    basis: 'Not shown: response headers are not listed.',
+  },
+  {
+    id: 'error-description-wording',
+    text: 'The wording of `error_description` is free as long as it says what the Errors table says: credentials missing or of wrong syntax, or a wrong client ID or secret.',
+    basis: 'Errors › REST token endpoint: "Text stating that credentials are missing or the syntax is not correct" / "Text stating wrong client ID or client secret" (the text is described, not fixed).',
+  },
+  {
+    id: 'other-token-errors',
+    text: 'A token request that is not a credentials problem (a wrong `grant_type`, another Content-Type) may be answered with any 4xx and any OAuth `error` code; only `invalid_client` answers must be 401.',
+    basis: '"HTTP status codes of these error responses and the full list of authentication errors: not shown." (ERR-03 makes `invalid_client` 401 a SHOULD.)',
+  },
+  {
+    id: 'content-type-leniency',
+    text: 'A token request without the form Content-Type may be refused (any 4xx) or served as if it had it.',
+    basis: 'The Content-Type header is required of the client; what the service does without it is not shown.',
+  },
+  {
+    id: 'api-refusal-shape',
+    text: 'A published API refuses a token with 401 or 403 and a body of its own (the public service sends `ERR.2SG.SEC.INVALID_CREDENTIALS` JSON).',
+    basis: 'Request and response payloads of the business endpoints: not shown; HTTP status codes of error responses: not shown.',
+  },
+  {
+    id: 'timing',
+    text: 'Answers may take time (within the request time limit); nothing is required of their timing.',
+    basis: 'Rate limits and timings: not shown.',
+  },
+  // SOAP
+  {
+    id: 'soap-prefixes',
+    text: 'Namespace prefixes of the SOAP envelope, the ebXML header and the security header are free (`soap-env`, `SOAP-ENV`, `S`…); only the namespaces count.',
+    basis: 'XML Namespaces: a prefix is a local abbreviation; the document names elements by their usual prefixes (`eb:`, `wsse:`) without fixing them.',
+  },
+  {
+    id: 'soap-header-details',
+    text: 'Response header values the document does not fix are free: the MessageId format, the Timestamp with or without a zone, `eb:version`, From/To party IDs, Service, the attributes of BinarySecurityToken.',
+    basis: 'Only the response action, the echoed ConversationId, the RefToMessageId (TokenCreateRS) and the token carrier are stated; the rest of the response header is not shown.',
+  },
+  {
+    id: 'soap-response-bodies',
+    text: 'The bodies of TokenCreateRS, SessionCreateRS and SessionCloseRS are free (a `Success` element, a status attribute, or empty), and so is the action of the SessionCloseRQ answer.',
+    basis: 'SessionCloseRQ: "Not shown beyond the invalidation of the token"; the bodies of the token responses are not shown.',
+  },
+  {
+    id: 'fault-status',
+    text: 'A SOAP fault may come with HTTP 500 (SOAP 1.1 over HTTP, and the public service) or 200.',
+    basis: '"HTTP status codes of these error responses … not shown."',
+  },
+  {
+    id: 'fault-texts',
+    text: 'The faultstring of `Client.InvalidSecurityToken` may word "invalid or expired" as the service likes, as long as it says so and quotes the token; the StackTrace names the invalid-security-token error in the service\'s own words.',
+    basis: 'Errors › SOAP: "faultstring that states the token is invalid or expired and quotes the token; detail with a StackTrace text naming an invalid-security-token session error" (described, not fixed).',
+  },
+  {
+    id: 'other-fault-codes',
+    text: 'Faults other than the invalid-token one (wrong UsernameToken credentials, pool full, an action the service does not offer, garbage) carry codes and texts of the service\'s own.',
+    basis: '"the full list of authentication errors: not shown"; only `Client.InvalidSecurityToken` is named.',
+  },
+  {
+    id: 'api-token-kinds',
+    text: 'Which SOAP actions and REST APIs a service offers, and which token kinds each accepts, is the service\'s (declared in the target config, `tokenKinds`); an action it does not offer may be refused with a fault of its own.',
+    basis: '"Each API accepts the sessionless kind, the session kind, or both. The kind is listed under the authentication type in that API\'s reference." "Not every API accepts sessionless tokens."',
+  },
+  {
+    id: 'session-timeout-per-account',
+    text: 'Each account has its own inactivity timeout (15 minutes by default), declared in the target config as `sessionTimeoutSeconds`.',
+    basis: '"Default 15 minutes; set when the credentials are created; differs per account."',
+  },
+  {
+    id: 'pool-size',
+    text: 'The size of the session pool is the service\'s (declared in the target config as `sessionPoolSize`).',
+    basis: '"Size of the session pool: not shown."',
+  },
+  {
+    id: 'malformed-request-answers',
+    text: 'A malformed request (not XML, a truncated envelope, a wrong `grant_type`) may be answered with any error: a SOAP fault with HTTP 500 or 200, or a plain HTTP 4xx.',
+    basis: 'What the service answers to malformed requests is not shown (ERR-07 asks only for an answer, in time).',
+  },
+];
 
 export function findLatitude(id: string): Latitude | undefined {
   return latitudes.find((l) => l.id === id);

@@ -5,6 +5,8 @@ import type { SimAccount } from '../sim/accounts.ts';
 import { DriftingClock, ManualClock } from '../sim/clock.ts';
 import { SimCore } from '../sim/core.ts';
 import { defaultAccounts } from '../sim/default-accounts.ts';
+import { DEFAULT_PROFILE, profileFaultCodes, type LatitudeProfile } from '../sim/latitude.ts';
+import { offeredSoapAction } from '../sim/soap.ts';
 import { startSimServer } from '../sim/server.ts';
 import { knowledge, type Declarations } from './knowledge.ts';
 import { createTransport } from './transport.ts';
@@ -16,6 +18,8 @@ export interface SimTargetOptions {
   readonly requestTimeoutMs?: number;
   /** `manual` (default): time stands still unless moved. `drifting`: real time, and it can be moved forward. */
   readonly clock?: 'manual' | 'drifting';
+  /** The conforming variant of the service to simulate (`DEFAULT_PROFILE`: as the public service answers). */
+  readonly profile?: LatitudeProfile;
   /** Serve over HTTPS with this key and certificate, trusting `tls.ca`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
 }
@@ -27,12 +31,13 @@ export function toAccount(a: SimAccount): Account {
 const restRef = (e: (typeof restEndpoints)[number]) => `${e.method ?? 'GET'} ${e.path}${e.query ? `?${e.query}` : ''}`;
 
 /** What the simulator declares about its APIs and its extra accounts, as a QA engineer would for a live service. */
-export function simDeclarations(accounts: ReturnType<typeof defaultAccounts>): Declarations {
+export function simDeclarations(accounts: ReturnType<typeof defaultAccounts>, profile: LatitudeProfile = DEFAULT_PROFILE): Declarations {
   const sessionlessRest = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
+  const offered = soapActions.flatMap((a) => offeredSoapAction(profile, a.action) ?? []);
   return {
     tokenKinds: Object.fromEntries([
       ...restEndpoints.map((e) => [restRef(e), e.accepts] as const),
-      ...soapActions.filter((a) => a.purpose === 'business' || a.purpose === 'ping').map((a) => [a.action, a.accepts] as const),
+      ...offered.filter((a) => a.purpose === 'business' || a.purpose === 'ping').map((a) => [a.action, a.accepts] as const),
     ]),
     otherAgency: {
       account: toAccount(accounts.otherAgency),
@@ -45,7 +50,7 @@ export function simDeclarations(accounts: ReturnType<typeof defaultAccounts>): D
     },
     noAmendment: {
       account: toAccount(accounts.noAmendment),
-      amendmentApis: [...sessionlessRest.filter((e) => e.amendment).map(restRef), ...soapActions.filter((a) => a.amendment).map((a) => a.action)],
+      amendmentApis: [...sessionlessRest.filter((e) => e.amendment).map(restRef), ...offered.filter((a) => a.amendment).map((a) => a.action)],
     },
     certOnly: toAccount(accounts.certOnly),
   };
@@ -57,13 +62,16 @@ export function simDeclarations(accounts: ReturnType<typeof defaultAccounts>): D
  */
 export async function createSimTarget(options: SimTargetOptions = {}): Promise<Target & { readonly core: SimCore }> {
   const clock = options.clock === 'drifting' ? new DriftingClock() : new ManualClock();
-  const accounts = defaultAccounts(options.seed);
-  const core = new SimCore({ clock, accounts: accounts.accounts, defects: options.defects ?? [], seed: options.seed ?? 1 });
-  const server = await startSimServer(core, options.tls ? { tls: options.tls } : {});
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  const accounts = defaultAccounts(options.seed, { poolSize: profile.poolSize, sessionTimeoutSeconds: profile.sessionTimeoutSeconds });
+  const core = new SimCore({ clock, accounts: accounts.accounts, defects: options.defects ?? [], seed: options.seed ?? 1, profile });
+  const latency = profile.latencyMs;
+  const server = await startSimServer(core, { ...(options.tls && { tls: options.tls }), ...(latency > 0 && { delay: () => latency }) });
   const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 5_000, ...(options.tls && { ca: options.tls.ca }) });
   const envs: Environment[] = ['cert', 'prod'];
   return {
-    ...knowledge({ declared: simDeclarations(accounts) }),
+    // What a QA engineer would write in the config of this service: its APIs' token kinds and its own fault codes.
+    ...knowledge({ declared: simDeclarations(accounts, profile), faultCodes: profileFaultCodes(profile) }),
     name: options.defects?.length ? `simulator (defects: ${options.defects.join(', ')})` : 'simulator',
     kind: 'sim',
     core,

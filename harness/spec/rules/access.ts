@@ -15,7 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "ACCESS-01.sessionless-refused", text: "An API that does not accept sessionless tokens refuses them.", needs: "the token kinds of at least one session-only API (declared in the target config)" },
       { id: "ACCESS-01.declared-kinds-accepted", text: "Each API accepts the token kinds it declares.", needs: "the token kinds of the APIs (declared in the target config)" },
     ],
-    latitudes: [],
+    latitudes: ["api-token-kinds", "api-refusal-shape", "other-fault-codes"],
   },
   {
     id: "ACCESS-02",
@@ -28,7 +28,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-02.other-agency-refused", text: "Agency-specific APIs refuse tokens obtained with another agency's PCC.", needs: "another agency's account and agency-specific APIs (declared in the target config)" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
   {
     id: "ACCESS-03",
@@ -42,7 +42,7 @@ export const rules: readonly Rule[] = [
       { id: "ACCESS-03.public-reached", text: "Developer-portal test credentials reach the public REST APIs of CERT.", needs: "developer-portal credentials (declared in the target config)" },
       { id: "ACCESS-03.only-public", text: "They reach no other API.", needs: "developer-portal credentials and a non-public API (declared in the target config)" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
   {
     id: "ACCESS-04",
@@ -55,6 +55,6 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-04.amendment-refused", text: "An API that needs a contractual amendment refuses tokens of accounts without it.", needs: "an account without the amendment and the APIs that need it (declared in the target config)" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
 ];

@@ -15,7 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "API-01.accepted", text: "A published REST API accepts `Authorization: Bearer <access_token>` with a valid token." },
       { id: "API-01.reused", text: "The same token keeps working for many requests." },
     ],
-    latitudes: [],
+    latitudes: ["api-token-kinds", "timing"],
   },
   {
     id: "API-02",
@@ -30,7 +30,7 @@ export const rules: readonly Rule[] = [
       { id: "API-02.malformed", text: "A request with a malformed bearer header (no token, another scheme, no space) is refused." },
       { id: "API-02.unknown", text: "A request with an unknown or tampered token is refused." },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape"],
   },
   {
     id: "API-03",

@@ -44,7 +44,7 @@ export const rules: readonly Rule[] = [
       { id: "CRED-03.configured-account", text: "The target's account obtains a token with correctly built credentials." },
       { id: "CRED-03.tricky-characters", text: "Accounts whose user ID or password contain `:`, `+`, `/`, `=`, spaces or non-ASCII characters obtain tokens.", needs: "accounts the target can create (the simulator) or declares" },
     ],
-    latitudes: [],
+    latitudes: ["token-format"],
   },
   {
     id: "CRED-04",

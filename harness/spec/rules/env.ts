@@ -16,7 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "ENV-01.soap-sessionless", text: "A sessionless token from one environment is refused in the BinarySecurityToken by the other's SOAP service.", needs: "both environments in the target config" },
       { id: "ENV-01.soap-session", text: "A session token from one environment is refused by the other's SOAP service.", needs: "both environments in the target config" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape", "other-fault-codes", "api-token-kinds"],
   },
   {
     id: "ENV-02",
@@ -44,6 +44,6 @@ export const rules: readonly Rule[] = [
       { id: "ENV-03.rest", text: "Credentials valid in only one environment obtain no REST token in the other.", needs: "an account valid in one environment only" },
       { id: "ENV-03.soap", text: "Credentials valid in only one environment obtain no SOAP token or session in the other.", needs: "an account valid in one environment only" },
     ],
-    latitudes: [],
+    latitudes: ["other-fault-codes", "error-description-wording"],
   },
 ];

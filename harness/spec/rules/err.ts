@@ -18,7 +18,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-01.no-colon", text: "Credentials whose inner layer has no `:` get the same answer." },
       { id: "ERR-01.client-id-form", text: "A Client ID with fewer than the four fields of `V1:<userid>:<group>:<domain>` gets the same answer." },
     ],
-    latitudes: [],
+    latitudes: ["error-description-wording"],
   },
   {
     id: "ERR-02",
@@ -33,7 +33,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-02.unknown-client-id", text: "Well-formed credentials with an unknown client ID get the same answer." },
       { id: "ERR-02.distinguishable", text: "That description is distinguishable from ERR-01's (it does not say the credentials are missing or malformed)." },
     ],
-    latitudes: [],
+    latitudes: ["error-description-wording"],
   },
   {
     id: "ERR-03",
@@ -49,7 +49,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-03.json-body", text: "Every token error has a JSON body." },
       { id: "ERR-03.no-secret", text: "No error body echoes the client secret, in any encoding." },
     ],
-    latitudes: [],
+    latitudes: ["other-token-errors", "json-content-type-parameters"],
   },
   {
     id: "ERR-04",
@@ -64,7 +64,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-04.closed-session", text: "The token of a closed session gets the same fault." },
       { id: "ERR-04.expired-session", text: "The token of an expired session gets the same fault.", needs: "control of the target's clock" },
     ],
-    latitudes: [],
+    latitudes: ["fault-texts", "soap-prefixes", "fault-status"],
   },
   {
     id: "ERR-05",
@@ -77,7 +77,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ERR-05.fault-status", text: "The HTTP status of SOAP faults is recorded." },
     ],
-    latitudes: [],
+    latitudes: ["fault-status"],
   },
   {
     id: "ERR-06",
@@ -105,6 +105,6 @@ export const rules: readonly Rule[] = [
       { id: "ERR-07.rest-malformed", text: "Malformed token requests get an answer within the time limit, and clearly invalid ones (no or a wrong `grant_type`) an error status; never a hang or a dropped connection." },
       { id: "ERR-07.soap-malformed", text: "Malformed SOAP requests (not XML, truncated, not an envelope) get an error answer within the time limit, never a hang or a dropped connection." },
     ],
-    latitudes: [],
+    latitudes: ["malformed-request-answers", "other-token-errors", "content-type-leniency", "timing"],
   },
 ];

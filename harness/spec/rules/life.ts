@@ -16,7 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-01.refused-after-expiry", text: "It is refused once `expires_in` seconds have passed.", needs: "control of the target's clock" },
       { id: "LIFE-01.soap-sessionless", text: "A sessionless token from `TokenCreateRQ` has the same lifetime: accepted before, refused after.", needs: "control of the target's clock" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape", "fault-texts", "api-token-kinds"],
   },
   {
     id: "LIFE-02",
@@ -29,7 +29,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "LIFE-02.new-token-works", text: "After the old token expired, a newly requested token is a new one and works.", needs: "control of the target's clock" },
     ],
-    latitudes: [],
+    latitudes: ["token-format"],
   },
   {
     id: "LIFE-03",

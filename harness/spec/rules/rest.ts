@@ -29,7 +29,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "REST-02.source-ip", text: "A valid request with the form field `source_ip` is answered as one without it (status, fields, token type, lifetime)." },
     ],
-    latitudes: [],
+    latitudes: ["token-format", "token-extra-fields"],
   },
   {
     id: "REST-03",
@@ -45,7 +45,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-03.token-type", text: "`token_type` is exactly `bearer`." },
       { id: "REST-03.expires-in", text: "`expires_in` is the JSON integer `604800`." },
     ],
-    latitudes: [],
+    latitudes: ["token-format", "token-extra-fields", "json-content-type-parameters", "extra-response-headers"],
   },
   {
     id: "REST-04",
@@ -59,7 +59,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-04.distinct", text: "N successful token calls yield N distinct tokens." },
       { id: "REST-04.usable", text: "Each of those tokens is usable on an API." },
     ],
-    latitudes: [],
+    latitudes: ["token-format"],
   },
   {
     id: "REST-05",
@@ -74,6 +74,6 @@ export const rules: readonly Rule[] = [
       { id: "REST-05.status-200", text: "A successful token response has HTTP status 200." },
       { id: "REST-05.json-content-type", text: "It has a JSON content type." },
     ],
-    latitudes: [],
+    latitudes: ["json-content-type-parameters", "extra-response-headers"],
   },
 ];

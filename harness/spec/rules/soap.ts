@@ -33,7 +33,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-02.call", text: "The answer to a call with a token (the Refresh Session API, a business action) validates, carries a response action, echoes ConversationId and refers to the request's MessageId." },
       { id: "SOAP-02.fault", text: "A fault answer validates, echoes ConversationId and refers to the request's MessageId." },
     ],
-    latitudes: [],
+    latitudes: ["soap-prefixes", "soap-header-details", "soap-response-bodies", "fault-status"],
   },
   {
     id: "SOAP-03",

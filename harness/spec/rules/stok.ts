@@ -18,7 +18,7 @@ export const rules: readonly Rule[] = [
       { id: "STOK-01.conversation-id", text: "The answer echoes the request's ConversationId." },
       { id: "STOK-01.ref-to-message-id", text: "The answer's RefToMessageId is the request's MessageId." },
     ],
-    latitudes: [],
+    latitudes: ["soap-header-details", "soap-response-bodies", "token-format"],
   },
   {
     id: "STOK-02",
@@ -33,7 +33,7 @@ export const rules: readonly Rule[] = [
       { id: "STOK-02.token", text: "`wsse:BinarySecurityToken` of the answer holds a session token." },
       { id: "STOK-02.conversation-id", text: "The answer echoes the request's ConversationId." },
     ],
-    latitudes: [],
+    latitudes: ["soap-header-details", "soap-response-bodies", "token-format"],
   },
   {
     id: "STOK-03",
@@ -47,6 +47,6 @@ export const rules: readonly Rule[] = [
       { id: "STOK-03.refused", text: "A token-creating request with wrong or missing UsernameToken credentials is answered with a SOAP fault." },
       { id: "STOK-03.no-token", text: "That fault carries no token." },
     ],
-    latitudes: [],
+    latitudes: ["other-fault-codes", "fault-status"],
   },
 ];

@@ -14,7 +14,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-01.rest-token-in-soap", text: "A token from `POST /v2/auth/token` is accepted in `wsse:BinarySecurityToken` by a SOAP API that accepts the SOAP sessionless token.", needs: "a SOAP action that accepts sessionless tokens (probes.soapSessionless)" },
     ],
-    latitudes: [],
+    latitudes: ["api-token-kinds"],
   },
   {
     id: "XPROTO-02",
@@ -27,7 +27,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-02.soap-token-in-rest", text: "A token from `TokenCreateRQ` is accepted as a bearer token by a REST API that accepts the REST token.", needs: "a REST API that answers 2xx (probes.rest)" },
     ],
-    latitudes: [],
+    latitudes: ["api-refusal-shape"],
   },
   {
     id: "XPROTO-03",
@@ -40,6 +40,6 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-03.same-account", text: "The same EPR, PCC and password obtain a REST token (with the REST domain) and a SOAP token (with the SOAP domain)." },
     ],
-    latitudes: [],
+    latitudes: ["other-fault-codes"],
   },
 ];

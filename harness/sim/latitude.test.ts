@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildClientId, encodeCredentials } from '../credentials/index.ts';
+import {
+  actionBody, buildRequest, makeRequestHeader, parseEnvelope, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type RequestSecurity,
+} from '../soap/index.ts';
+import { latitudes } from '../spec/index.ts';
+import { ManualClock } from './clock.ts';
+import { SimCore, SOAP_PATH } from './core.ts';
+import { defaultAccounts } from './default-accounts.ts';
+import type { SimRequest, SimResponse } from './http.ts';
+import { conformingProfile, DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileWith, type LatitudeProfile } from './latitude.ts';
+
+const START = Date.UTC(2026, 0, 1);
+
+function sim(profile: LatitudeProfile) {
+  const accounts = defaultAccounts(3, { poolSize: profile.poolSize, sessionTimeoutSeconds: profile.sessionTimeoutSeconds });
+  const core = new SimCore({ clock: new ManualClock(START), accounts: accounts.accounts, seed: 3, profile });
+  const main = accounts.main.cert;
+  const rest = (headers: Record<string, string>, body = 'grant_type=client_credentials'): SimResponse =>
+    core.handle({ env: 'cert', method: 'POST', path: '/v2/auth/token', query: '', headers, body });
+  const good = () => `Basic ${encodeCredentials(buildClientId({ userid: main.epr, group: main.pcc, domain: main.restDomain }), main.password)}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const soap = (action: string, security: RequestSecurity, body = actionBody(action)): SimResponse => {
+    const header = makeRequestHeader({ action, cpaId: main.pcc, conversationId: 'conv-1', now: new Date(START), messageId: 'mid-1' });
+    const req: SimRequest = { env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: { 'content-type': 'text/xml' }, body: buildRequest({ header, security, body }) };
+    return core.handle(req);
+  };
+  const credentials = (password = main.password) => usernameToken({ username: main.epr, password, organization: main.pcc, domain: main.soapDomain });
+  return { core, main, rest, good, form, soap, credentials };
+}
+
+const answer = (r: SimResponse) => {
+  if (r.kind !== 'response') throw new Error(`no answer: ${r.kind}`);
+  return r;
+};
+
+describe('latitude profiles of the simulator', () => {
+  it('the default profile answers as the public service does', () => {
+    const s = sim(DEFAULT_PROFILE);
+    const ok = answer(s.rest({ ...s.form, authorization: s.good() }));
+    expect(ok.headers['content-type']).toBe('application/json;charset=UTF-8');
+    expect(Object.keys(JSON.parse(ok.body))).toEqual(['access_token', 'token_type', 'expires_in']);
+    expect(JSON.parse(ok.body).access_token).toMatch(/^T1RLAQ.+\*$/);
+    const created = answer(s.soap('SessionCreateRQ', s.credentials(), sessionCreateRQBody()));
+    expect(created.body).toContain('<soap-env:Envelope');
+    expect(created.body).toContain('valueType="String" EncodingType="wsse:Base64Binary"');
+  });
+
+  it('varies token formats, JSON fields and order, content type parameters and headers (token-format, token-extra-fields, json-content-type-parameters, extra-response-headers)', () => {
+    const s = sim(profileWith({ tokenFormat: 'hex', tokenExtraFields: true, tokenFieldOrder: 'reversed', jsonContentType: 'Application/JSON; charset=utf-8', extraHeaders: true }));
+    const ok = answer(s.rest({ ...s.form, authorization: s.good() }));
+    const body = JSON.parse(ok.body) as Record<string, unknown>;
+    expect(body.access_token).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(body)).toEqual(['issued_at', 'scope', 'expires_in', 'token_type', 'access_token']);
+    expect(ok.headers['content-type']).toBe('Application/JSON; charset=utf-8');
+    expect(ok.headers.pragma).toBe('no-cache');
+  });
+
+  it('words the invalid_client descriptions its own way, and answers other token errors with its own status and code (error-description-wording, other-token-errors)', () => {
+    const s = sim(profileWith({ syntaxWording: 2, wrongClientWording: 3, otherTokenErrorStatus: 415, otherTokenErrorCode: 'invalid_grant' }));
+    expect(JSON.parse(answer(s.rest({ ...s.form })).body)).toEqual({ error: 'invalid_client', error_description: DESCRIPTIONS.syntax[2] });
+    expect(JSON.parse(answer(s.rest({ ...s.form, authorization: `Basic ${encodeCredentials('V1:x:y:AA', 'nope')}` })).body).error_description).toBe(DESCRIPTIONS.wrongClient[3]);
+    const grant = answer(s.rest({ ...s.form, authorization: s.good() }, 'grant_type=password'));
+    expect([grant.status, JSON.parse(grant.body).error]).toEqual([415, 'invalid_grant']);
+  });
+
+  it('serves a token request without Content-Type when lenient (content-type-leniency)', () => {
+    expect(answer(sim(profileWith({ missingContentType: 'serve' })).rest({ authorization: sim(DEFAULT_PROFILE).good() })).status).toBe(200);
+    expect(answer(sim(DEFAULT_PROFILE).rest({ authorization: sim(DEFAULT_PROFILE).good() })).status).toBe(400);
+  });
+
+  it('refuses API calls with its own status and body (api-refusal-shape)', () => {
+    const s = sim(profileWith({ apiRefusalStatus: 403, apiRefusalBody: 'empty' }));
+    const refused = answer(s.core.handle({ env: 'cert', method: 'GET', path: '/v1/lists/supported/shop/themes', query: '', headers: { authorization: 'Bearer nope' }, body: '' }));
+    expect([refused.status, refused.body]).toEqual([403, '']);
+  });
+
+  it('writes SOAP answers with other prefixes, header details and bodies, still well-formed (soap-prefixes, soap-header-details, soap-response-bodies)', () => {
+    const s = sim(profileWith({ soapEnvPrefix: 'S', ebPrefix: 'mh', responseMessageId: 'uuid', responseTimestamp: 'utc', bstAttributes: 'none', tokenCreateBody: 'empty' }));
+    const x = answer(s.soap('TokenCreateRQ', s.credentials(), tokenCreateRQBody()));
+    expect(x.body).toContain('<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"');
+    expect(x.body).toContain('<mh:MessageHeader');
+    expect(x.body).not.toContain('valueType=');
+    const parsed = parseEnvelope(x.body);
+    expect(parsed.ok && parsed.envelope.action).toBe('TokenCreateRS');
+    expect(parsed.ok && parsed.envelope.messageHeader?.messageData?.messageId).toMatch(/^[0-9a-f-]{36}@sim$/);
+    expect(parsed.ok && parsed.envelope.messageHeader?.messageData?.timestamp).toMatch(/Z$/);
+  });
+
+  it('words faults its own way and sends them with its own status (fault-texts, other-fault-codes, fault-status)', () => {
+    const s = sim(profileWith({ invalidTokenWording: 1, stackTraceWording: 2, faultStatus: 200, authFaultCode: 'Client.InvalidCredentials', unknownActionFaultCode: 'Client.InvalidAction' }));
+    const bad = answer(s.soap('OTA_PingRQ', { kind: 'binarySecurityToken', token: 'nope' }));
+    expect(bad.status).toBe(200);
+    const fault = parseEnvelope(bad.body);
+    expect(fault.ok && fault.envelope.fault?.faultstring).toBe(FAULTSTRINGS[1].replace('%s', 'nope'));
+    const auth = parseEnvelope(answer(s.soap('TokenCreateRQ', s.credentials('wrong'), tokenCreateRQBody())).body);
+    expect(auth.ok && auth.envelope.fault?.faultcodeLocal).toBe('Client.InvalidCredentials');
+    const unknown = parseEnvelope(answer(s.soap('NoSuchRQ', { kind: 'binarySecurityToken', token: 'nope' })).body);
+    expect(unknown.ok && unknown.envelope.fault?.faultcodeLocal).toBe('Client.InvalidAction');
+  });
+
+  it('takes sessionless tokens on OTA_HotelAvailLLSRQ and does not offer BargainFinderMaxRQ when so profiled (api-token-kinds)', () => {
+    const s = sim(profileWith({ sessionlessAction: 'OTA_HotelAvailLLSRQ' }));
+    const token = /<wsse:BinarySecurityToken[^>]*>([^<]+)</.exec(answer(s.soap('TokenCreateRQ', s.credentials(), tokenCreateRQBody())).body)?.[1] ?? '';
+    expect(parseEnvelope(answer(s.soap('OTA_HotelAvailLLSRQ', { kind: 'binarySecurityToken', token })).body)).toMatchObject({ ok: true, envelope: { action: 'OTA_HotelAvailLLSRS' } });
+    expect(parseEnvelope(answer(s.soap('BargainFinderMaxRQ', { kind: 'binarySecurityToken', token })).body)).toMatchObject({ ok: true, envelope: { fault: { faultcodeLocal: 'Client.InvalidEbXmlMessage' } } });
+  });
+
+  it('answers garbage with a plain 400 when so profiled (malformed-request-answers)', () => {
+    const garbage = answer(sim(profileWith({ garbageAnswer: 'http-400' })).core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' }));
+    expect(garbage.status).toBe(400);
+  });
+
+  it('every generated profile is conforming data: known values only, a pool of at least 2, a timeout of at least 5 minutes', () => {
+    fc.assert(fc.property(conformingProfile(), (p) => {
+      expect(Object.keys(p).sort()).toEqual(Object.keys(DEFAULT_PROFILE).sort());
+      expect(p.poolSize).toBeGreaterThanOrEqual(2);
+      expect(p.sessionTimeoutSeconds).toBeGreaterThanOrEqual(300);
+    }), { seed: 1, numRuns: 50 });
+  });
+
+  it('every service-side latitude of the catalog is varied by a test above', () => {
+    // The titles above name each latitude they vary; a new latitude needs a knob and a test.
+    const varied = ['token-format', 'token-extra-fields', 'json-content-type-parameters', 'extra-response-headers', 'error-description-wording', 'other-token-errors', 'content-type-leniency',
+      'api-refusal-shape', 'soap-prefixes', 'soap-header-details', 'soap-response-bodies', 'fault-texts', 'other-fault-codes', 'fault-status', 'api-token-kinds', 'malformed-request-answers',
+      'timing', 'session-timeout-per-account', 'pool-size'];
+    expect(latitudes.map((l) => l.id).sort()).toEqual(varied.sort());
+  });
+});
