@@ -28,7 +28,7 @@ afterAll(async () => {
 function overReach(report: Report): string[] {
   return report.rules
     .filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')
-    .map((r) => `${r.id} ${r.status}: ${r.checks.filter((c) => c.status === r.status).map((c) => `${c.name} — ${c.message ?? ''}`.slice(0, 400)).join(' | ')}`);
+    .map((r) => `${r.id} ${r.status}: ${r.checks.filter((c) => c.status === r.status).map((c) => `${c.name} — ${'message' in c ? c.message : ''}`.slice(0, 400)).join(' | ')}`);
 }
 
 async function runOn(profile: LatitudeProfile, seed: number): Promise<string[]> {

@@ -3,7 +3,7 @@ import type { ClientSpec } from './clients/load.ts';
 import { PACKAGE_ROOT } from './package-info.ts';
 import type { Report } from './report/index.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
-import { defects } from './sim/index.ts';
+import { defects, type Defect } from './sim/index.ts';
 import { getRule, type RuleId } from './spec/index.ts';
 
 /** What a rule's status must be when a defect or mutant breaking it is on: `fail` for MUST, `warn` for SHOULD. */
@@ -14,13 +14,21 @@ export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs f
 
 /** Something that must make checks fail (a simulator defect, a mutant client), or must not (a reference client). */
 export type Subject =
-  | { readonly kind: 'defect'; readonly id: string; readonly breaks: readonly RuleId[] }
-  | { readonly kind: 'mutant'; readonly id: string; readonly breaks: readonly RuleId[]; readonly client: ClientSpec }
+  | { readonly kind: 'defect'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[] }
+  | { readonly kind: 'mutant'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[]; readonly client: ClientSpec }
   | { readonly kind: 'reference'; readonly id: string; readonly suite: 'all' | 'client'; readonly client?: ClientSpec };
 
+/**
+ * `caught`: every rule the subject breaks failed (warned, for SHOULD) and no other rule failed, warned or errored.
+ * `missed`: a rule it breaks did not fail. `collateral`: it was caught, but other rules (not in `breaks` nor
+ * `mayFollow`) failed, warned or errored too — a reader would be sent to the wrong rule. `clean`/`dirty`: a
+ * reference subject with no rule failed, warned or errored / with some.
+ */
 export type SelfTestResult =
   | { readonly kind: 'caught' | 'clean'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>> }
-  | { readonly kind: 'missed' | 'dirty'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly wrong: readonly RuleId[] };
+  | { readonly kind: 'missed' | 'dirty' | 'collateral'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly wrong: readonly RuleId[] };
+
+const BAD = new Set(['fail', 'warn', 'error']);
 
 function statusOf(report: Report, id: RuleId): string {
   const rule = report.rules.find((r) => r.id === id);
@@ -39,10 +47,10 @@ export async function selfTest(session: ConformanceSession, subject: Subject, op
     const statuses = Object.fromEntries(bad.map((r) => [r.id, r.status]));
     return bad.length ? { kind: 'dirty', subject, statuses, wrong: bad.map((r) => r.id) } : { kind: 'clean', subject, statuses };
   }
+  // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
   const { report } = await session.run({
     target: 'sim',
-    suite: 'all',
-    only: subject.breaks,
+    suite: subject.kind === 'defect' ? 'service' : 'client',
     ...(subject.kind === 'defect' ? { defects: [subject.id] } : { client: subject.client }),
     ...quiet,
     ...options,
@@ -50,12 +58,17 @@ export async function selfTest(session: ConformanceSession, subject: Subject, op
   const statuses: Partial<Record<RuleId, string>> = {};
   for (const id of subject.breaks) statuses[id] = statusOf(report, id);
   const wrong = subject.breaks.filter((id) => statuses[id] !== expectedStatus(id));
-  return wrong.length ? { kind: 'missed', subject, statuses, wrong } : { kind: 'caught', subject, statuses };
+  if (wrong.length) return { kind: 'missed', subject, statuses, wrong };
+  for (const id of subject.mayFollow) if (BAD.has(statusOf(report, id))) statuses[id] = statusOf(report, id);
+  const collateral = report.rules.filter((r) => BAD.has(r.status) && !subject.breaks.includes(r.id) && !subject.mayFollow.includes(r.id));
+  for (const r of collateral) statuses[r.id] = r.status;
+  return collateral.length ? { kind: 'collateral', subject, statuses, wrong: collateral.map((r) => r.id) } : { kind: 'caught', subject, statuses };
 }
 
 interface MutantEntry {
   readonly id: string;
   readonly breaks: readonly RuleId[];
+  readonly mayFollow?: readonly RuleId[];
   readonly module: string;
 }
 
@@ -63,8 +76,8 @@ interface MutantEntry {
 export async function allSubjects(): Promise<Subject[]> {
   const { mutants } = (await import('../fixtures/mutants/index.ts')) as { mutants: readonly MutantEntry[] };
   return [
-    ...defects.map((d): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks })),
-    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, client: { kind: 'module', path: join(PACKAGE_ROOT, m.module) } })),
+    ...defects.map((d: Defect): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks, mayFollow: d.mayFollow ?? [] })),
+    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: join(PACKAGE_ROOT, m.module) } })),
     { kind: 'reference', id: 'simulator and reference TypeScript client (in-process)', suite: 'all' },
     { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: 'npx tsx examples/clients/typescript/driver.ts', cwd: PACKAGE_ROOT } },
     { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },

@@ -187,20 +187,24 @@ export type TokenCheck =
 /** Whether a presented token is good for a call in `env` now (shared by REST bearer auth and SOAP). */
 export function checkToken(ctx: RestContext, env: Environment, value: string): TokenCheck {
   const token = ctx.tokens.get(value);
-  if (!token) {
-    if (ctx.defects.has('api02-unknown-token-accepted') && value.length > 0) {
-      const account = ctx.accountsIn(env)[0];
-      if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };
-    }
-    return { ok: false, reason: 'unknown' };
-  }
+  if (!token) return { ok: false, reason: 'unknown' };
   if (token.env !== env && !ctx.defects.has('env01-token-cross-env')) return { ok: false, reason: 'other-environment' };
   const state = tokenState(token, ctx.now);
   if (state === 'closed' && !ctx.defects.has('sess02-close-keeps-token')) return { ok: false, reason: 'closed' };
   const keepsLiving = token.kind === 'sessionless' ? ctx.defects.has('life01-never-expires') : ctx.defects.has('sess03-never-times-out');
   if (state === 'expired' && !keepsLiving) return { ok: false, reason: 'expired' };
-  if (ctx.defects.has('api01-single-use-token') && token.uses >= 1) return { ok: false, reason: 'used-up' };
   return { ok: true, token };
+}
+
+/** `checkToken` for a REST API call, with the defects that concern only the REST APIs (API-01, API-02). */
+function restApiToken(ctx: RestContext, env: Environment, value: string): TokenCheck {
+  const checked = checkToken(ctx, env, value);
+  if (!checked.ok && checked.reason === 'unknown' && ctx.defects.has('api02-unknown-token-accepted') && value.length > 0) {
+    const account = ctx.accountsIn(env)[0];
+    if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };
+  }
+  if (checked.ok && ctx.defects.has('api01-single-use-token') && (checked.token.restUses ?? 0) >= 1) return { ok: false, reason: 'used-up' };
+  return checked;
 }
 
 function apiAuthFailure(ctx: RestContext): SimResponse {
@@ -228,7 +232,7 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match?.[1]) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', detail: 'no bearer token' };
   const presented = match[1];
-  const checked = checkToken(ctx, req.env, presented);
+  const checked = restApiToken(ctx, req.env, presented);
   if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
   const { token } = checked;
   if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-refused-rest')) {
@@ -239,6 +243,7 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
     return { response: json(publicApiForbidden.status, body), outcome: 'api-refused-access', tokenUsed: presented };
   }
   token.uses++;
+  token.restUses = (token.restUses ?? 0) + 1;
   return { response: json(200, placeholderPayload(endpoint)), outcome: 'api-ok', tokenUsed: presented, tokenKind: token.kind, action: endpoint.key };
 }
 

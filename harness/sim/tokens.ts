@@ -13,6 +13,8 @@ export interface IssuedToken {
   /** Sessionless: issuedAt + lifetime. Session: last use + the account's inactivity timeout. */
   expiresAt: number;
   uses: number;
+  /** Uses on the REST APIs (a defect refuses tokens after the first). */
+  restUses?: number;
   closedAt?: number;
   /** The ConversationId the session was created with (session tokens). */
   conversationId?: string;
