@@ -136,6 +136,8 @@ export interface DriverError {
   readonly code?: string;
   /** The service's description (`error_description`, or a faultstring). */
   readonly description?: string;
+  /** Optional: the HTTP status the service answered with; ERR-06 compares it when given. */
+  readonly status?: number;
 }
 
 export type DriverAnswer =
@@ -158,15 +160,22 @@ export class ClientError extends Error {
   readonly kind: DriverErrorKind;
   readonly code: string | undefined;
   readonly description: string | undefined;
+  readonly status: number | undefined;
   constructor(error: DriverError) {
     super(error.message);
     this.name = 'ClientError';
     this.kind = error.kind;
     this.code = error.code;
     this.description = error.description;
+    this.status = typeof error.status === 'number' ? error.status : undefined;
   }
   toJSON(): DriverError {
-    return { kind: this.kind, message: this.message, ...(this.code !== undefined && { code: this.code }), ...(this.description !== undefined && { description: this.description }) };
+    return {
+      kind: this.kind, message: this.message,
+      ...(this.code !== undefined && { code: this.code }),
+      ...(this.description !== undefined && { description: this.description }),
+      ...(this.status !== undefined && { status: this.status }),
+    };
   }
 }
 
