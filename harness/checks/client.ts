@@ -118,7 +118,7 @@ export async function op<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (err instanceof ClientError && err.kind === 'unsupported') throw new PrerequisiteFailed(`the client does not support ${what}: ${err.message}`);
+    if (err instanceof ClientError && err.kind === 'unsupported') throw new PrerequisiteFailed(`the client does not support ${what}${err.message ? `: ${err.message}` : ''}`);
     throw err;
   }
 }

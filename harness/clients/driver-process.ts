@@ -159,7 +159,7 @@ export class DriverProcess implements ClientAdapter {
     const kind = error?.kind;
     const message = error?.message;
     if (error && typeof kind === 'string' && KINDS.includes(kind) && (typeof message === 'string' || (message === undefined && kind === 'unsupported'))) {
-      pending.reject(new ClientError({ ...error, kind, message: message ?? `the client does not support "${pending.op}"` } as DriverError));
+      pending.reject(new ClientError({ ...error, kind, message: message ?? '' } as DriverError));
     } else {
       pending.reject(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" is neither {"ok":true,"result":…} nor {"ok":false,"error":{"kind":"auth|transport|protocol|unsupported","message":…}}: ${JSON.stringify(clip(line))}`));
     }
