@@ -36,13 +36,18 @@ function tokenError(err) {
 }
 
 async function tokenFor(env) {
-  // As the library's documentation shows: reuse the token until it has expired, then get a new one.
+  // As the library's documentation shows: reuse the token until it has expired, then get a new one. Concurrent calls
+  // share one request for it (the library has no single flight of its own).
   if (!env.accessToken || env.accessToken.expired()) {
-    env.accessToken = env.pending ??= env.client.getToken({}).finally(() => { env.pending = undefined; });
-    env.accessToken = await env.accessToken.catch((err) => {
+    env.pending ??= env.client.getToken({}).finally(() => {
+      env.pending = undefined;
+    });
+    try {
+      env.accessToken = await env.pending;
+    } catch (err) {
       env.accessToken = undefined;
       throw tokenError(err);
-    });
+    }
   }
   return env.accessToken.token.access_token;
 }
