@@ -1,13 +1,16 @@
 import type fc from 'fast-check';
 import { it } from 'vitest';
-import { ClientError, type ClientAdapter, type DriverCredentials, type DriverEnvironment } from '../clients/protocol.ts';
-import { DriverFailure } from '../clients/driver-process.ts';
+import { classifyRest, classifySoap, describeRestAnswer, describeSoapAnswer } from '../classify/index.ts';
+import { ClientError, type ClientAdapter, type DriverCredentials, type DriverEnvironment, type DriverErrorKind } from '../clients/protocol.ts';
+import { DriverFailure, DriverProcess } from '../clients/driver-process.ts';
 import { REFERENCE_CLIENT, startClient } from '../clients/load.ts';
 import type { SimEvent } from '../sim/index.ts';
-import type { Environment, RuleId } from '../spec/index.ts';
+import { parseEnvelope } from '../soap/index.ts';
+import { TOKEN_PATH, type Environment, type RuleId } from '../spec/index.ts';
 import { createSimTarget, type Account, type SimControl } from '../targets/index.ts';
+import { CheckFailure } from './failure.ts';
 import { checkClauses, checkProperty, runCheck, titleFor, PrerequisiteFailed, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
-import { registerSecret } from './secrets.ts';
+import { redact, registerSecret } from './secrets.ts';
 import { runConfig } from './target.ts';
 
 /** What a client check gets: the client under test, and the simulator it talks to. */
@@ -25,12 +28,97 @@ export interface ClientContext extends CheckContext {
   mark(): Promise<void>;
 }
 
+/**
+ * The client refused a configuration the interface document allows (its own validation rejected the account, say).
+ * The credential checks judge it (a `fail` of CRED-01/CRED-02 with the account's shape as evidence); every other
+ * check is `skipped` naming them, since it cannot examine a client that holds no configuration.
+ */
+export class ConfigurationRefused extends PrerequisiteFailed {
+  override readonly name = 'ConfigurationRefused';
+  constructor(readonly kind: DriverErrorKind, readonly clientMessage: string) {
+    super(`the client refused its configuration (error kind "${kind}"): ${clientMessage}`, ['CRED-02', 'CRED-01']);
+  }
+}
+
+/** What a check needs from the client's exchanges with the service before it can judge its rule. */
+export type ClientNeed = 'token';
+
+/** Options of a client check: what it needs (see {@link explainFailure}). */
+export interface ClientCheckOptions extends CheckOptions {
+  /**
+   * `token`: the check judges what the client does with a token. When the service refused every token request of
+   * the client, the check cannot judge its rule: it is `skipped` naming the rule that judges the token request.
+   */
+  readonly needs?: ClientNeed;
+}
+
+const isTokenRequest = (e: SimEvent) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH;
+const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
+
+function restRefusal(e: SimEvent): string {
+  let body: { error?: unknown; error_description?: unknown } = {};
+  try {
+    body = JSON.parse(e.answer ?? '{}') as typeof body;
+  } catch {
+    // not JSON: the status says enough
+  }
+  const error = typeof body.error === 'string' ? `, error "${body.error}"` : '';
+  const description = typeof body.error_description === 'string' ? `: "${body.error_description}"` : '';
+  return `${describeRestAnswer(classifyRest(e.status))}${error}${description}`;
+}
+
+/**
+ * When the service refused every request of the client for a token (and issued none), the rules that judge those
+ * requests and why: `undefined` when a token was issued, or no token request was refused. A refusal is what
+ * harness/classify calls one (a REST 4xx of the token endpoint; a SOAP fault classified `refused`).
+ */
+export function tokenRefusal(events: readonly SimEvent[]): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
+  if (events.some((e) => e.tokenIssued !== undefined)) return undefined;
+  const rest = events.filter((e) => isTokenRequest(e) && e.outcome.startsWith('token-refused'));
+  const last = rest.at(-1);
+  if (last) {
+    const after: RuleId[] = last.outcome === 'token-refused-request' ? ['REST-01'] : last.outcome === 'token-refused-syntax' ? ['CRED-02', 'CRED-01'] : ['CRED-01', 'CRED-02'];
+    return { after, reason: `the service refused the client's ${rest.length} token request(s) (${restRefusal(last)}), so the client held no token to check this rule with (see ${after.join(', ')})` };
+  }
+  const soap = events.filter((e) => e.protocol === 'soap' && TOKEN_CREATING.has(e.action ?? '') && e.answer !== undefined).flatMap((e) => {
+    const parsed = parseEnvelope(e.answer ?? '');
+    const answer = classifySoap({ status: e.status, envelope: parsed.ok ? parsed.envelope : undefined });
+    return answer.kind === 'refused' ? [{ e, answer }] : [];
+  });
+  const refused = soap.at(-1);
+  if (refused) {
+    return { after: ['SOAP-03'], reason: `the service refused the client's ${refused.e.action} (${describeSoapAnswer(refused.answer)}), so the client held no token to check this rule with (see SOAP-03)` };
+  }
+  return undefined;
+}
+
+/**
+ * What a check's failure means, given what the client exchanged with the service: a check that needs a token whose
+ * client got none because its token requests were refused is `skipped` naming the rule that judges them; an error
+ * the client reported for an op becomes a `fail` of the check's rule that says so (kind, code, description), not an
+ * unexplained exception.
+ */
+export function explainFailure(err: unknown, events: readonly SimEvent[], needs: ClientNeed | undefined): unknown {
+  if (err instanceof PrerequisiteFailed || err instanceof DriverFailure) return err;
+  if (needs === 'token') {
+    const refusal = tokenRefusal(events);
+    if (refusal) return new PrerequisiteFailed(refusal.reason, refusal.after);
+  }
+  if (err instanceof ClientError && err.kind !== 'unsupported') {
+    return new CheckFailure(`the client failed an operation the check asked for (error kind "${err.kind}"): ${err.message}`, {
+      code: 'CLIENT_OPERATION_FAILED',
+      actual: err.toJSON(),
+    });
+  }
+  return err;
+}
+
 /** Calls a client op; a client that does not support it makes the check `skipped`, not failed. */
 export async function op<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (err instanceof ClientError && err.kind === 'unsupported') throw new PrerequisiteFailed(`the client does not support ${what}: ${err.message}`);
+    if (err instanceof ClientError && err.kind === 'unsupported') throw new PrerequisiteFailed(`the client does not support ${what}${err.message ? `: ${err.message}` : ''}`);
     throw err;
   }
 }
@@ -84,8 +172,10 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
         try {
           await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4 });
         } catch (err) {
-          // A client that cannot be configured cannot be examined at all: an error, not a failure of a client rule.
-          if (err instanceof ClientError) throw new DriverFailure('DRIVER_PROTOCOL', `the client refused "configure" (error kind "${err.kind}"): ${err.message}`);
+          // `configure` is every driver's first op: answering it `unsupported` is a broken driver (an error). Any other
+          // error answer is the client refusing a valid configuration: judged by the credential checks.
+          if (err instanceof ClientError && err.kind === 'unsupported') throw new DriverFailure('DRIVER_PROTOCOL', `the client refused "configure" (error kind "${err.kind}"): ${err.message}`);
+          if (err instanceof ClientError) throw new ConfigurationRefused(err.kind, err.message);
           throw err;
         }
       },
@@ -100,7 +190,12 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
       target,
       evidence: async () => {
         const events = await sim.events(since);
-        return events.length ? [`simulator events (last ${Math.min(events.length, 12)} of ${events.length}):\n${events.slice(-12).map(formatEvent).join('\n')}`] : [];
+        const lines = events.length ? [`simulator events (last ${Math.min(events.length, 12)} of ${events.length}):\n${events.slice(-12).map(formatEvent).join('\n')}`] : [];
+        const diagnostics = started instanceof DriverProcess ? started.diagnostics() : undefined;
+        if (diagnostics && diagnostics.total > 0) {
+          lines.push(`driver stdout lines that are not answers (diagnostics, last ${diagnostics.lines.length} of ${diagnostics.total}):\n${diagnostics.lines.map((l) => redact(l)).join('\n')}`);
+        }
+        return lines;
       },
     });
   } finally {
@@ -114,22 +209,33 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
  * A check of the client under test: a fresh simulator (its clock moving on its own) and a fresh client for this
  * check; the client rules are judged on the simulator's event log.
  */
-export function clientTest(ids: RuleId | readonly RuleId[], title: string, body: (ctx: ClientContext) => Promise<void>, options: CheckOptions): void {
+export function clientTest(ids: RuleId | readonly RuleId[], title: string, body: (ctx: ClientContext) => Promise<void>, options: ClientCheckOptions): void {
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
   checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
-    await withClient((make, runOptions) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, clauses: options.clauses }));
+    await withClient((make, runOptions) => runCheck(test, list, async (base) => {
+      const ctx = make(base);
+      try {
+        await body(ctx);
+      } catch (err) {
+        throw explainFailure(err, await ctx.events(), options.needs);
+      }
+    }, { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
 }
 
-/** A property over the client under test: one simulator and one client for the whole property, a window of events per case. */
+/**
+ * A property over the client under test: one simulator and one client for the whole property, a window of events per
+ * case. `examples` run first, whatever the seed: cases that decide the verdict of a deterministic client (an account
+ * with the characters that trip encoders, say), so that the same client gets the same verdict with every seed.
+ */
 export function clientProperty<T>(
   ids: RuleId | readonly RuleId[],
   title: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (ctx: ClientContext, value: T) => Promise<void>,
-  options: CheckOptions & { numRuns?: number },
+  options: ClientCheckOptions & { numRuns?: number; examples?: readonly T[] },
 ): void {
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
@@ -138,8 +244,12 @@ export function clientProperty<T>(
     await withClient((make, runOptions) =>
       checkProperty<T, ClientContext>(list, fullTitle, arbitrary, async (ctx, value) => {
         await ctx.mark();
-        await predicate(ctx, value);
-      }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses })),
+        try {
+          await predicate(ctx, value);
+        } catch (err) {
+          throw explainFailure(err, await ctx.events(), options.needs);
+        }
+      }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses }), options.examples),
     );
   }, options.timeout ?? 180_000);
 }

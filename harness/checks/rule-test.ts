@@ -272,6 +272,8 @@ export async function checkProperty<T, C extends CheckContext>(
   predicate: (ctx: C, value: T) => Promise<void>,
   numRuns: number | undefined,
   run: (body: (ctx: C) => Promise<void>, options: CheckRunOptions) => Promise<void>,
+  /** Inputs tried first, whatever the seed (fast-check's `examples`). */
+  examples?: readonly T[],
 ): Promise<void> {
   const config = runConfig();
   const replay = config.replay && config.replay.check === fullTitle ? config.replay.path : undefined;
@@ -291,6 +293,7 @@ export async function checkProperty<T, C extends CheckContext>(
     details = await fc.check(fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded), {
       seed: config.seed,
       numRuns: scaledRuns(numRuns, config.runs),
+      ...(examples && examples.length > 0 && { examples: examples.map((e): [T] => [e]) }),
       // A live target is a guest's: no shrinking, which would spend its token and session budget on replays.
       ...(config.target.kind === 'live' && { endOnFailure: true }),
       ...(replay !== undefined && { path: replay, endOnFailure: true }),

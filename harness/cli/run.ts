@@ -3,6 +3,7 @@ import { ConformanceSession, selectRules, type RunOptions, type RunOutcome, type
 import { getRule } from '../spec/index.ts';
 import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { githubAnnotations } from '../report/github.ts';
+import { EXIT_CODES } from '../report/model.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
 import type { ClientSpec } from '../clients/load.ts';
@@ -183,10 +184,12 @@ export async function runCommand(args: readonly string[]): Promise<number> {
       process.stderr.write(`${baseline.file} was not updated: the run did not complete (${report.completion}); run it again.\n`);
     }
   }
-  if (options.replay !== undefined && !report.rules.some((r) => r.checks.some((c) => c.name === options.replay?.check && c.status !== 'skipped'))) {
+  // A replay whose title matches no check ran nothing: a usage error (exit 2), never a success.
+  const replayMatched = options.replay === undefined || report.rules.some((r) => r.checks.some((c) => c.name === options.replay?.check));
+  if (!replayMatched && !interrupted) {
     process.stderr.write(
-      `\nThe check "${options.replay.check}" did not run: the --replay title must be a check's full title, as in the report, `
-        + 'and --only must select its rule.\n',
+      `\nThe check "${options.replay?.check}" did not run: no check has that title. The --replay title must be a check's full title, `
+        + 'as in the report\'s replay line, and --only (and --suite) must select its rule.\n',
     );
   }
   if (process.env['GITHUB_ACTIONS'] === 'true') {
@@ -208,7 +211,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     process.stderr.write(`\nInterrupted (${interrupted}): every session the run opened was closed; the report of what ran is in ${options.outDir}.\n`);
     return 130;
   }
-  return exitCode;
+  return replayMatched ? exitCode : EXIT_CODES.usage;
 }
 
 /** Before a live run with --allow-opt-in, says which opt-in rules will run and what they cost. */

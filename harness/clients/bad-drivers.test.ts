@@ -48,7 +48,7 @@ describe('a misbehaving client driver', () => {
   it.each([
     ['crash', /exited \(code 3\) during "configure"; its stderr ends: driver: cannot handle configure/],
     ['hang', /the driver did not answer "configure" within 600 ms/],
-    ['garbage', /printed a line that is not JSON while answering configure: "handling configure\.\.\. done"/],
+    ['garbage', /did not answer "configure" within 600 ms; it printed 1 line\(s\) on stdout that are not answers, the last: "handling configure\.\.\. done"/],
     ['wrong-id', /answered request id 1001, which was never sent/],
     ['unknown-op', /the client refused "configure" \(error kind "unsupported"\): unknown operation configure/],
   ])('%s: the rules it was checked on are errors naming the op and what came back, the report is written, the process ended', async (name, expected) => {

@@ -60,10 +60,32 @@ describe('driver process', () => {
     expect(await processEnded(Number(readFileSync(file, 'utf8')))).toBe(true);
   });
 
-  it('reports a driver that prints something that is not an answer, quoting it', async () => {
-    const err = await start('garbage').configure(configure).catch((e: unknown) => e);
-    expect((err as DriverFailure).code).toBe('DRIVER_PROTOCOL');
-    expect((err as Error).message).toBe('the driver printed a line that is not JSON while answering configure: "handling configure... done" (drivers must print only answers on stdout; logs go to stderr)');
+  it('reads a line that is not an answer as a diagnostic, and quotes it when the op then times out', async () => {
+    const d = start('garbage', { opTimeoutMs: 400 });
+    const err = await d.configure(configure).catch((e: unknown) => e);
+    expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
+    expect((err as Error).message).toBe('the driver did not answer "configure" within 400 ms; it printed 1 line(s) on stdout that are not answers, the last: "handling configure... done" (answers are JSON objects with "id" and "ok"; logs belong on stderr)');
+    expect(d.diagnostics()).toEqual({ lines: ['handling configure... done'], total: 1 });
+  });
+
+  it('keeps a library\'s JSON log lines on stdout as diagnostics and still reads the answers; takes "unsupported" without a message', async () => {
+    const script = [
+      "const rl = require('node:readline').createInterface({ input: process.stdin });",
+      "rl.on('line', (line) => { const r = JSON.parse(line);",
+      "  console.log(JSON.stringify({ name: 'SomeLib', level: 50, msg: 'token request failed', id: 'not-a-number' }));",
+      "  console.log(JSON.stringify({ id: r.id, level: 30 }));",
+      "  if (r.op === 'soap.call') console.log(JSON.stringify({ id: r.id, ok: false, error: { kind: 'unsupported' } }));",
+      "  else console.log(JSON.stringify({ id: r.id, ok: true, result: {} })); });",
+    ].join(' ');
+    const d = new DriverProcess(`node -e ${JSON.stringify(script)}`, { opTimeoutMs: 5_000, shutdownTimeoutMs: 2_000 });
+    started.push(d);
+    await d.configure(configure);
+    const err = await d.soapCall({ environment: 'cert', action: 'BargainFinderMaxRQ' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClientError);
+    expect((err as ClientError).toJSON()).toEqual({ kind: 'unsupported', message: '' });
+    expect(d.diagnostics().total).toBe(4);
+    expect(d.diagnostics().lines[0]).toBe('{"name":"SomeLib","level":50,"msg":"token request failed","id":"not-a-number"}');
+    expect(d.diagnostics().lines[1]).toBe('{"id":1,"level":30}');
   });
 
   it('reports an answer to a request that was never sent', async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import {
-  ClientError, type ClientAdapter, type DriverAnswer, type DriverErrorKind, type DriverOp, type DriverRequest, type DriverResults,
+  ClientError, type ClientAdapter, type DriverAnswer, type DriverError, type DriverErrorKind, type DriverOp, type DriverRequest, type DriverResults,
 } from './protocol.ts';
 
 export type DriverFailureCode = 'DRIVER_START_FAILED' | 'DRIVER_EXITED' | 'DRIVER_TIMEOUT' | 'DRIVER_PROTOCOL';
@@ -29,8 +29,29 @@ export interface DriverProcessOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const KINDS: readonly DriverErrorKind[] = ['auth', 'transport', 'protocol', 'unsupported'];
+const KINDS: readonly string[] = ['auth', 'transport', 'protocol', 'unsupported'] satisfies readonly DriverErrorKind[];
 const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/** How many stdout lines that are not answers a driver process keeps for the report. */
+const MAX_DIAGNOSTICS = 20;
+
+/**
+ * The answer a stdout line holds, if it holds one: a JSON object with an integer `id` and a boolean `ok`. Anything
+ * else is not an answer (see docs/driver-protocol.md, "Framing").
+ */
+export function parseAnswer(line: string): (DriverAnswer & { readonly error?: unknown }) | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { id, ok } = value as { id?: unknown; ok?: unknown };
+  if (typeof id !== 'number' || !Number.isInteger(id) || typeof ok !== 'boolean') return undefined;
+  return value as DriverAnswer;
+}
 
 /** Every driver process this harness started and has not seen exit: ended when the harness process exits. */
 const live = new Set<ChildProcessWithoutNullStreams>();
@@ -58,6 +79,8 @@ export class DriverProcess implements ClientAdapter {
   readonly #options: Required<Pick<DriverProcessOptions, 'opTimeoutMs' | 'shutdownTimeoutMs'>>;
   #nextId = 0;
   #stderr = '';
+  readonly #diagnostics: string[] = [];
+  #diagnosticCount = 0;
   #exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly #exit: Promise<void>;
 
@@ -76,7 +99,7 @@ export class DriverProcess implements ClientAdapter {
         live.delete(this.#child);
         for (const [id, p] of this.#pending) {
           clearTimeout(p.timer);
-          p.reject(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) during "${p.op}"${this.#stderrTail()}`));
+          p.reject(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) during "${p.op}"${this.#stderrTail()}${this.#diagnosticsTail()}`));
           this.#pending.delete(id);
         }
         resolve();
@@ -107,30 +130,59 @@ export class DriverProcess implements ClientAdapter {
     this.kill();
   }
 
+  /**
+   * One stdout line. An answer is a JSON object with an integer `id` and a boolean `ok`; any other line (a library's
+   * log line, JSON or not, a banner) is a diagnostic: kept for the report, never read as a verdict.
+   */
   #onLine(line: string): void {
     if (!line.trim()) return;
-    const ops = [...this.#pending.values()].map((p) => p.op).join(', ') || 'no request';
-    let answer: DriverAnswer;
-    try {
-      answer = JSON.parse(line) as DriverAnswer;
-    } catch {
-      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver printed a line that is not JSON while answering ${ops}: ${JSON.stringify(clip(line))} (drivers must print only answers on stdout; logs go to stderr)`));
+    const answer = parseAnswer(line);
+    if (!answer) {
+      this.#diagnostics.push(clip(line));
+      if (this.#diagnostics.length > MAX_DIAGNOSTICS) this.#diagnostics.splice(0, this.#diagnostics.length - MAX_DIAGNOSTICS);
+      this.#diagnosticCount++;
       return;
     }
-    const pending = typeof answer?.id === 'number' ? this.#pending.get(answer.id) : undefined;
+    const ops = [...this.#pending.values()].map((p) => p.op).join(', ') || 'no request';
+    const pending = this.#pending.get(answer.id);
     if (!pending) {
-      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${JSON.stringify((answer as { id?: unknown })?.id)}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(line))}`));
+      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${answer.id}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(line))}`));
       return;
     }
     this.#pending.delete(answer.id);
     clearTimeout(pending.timer);
     if (answer.ok === true) {
       pending.resolve(answer.result ?? {});
-    } else if (answer.ok === false && answer.error && KINDS.includes(answer.error.kind) && typeof answer.error.message === 'string') {
-      pending.reject(new ClientError(answer.error));
+      return;
+    }
+    const error = answer.error as Partial<DriverError> | undefined;
+    const kind = error?.kind;
+    const message = error?.message;
+    if (error && typeof kind === 'string' && KINDS.includes(kind) && (typeof message === 'string' || (message === undefined && kind === 'unsupported'))) {
+      pending.reject(new ClientError({ ...error, kind, message: message ?? '' } as DriverError));
     } else {
       pending.reject(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" is neither {"ok":true,"result":…} nor {"ok":false,"error":{"kind":"auth|transport|protocol|unsupported","message":…}}: ${JSON.stringify(clip(line))}`));
     }
+  }
+
+  /**
+   * Lines the driver printed on stdout that are not answers (a library's own log lines, say), the last
+   * {@link MAX_DIAGNOSTICS}, each clipped; unredacted (the caller redacts before reporting).
+   */
+  diagnostics(): { readonly lines: readonly string[]; readonly total: number } {
+    return { lines: [...this.#diagnostics], total: this.#diagnosticCount };
+  }
+
+  /** Forgets the diagnostics seen so far (a property does this per case). */
+  clearDiagnostics(): void {
+    this.#diagnostics.length = 0;
+    this.#diagnosticCount = 0;
+  }
+
+  #diagnosticsTail(): string {
+    if (this.#diagnostics.length === 0) return '';
+    const tail = this.#diagnostics.slice(-2).map((l) => JSON.stringify(clip(l, 150))).join(', ');
+    return `; it printed ${this.#diagnosticCount} line(s) on stdout that are not answers, the last: ${tail} (answers are JSON objects with "id" and "ok"; logs belong on stderr)`;
   }
 
   request<O extends DriverOp>(request: Extract<DriverRequest, { op: O }>, timeoutMs = this.#options.opTimeoutMs): Promise<DriverResults[O]> {
@@ -141,7 +193,7 @@ export class DriverProcess implements ClientAdapter {
     return new Promise<DriverResults[O]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        reject(new DriverFailure('DRIVER_TIMEOUT', `the driver did not answer "${request.op}" within ${timeoutMs} ms${this.#stderrTail()}`));
+        reject(new DriverFailure('DRIVER_TIMEOUT', `the driver did not answer "${request.op}" within ${timeoutMs} ms${this.#stderrTail()}${this.#diagnosticsTail()}`));
         this.kill();
       }, timeoutMs);
       this.#pending.set(id, { op: request.op, resolve: resolve as (v: unknown) => void, reject, timer });

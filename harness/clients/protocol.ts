@@ -5,8 +5,9 @@
  * Each line the harness writes to the driver's stdin is one request `{"id": 1, "op": "…", …}`; each line the driver
  * writes to stdout is one answer with the same `id`: `{"id": 1, "ok": true, "result": …}` or
  * `{"id": 1, "ok": false, "error": {"kind": "…", "message": "…"}}`. Requests may be in flight at once (the harness
- * sends concurrent `rest.call`s for API-05); answers may come in any order. Anything a driver prints that is not an
- * answer goes to stderr.
+ * sends concurrent `rest.call`s for API-05); answers may come in any order. An answer is a JSON object with an
+ * integer `id` and a boolean `ok`; any other stdout line (a library's own log line) is a diagnostic the report shows,
+ * never an answer. Logs belong on stderr.
  */
 
 export type Environment = 'cert' | 'prod';
@@ -129,11 +130,14 @@ export type DriverErrorKind = 'auth' | 'transport' | 'protocol' | 'unsupported';
 
 export interface DriverError {
   readonly kind: DriverErrorKind;
+  /** The client's own message, for people (no secret). On the wire it may be left out of an `unsupported` answer. */
   readonly message: string;
   /** The service's error code: `invalid_client`, `Client.InvalidSecurityToken`, `Client.ReachedTALimit`, … */
   readonly code?: string;
   /** The service's description (`error_description`, or a faultstring). */
   readonly description?: string;
+  /** Optional: the HTTP status the service answered with; ERR-06 compares it when given. */
+  readonly status?: number;
 }
 
 export type DriverAnswer =
@@ -156,15 +160,22 @@ export class ClientError extends Error {
   readonly kind: DriverErrorKind;
   readonly code: string | undefined;
   readonly description: string | undefined;
+  readonly status: number | undefined;
   constructor(error: DriverError) {
     super(error.message);
     this.name = 'ClientError';
     this.kind = error.kind;
     this.code = error.code;
     this.description = error.description;
+    this.status = typeof error.status === 'number' ? error.status : undefined;
   }
   toJSON(): DriverError {
-    return { kind: this.kind, message: this.message, ...(this.code !== undefined && { code: this.code }), ...(this.description !== undefined && { description: this.description }) };
+    return {
+      kind: this.kind, message: this.message,
+      ...(this.code !== undefined && { code: this.code }),
+      ...(this.description !== undefined && { description: this.description }),
+      ...(this.status !== undefined && { status: this.status }),
+    };
   }
 }
 

@@ -14,6 +14,7 @@ import type { CheckStatus, Completion, Report, ReportTarget, RunError, TestRecor
 import { errorCode, toTestRecord } from './record.ts';
 import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
+import { redactReport } from './redact-report.ts';
 import { REPORT_FILES, writeReports } from './write.ts';
 
 export interface ConformanceReporterOptions {
@@ -202,7 +203,7 @@ export class ConformanceReporter implements Reporter {
     // One write at a time: a flush and the final write must not interleave.
     const next = this.#writing.then(async () => {
       const report = judge(build());
-      if (this.#options.write === false) return this.#redactor.redactDeep(report);
+      if (this.#options.write === false) return redactReport(report, this.#redactor);
       return (await writeReports(report, this.#options.outDir, this.#redactor)).report;
     });
     this.#writing = next.catch(() => undefined);

@@ -8,6 +8,7 @@ import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { Report } from './model.ts';
 import type { Redactor } from './redact.ts';
+import { redactReport } from './redact-report.ts';
 
 /** The names of the files a run writes in its output directory. */
 export const REPORT_FILES = {
@@ -34,12 +35,12 @@ export interface RenderedReports {
 }
 
 /**
- * The report texts, with secrets removed twice: the report's data is redacted before rendering (values and
- * patterns, see {@link Redactor.redactDeep}), and each rendered text again by value, which leaves the syntax of the
- * document alone.
+ * The report texts, with secrets removed twice: the report's data is redacted before rendering (what the run
+ * observed by value and pattern, its static strings — titles, replay commands, rule texts — by value only; see
+ * {@link redactReport}), and each rendered text again by value, which leaves the syntax of the document alone.
  */
 export function renderReports(report: Report, redactor: Redactor): RenderedReports {
-  const safe = redactor.redactDeep(report);
+  const safe = redactReport(report, redactor);
   return {
     report: safe,
     json: redactor.redactValues(renderJson(safe)),

@@ -42,7 +42,7 @@ export function handleControl(core: SimCore, options: ControlOptions, method: st
     }
     case 'GET /events': {
       const after = Number(url.searchParams.get('after') ?? 0);
-      const events = core.events.since(after).map((e) => (options.revealSecrets ? e : { ...e, headers: maskHeaders(e.headers), body: e.body ? '(body)' : '', tokenUsed: e.tokenUsed && '***', tokenIssued: e.tokenIssued && '***' }));
+      const events = core.events.since(after).map((e) => (options.revealSecrets ? e : { ...e, headers: maskHeaders(e.headers), body: e.body ? '(body)' : '', ...(e.answer !== undefined && { answer: '(body)' }), tokenUsed: e.tokenUsed && '***', tokenIssued: e.tokenIssued && '***' }));
       return { status: 200, body: { events } };
     }
     case 'POST /accounts': {

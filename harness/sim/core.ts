@@ -120,6 +120,7 @@ export class SimCore {
       ...(result.tokenKind !== undefined && { tokenKind: result.tokenKind }),
       ...(result.action !== undefined && { action: result.action }),
       ...(result.detail !== undefined && { detail: result.detail }),
+      ...(response.kind === 'response' && response.status >= 400 && { answer: response.body.slice(0, 2_000) }),
     };
     this.events.append(event);
     return response;

@@ -39,6 +39,11 @@ export interface SimEvent {
   /** The SOAP eb:Action, or the REST endpoint key. */
   readonly action?: string;
   readonly detail?: string;
+  /**
+   * The body of the answer when it was an error (HTTP status 400 or more), clipped: what the service told the client
+   * (ERR-06 compares it with what the client reports). May quote a token (a SOAP fault does).
+   */
+  readonly answer?: string;
 }
 
 /** Event log with a bounded size (oldest entries dropped), so that long runs keep bounded memory. */

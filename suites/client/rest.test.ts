@@ -42,7 +42,7 @@ clientProperty(
       if (env) expectEqual(`environment ${call.path} was called in (the token's)`, call.env, env);
     }
   },
-  { numRuns: 8, clauses: ["API-03.bearer-scheme", "API-03.upper-case-method", "API-03.environment-base-url"] },
+  { numRuns: 8, clauses: ["API-03.bearer-scheme", "API-03.upper-case-method", "API-03.environment-base-url"], needs: 'token' },
 );
 
 clientProperty(
@@ -56,7 +56,7 @@ clientProperty(
     expectEqual(`token requests for ${n} API calls with a valid token`, tokenRequests(events).length, 1);
     expectThat(apiCalls(events).length >= n, 'the client made fewer API calls than asked', { expected: n, actual: apiCalls(events).length });
   },
-  { numRuns: 6, clauses: ["API-04.reuse"] },
+  { numRuns: 6, clauses: ["API-04.reuse"], needs: 'token' },
 );
 
 clientProperty(
@@ -65,10 +65,13 @@ clientProperty(
   fc.integer({ min: 2, max: 8 }),
   async (ctx, n) => {
     await ctx.configure();
-    await Promise.all(Array.from({ length: n }, () => op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }))));
+    // Every call settles before the first failure is judged: the event log is read once they are all done.
+    const results = await Promise.allSettled(Array.from({ length: n }, () => op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     expectEqual(`token requests for ${n} concurrent first calls`, tokenRequests(await ctx.events()).length, 1);
   },
-  { numRuns: 5, clauses: ["API-05.single-flight"] },
+  { numRuns: 5, clauses: ["API-05.single-flight"], needs: 'token' },
 );
 
 clientTest('LIFE-03', 'after its token expired, the client obtains a new one and goes on without resending the refused token', async (ctx) => {
@@ -82,7 +85,7 @@ clientTest('LIFE-03', 'after its token expired, the client obtains a new one and
   expectEqual('token requests (one at first, one after expiry)', tokenRequests(events).length, 2);
   const refused = apiCalls(events).filter((e) => e.outcome === 'api-refused-token');
   expectThat(refused.length <= 1, 'the client sent the refused token more than once', { expected: 'at most one refused call', actual: `${refused.length} refused calls` });
-}, { clauses: ["LIFE-03.after-expiry"] });
+}, { clauses: ["LIFE-03.after-expiry"], needs: 'token' });
 
 clientTest('LIFE-03', 'when its token is refused as invalid, the client obtains a new token and goes on', async (ctx) => {
   await ctx.configure();
@@ -95,4 +98,4 @@ clientTest('LIFE-03', 'when its token is refused as invalid, the client obtains 
   await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
   const uses = apiCalls(await ctx.events()).filter((e) => e.tokenUsed === first && e.outcome === 'api-refused-token');
   expectThat(uses.length <= 1, 'the client kept sending the refused token', { expected: 'at most one refused call', actual: `${uses.length} refused calls` });
-}, { clauses: ["LIFE-03.after-refusal"] });
+}, { clauses: ["LIFE-03.after-refusal"], needs: 'token' });

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ClientError } from '../clients/protocol.ts';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import type { SimEvent } from '../sim/index.ts';
+import { ConfigurationRefused, explainFailure, tokenRefusal } from './client.ts';
+import { CheckFailure } from './failure.ts';
+import { PrerequisiteFailed } from './rule-test.ts';
+
+let seq = 0;
+const event = (e: Partial<SimEvent>): SimEvent => ({
+  seq: ++seq, at: 0, env: 'cert', protocol: 'rest', method: 'POST', path: '/v2/auth/token', headers: {}, body: '', status: 200, outcome: 'token-issued', ...e,
+});
+const refusedToken = (outcome: SimEvent['outcome'], description: string) =>
+  event({ status: 401, outcome, answer: JSON.stringify({ error: 'invalid_client', error_description: description }) });
+const soapFault = readFileSync(join(PACKAGE_ROOT, 'fixtures/envelopes/valid/response-fault-authentication-failed.xml'), 'utf8');
+
+describe('tokenRefusal (client checks that need a token)', () => {
+  it('names CRED-02 first for refused credential syntax, quoting what the service said', () => {
+    expect(tokenRefusal([refusedToken('token-refused-syntax', 'Credentials are missing or the syntax is not correct')])).toEqual({
+      after: ['CRED-02', 'CRED-01'],
+      reason: 'the service refused the client\'s 1 token request(s) (a refusal (HTTP 401), error "invalid_client": "Credentials are missing or the syntax is not correct"), so the client held no token to check this rule with (see CRED-02, CRED-01)',
+    });
+  });
+
+  it('names CRED-01 first for refused credentials, and REST-01 for a refused request', () => {
+    expect(tokenRefusal([refusedToken('token-refused-credentials', 'Wrong clientID or clientSecret')])?.after).toEqual(['CRED-01', 'CRED-02']);
+    expect(tokenRefusal([event({ status: 400, outcome: 'token-refused-request', answer: '{"error":"unsupported_grant_type"}' })])?.after).toEqual(['REST-01']);
+  });
+
+  it('is nothing when a token was issued, or when no token request was refused', () => {
+    expect(tokenRefusal([refusedToken('token-refused-syntax', 'x'), event({ tokenIssued: 'T1RLAQtoken' })])).toBeUndefined();
+    expect(tokenRefusal([event({ path: '/v1/lists/supported/shop/themes', method: 'GET', status: 401, outcome: 'api-refused-token' })])).toBeUndefined();
+  });
+
+  it('reads a SOAP token-creating request as refused only when harness/classify says so (SOAP-03)', () => {
+    const soap = (answer: string) => event({ protocol: 'soap', path: '/websvc', action: 'TokenCreateRQ', status: 500, outcome: 'soap-fault', answer });
+    expect(tokenRefusal([soap(soapFault)])?.after).toEqual(['SOAP-03']);
+    expect(tokenRefusal([soap('<html>busy</html>')])).toBeUndefined();
+  });
+});
+
+describe('explainFailure', () => {
+  const refused = [refusedToken('token-refused-syntax', 'Credentials are missing or the syntax is not correct')];
+
+  it('turns any failure of a check that needs a token into a skip naming the rule, when the token was refused', () => {
+    const explained = explainFailure(new CheckFailure('the client made fewer API calls than asked'), refused, 'token');
+    expect(explained).toBeInstanceOf(PrerequisiteFailed);
+    expect((explained as PrerequisiteFailed).after).toEqual(['CRED-02', 'CRED-01']);
+  });
+
+  it('turns a client error into a fail that quotes it, when the token was not the matter', () => {
+    const explained = explainFailure(new ClientError({ kind: 'protocol', message: 'boom', code: 'X' }), [], 'token');
+    expect(explained).toBeInstanceOf(CheckFailure);
+    expect(explained).toMatchObject({ code: 'CLIENT_OPERATION_FAILED', message: 'the client failed an operation the check asked for (error kind "protocol"): boom', actual: '{"kind":"protocol","message":"boom","code":"X"}' });
+  });
+
+  it('leaves prerequisites, unsupported ops and checks that need no token alone', () => {
+    const refusal = new ConfigurationRefused('protocol', 'bad id');
+    expect(explainFailure(refusal, refused, 'token')).toBe(refusal);
+    expect(refusal.after).toEqual(['CRED-02', 'CRED-01']);
+    const unsupported = new ClientError({ kind: 'unsupported', message: '' });
+    expect(explainFailure(unsupported, [], undefined)).toBe(unsupported);
+    const failure = new CheckFailure('x');
+    expect(explainFailure(failure, refused, undefined)).toBe(failure);
+  });
+});

@@ -1,0 +1,32 @@
+import type { CheckResult, Report, RuleResult } from './model.ts';
+import type { Redactor } from './redact.ts';
+
+/**
+ * Where redaction applies in a report. What a run observed (messages, evidence, expected and actual values,
+ * counterexamples, reasons) is redacted by value and by pattern ({@link Redactor.redactDeep}). The report's static
+ * strings are redacted by value only: check titles, replay commands, rule statements and clause texts come from the
+ * catalog and the suites, never from a target, and a pattern (`Basic <credentials>`) must not cut a title such as
+ * "the client sends Authorization: Basic base64(…)" — a replay command that names a mangled title re-runs nothing.
+ */
+export function redactReport(report: Report, redactor: Redactor): Report {
+  const deep = redactor.redactDeep(report);
+  const byValue = (text: string) => redactor.redactValues(text);
+  const check = (redacted: CheckResult, original: CheckResult): CheckResult => ({
+    ...redacted,
+    name: byValue(original.name),
+    ...('replay' in original && typeof original.replay === 'string' && { replay: byValue(original.replay) }),
+  });
+  const rule = (redacted: RuleResult, original: RuleResult): RuleResult => ({
+    ...redacted,
+    statement: byValue(original.statement),
+    ...(redacted.clauses && original.clauses && {
+      clauses: redacted.clauses.map((c, i) => ({ ...c, text: byValue(original.clauses?.[i]?.text ?? c.text) })),
+    }),
+    checks: redacted.checks.map((c, i) => check(c, original.checks[i] ?? c)),
+  });
+  return {
+    ...deep,
+    rules: deep.rules.map((r, i) => rule(r, report.rules[i] ?? r)),
+    unmapped: deep.unmapped.map((u, i) => ({ ...u, name: byValue(report.unmapped[i]?.name ?? u.name) })),
+  };
+}
