@@ -14,6 +14,8 @@ Commands:
   serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
   diff       compare two runs' report.json: the rules whose status changed (exit 1 when any did)
+  merge      combine report.json files: the shards of a run (run --shard i/n) into one report set, several
+             subjects (targets, clients) into a conformance matrix
   rules      list the rule catalog
   docs       write docs/rules.md (the rules, their quotes and tests, state diagrams) from the spec
 
@@ -42,6 +44,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await (await import('./cli/doctor.ts')).doctorCommand(args);
       case 'diff':
         return await (await import('./cli/diff.ts')).diffCommand(args);
+      case 'merge':
+        return await (await import('./cli/merge.ts')).mergeCommand(args);
       case 'rules':
         return await listRules();
       case 'docs': {
@@ -60,7 +64,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

@@ -52,6 +52,14 @@ export interface RunOptions {
   readonly clientTimeoutMs?: number;
   /** Limits of a live run (`--max-tokens`, `--max-sessions`); defaults in `LIVE_BUDGET`. */
   readonly budget?: Partial<Budget>;
+  /** Run only this shard of the suites' files (`--shard i/n`, Vitest's sharding); `tds-conformance merge` joins them. */
+  readonly shard?: Shard;
+}
+
+/** Shard `index` (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
 }
 
 /** Generated cases per property against a live target, unless `--runs` says otherwise: a careful guest. */
@@ -159,7 +167,7 @@ export class ConformanceSession {
     this.#switch = reporter;
   }
 
-  static async open(kind: 'sim' | 'live' = 'sim'): Promise<ConformanceSession> {
+  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
@@ -184,6 +192,7 @@ export class ConformanceSession {
         // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
         isolate: false,
         ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: 2 }),
+        ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
       },
       {},
       {},
@@ -266,7 +275,7 @@ export class ConformanceSession {
  * `npx vitest --project conformance` runs the same tests with the default configuration.
  */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
   try {
     return await session.run(options);
   } finally {
