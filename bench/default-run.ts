@@ -66,9 +66,16 @@ export async function measureCliRun(args: readonly string[]): Promise<CliRun> {
     const child = gnuTime
       ? await runChild(GNU_TIME, ['-v', '-o', timeFile, process.execPath, ...cli], { env })
       : await runChild(process.execPath, cli, { env });
-    const records = readdirSync(probeDir).map((f) => JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as ProbeRecord);
+    // A process killed at exit (a worker ended by Vitest) may leave its record empty: it is left out.
+    const records = readdirSync(probeDir).flatMap((f) => {
+      try {
+        return [JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as ProbeRecord];
+      } catch {
+        return [];
+      }
+    });
     const timed = gnuTime && existsSync(timeFile) ? parseGnuTime(readFileSync(timeFile, 'utf8')) : undefined;
-    const summary = `${child.stdout}\n${child.stderr}`.split('\n').map((l) => l.trim()).filter((l) => /\d+ pass, \d+ fail/.test(l)).at(-1) ?? '(no summary line)';
+    const summary = `${child.stdout}\n${child.stderr}`.split('\n').map((l) => l.trim()).filter((l) => /\d+ pass, .*\d+ fail/.test(l)).at(-1) ?? '(no summary line)';
     return {
       args,
       exitCode: child.code,

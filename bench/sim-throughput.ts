@@ -39,6 +39,10 @@ export interface ThroughputResult {
   readonly sim: RoundResult;
   /** sim / plain requests per second (best rounds). */
   readonly ratio: number;
+  /** Each round's pair (the two servers loaded one after the other, the order alternating), and its ratio sim/plain. */
+  readonly pairs: readonly { readonly plain: number; readonly sim: number; readonly ratio: number }[];
+  /** Medians of the rounds: requests per second of each, and the median of the pairs' ratios. */
+  readonly median: { readonly plain: number; readonly sim: number; readonly ratio: number };
   /** plain / sim server CPU per request (least of the rounds): the same comparison, less sensitive to other load. */
   readonly cpuRatio: number;
   /** Tokens the simulator holds at the end (every 200 answer issued one). */
@@ -95,8 +99,12 @@ export async function measureSimThroughput(options: ThroughputOptions = {}): Pro
   try {
     let best: { plain?: RoundResult; sim?: RoundResult } = {};
     const leastCpu = { plain: Infinity, sim: Infinity };
+    const pairs: { plain: number; sim: number; ratio: number }[] = [];
+    const servers = [['plain', plain.url], ['sim', `${sim.urls.cert.restBaseUrl}${TOKEN_PATH}`]] as const;
     for (let round = 1; round <= rounds; round++) {
-      for (const [name, url] of [['plain', plain.url], ['sim', `${sim.urls.cert.restBaseUrl}${TOKEN_PATH}`]] as const) {
+      const pair = { plain: 0, sim: 0 };
+      // A/B, then B/A: neither server always runs first (on a warmer or quieter machine).
+      for (const [name, url] of round % 2 === 1 ? servers : [...servers].reverse()) {
         const cpu = process.cpuUsage();
         const loaded = await load({ ...request, url });
         const used = process.cpuUsage(cpu);
@@ -108,8 +116,11 @@ export async function measureSimThroughput(options: ThroughputOptions = {}): Pro
         log(`  round ${round} ${name.padEnd(5)} ${fmt.int(result.perSecond).padStart(7)} req/s  (${fmt.int(result.requests)} requests in ${fmt.s(result.elapsedMs)}, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms; server CPU ${result.serverCpuUsPerRequest.toFixed(1)} µs/request)`);
         if (!best[name] || result.perSecond > (best[name]?.perSecond ?? 0)) best = { ...best, [name]: result };
         leastCpu[name] = Math.min(leastCpu[name], result.serverCpuUsPerRequest);
+        pair[name] = result.perSecond;
       }
+      pairs.push({ ...pair, ratio: pair.sim / pair.plain });
     }
+    const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
     const b = best as { plain: RoundResult; sim: RoundResult };
     return {
       concurrency,
@@ -117,6 +128,8 @@ export async function measureSimThroughput(options: ThroughputOptions = {}): Pro
       sim: { ...b.sim, serverCpuUsPerRequest: leastCpu.sim },
       ratio: b.sim.perSecond / b.plain.perSecond,
       cpuRatio: leastCpu.plain / leastCpu.sim,
+      pairs,
+      median: { plain: median(pairs.map((p) => p.plain)), sim: median(pairs.map((p) => p.sim)), ratio: median(pairs.map((p) => p.ratio)) },
       simTokens: core.tokens.size,
     };
   } finally {

@@ -7,8 +7,9 @@
 import { parseArgs } from 'node:util';
 import {
   buildRequest, buildResponse, createValidator, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRSBody,
-  specFaultBody, tokenCreateRQBody, usernameToken, validateWithXsdSchemaValidator, type SchemaName,
+  specFaultBody, tokenCreateRQBody, usernameToken, type SchemaName,
 } from '../harness/soap/index.ts';
+import { validateWithXsdSchemaValidator } from '../harness/soap/xsd-schema-validator.ts';
 import { isMain } from './util.ts';
 
 export interface ValidationOptions {

@@ -1,7 +1,31 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx (no build step): `npx tds-conformance` works straight from a clone.
-import { register } from 'tsx/esm/api';
+// The CLI runs compiled JavaScript (dist/, built by `npm run build`, on `npm ci` and before `npm pack`): no
+// TypeScript loader at run time. In a checkout whose sources are newer than dist/ (or with no dist/ yet), it runs the
+// TypeScript sources through tsx (a devDependency) instead, so that a change is never tried through a stale build.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-const { main } = await import('../harness/cli.ts');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const compiled = join(root, 'dist', 'harness', 'cli.js');
+const source = join(root, 'harness', 'cli.ts');
+
+let entry = compiled;
+if (existsSync(source)) {
+  const { distIsFresh } = await import(pathToFileURL(join(root, 'scripts', 'dist-fresh.mjs')).href);
+  if (!distIsFresh(root)) {
+    try {
+      const { register } = await import('tsx/esm/api');
+      register();
+      entry = source;
+    } catch {
+      process.stderr.write('tds-conformance: dist/ is missing or older than the sources, and tsx is not installed: run "npm run build".\n');
+      process.exit(2);
+    }
+  }
+} else if (!existsSync(compiled)) {
+  process.stderr.write('tds-conformance: the package is not built (dist/harness/cli.js is missing): reinstall it.\n');
+  process.exit(2);
+}
+const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,17 +1,12 @@
-import { RUN_HELP, runCommand } from './cli/run.ts';
-import { diffCommand } from './cli/diff.ts';
-import { doctorCommand } from './cli/doctor.ts';
-import { selftestCommand } from './cli/selftest.ts';
-import { serveCommand } from './cli/serve.ts';
-import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
+// Each command's module is loaded when it runs (`--help` and `rules` load no runner, simulator or Vitest); the error
+// classes come from the small modules that define them.
 import { UsageError } from './cli/usage-error.ts';
 import { BaselineError, ReportFileError } from './report/errors.ts';
-import { UnknownDefectError } from './sim/index.ts';
-import { rules } from './spec/index.ts';
-import { ConfigError } from './targets/index.ts';
+import { UnknownDefectError } from './sim/defects.ts';
+import { ConfigError } from './targets/config.ts';
 import { TOOL_VERSION } from './package-info.ts';
 
-const HELP = `tds-conformance ${TOOL_VERSION}: conformance harness for the travel distribution service's authentication interface
+const help = (runHelp: string): string => `tds-conformance ${TOOL_VERSION}: conformance harness for the travel distribution service's authentication interface
 
 Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
@@ -19,14 +14,17 @@ Commands:
   serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
   diff       compare two runs' report.json: the rules whose status changed (exit 1 when any did)
+  merge      combine report.json files: the shards of a run (run --shard i/n) into one report set, several
+             subjects (targets, clients) into a conformance matrix
   rules      list the rule catalog
   docs       write docs/rules.md (the rules, their quotes and tests, state diagrams) from the spec
 
 "tds-conformance <command> --help" shows a command's options.
 
-${RUN_HELP}`;
+${runHelp}`;
 
-function listRules(): number {
+async function listRules(): Promise<number> {
+  const { rules } = await import('./spec/index.ts');
   for (const r of rules) process.stdout.write(`${r.id.padEnd(10)} ${r.side.padEnd(8)} ${r.level.padEnd(7)} ${r.where.padEnd(7)} ${r.statement}\n`);
   return 0;
 }
@@ -37,18 +35,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case 'run':
-        return await runCommand(args);
+        return await (await import('./cli/run.ts')).runCommand(args);
       case 'selftest':
-        return await selftestCommand(args);
+        return await (await import('./cli/selftest.ts')).selftestCommand(args);
       case 'serve':
-        return await serveCommand(args);
+        return await (await import('./cli/serve.ts')).serveCommand(args);
       case 'doctor':
-        return await doctorCommand(args);
+        return await (await import('./cli/doctor.ts')).doctorCommand(args);
       case 'diff':
-        return await diffCommand(args);
+        return await (await import('./cli/diff.ts')).diffCommand(args);
+      case 'merge':
+        return await (await import('./cli/merge.ts')).mergeCommand(args);
       case 'rules':
-        return listRules();
+        return await listRules();
       case 'docs': {
+        const { RULES_MD, writeRulesMarkdown } = await import('./docs/write.ts');
         const changed = writeRulesMarkdown();
         process.stdout.write(`${changed ? 'wrote' : 'up to date:'} ${RULES_MD}\n`);
         return 0;
@@ -57,13 +58,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(`${HELP}\n`);
+        process.stdout.write(`${help((await import('./cli/run.ts')).RUN_HELP)}\n`);
         return command === undefined ? 2 : 0;
       case '--version':
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

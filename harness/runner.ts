@@ -1,18 +1,22 @@
 import { join } from 'node:path';
-import { createVitest, type Reporter, type Vitest } from 'vitest/node';
+import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET, type Budget } from './checks/budget.ts';
 import type { ClientSpec } from './clients/load.ts';
 import { indexSuiteTests } from './docs/test-index.ts';
-import { ConformanceReporter, Redactor, type Report } from './report/index.ts';
+import type { Report } from './report/model.ts';
+import { Redactor } from './report/redact.ts';
+import { ConformanceReporter } from './report/reporter.ts';
 import type { Baseline } from './report/baseline.ts';
 import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
 import type { LatitudeProfile } from './sim/latitude.ts';
-import { defaultAccounts, parseDefects } from './sim/index.ts';
+import { defaultAccounts } from './sim/default-accounts.ts';
+import { parseDefects } from './sim/defects.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
-import { ConfigError, loadTargetConfig, resolveAccount, type Account, type TargetConfig } from './targets/index.ts';
+import { ConfigError, loadTargetConfig, resolveAccount, type TargetConfig } from './targets/config.ts';
+import type { Account } from './targets/types.ts';
 import { presetConfig } from './targets/presets.ts';
-import { PACKAGE_ROOT, TOOL_VERSION } from './package-info.ts';
+import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from './package-info.ts';
 
 export type SuiteName = 'service' | 'client' | 'all';
 
@@ -51,6 +55,14 @@ export interface RunOptions {
   readonly clientTimeoutMs?: number;
   /** Limits of a live run (`--max-tokens`, `--max-sessions`); defaults in `LIVE_BUDGET`. */
   readonly budget?: Partial<Budget>;
+  /** Run only this shard of the suites' files (`--shard i/n`, Vitest's sharding); `tds-conformance merge` joins them. */
+  readonly shard?: Shard;
+}
+
+/** Shard `index` (1-based) of `count`. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
 }
 
 /** Generated cases per property against a live target, unless `--runs` says otherwise: a careful guest. */
@@ -141,8 +153,8 @@ class SwitchReporter implements Reporter {
 export function filesFor(ids: readonly RuleId[], suite: SuiteName): string[] {
   const wanted = new Set<string>(ids);
   const dirs = suite === 'all' ? ['suites/'] : [`suites/${suite}/`];
-  const files = new Set(indexSuiteTests(PACKAGE_ROOT).filter((t) => t.ids.some((id) => wanted.has(id)) && dirs.some((d) => t.file.startsWith(d))).map((t) => t.file));
-  return [...files].map((f) => join(PACKAGE_ROOT, f));
+  const files = new Set(indexSuiteTests(CODE_ROOT).filter((t) => t.ids.some((id) => wanted.has(id)) && dirs.some((d) => t.file.startsWith(d))).map((t) => t.file));
+  return [...files].map((f) => join(CODE_ROOT, f));
 }
 
 /**
@@ -158,16 +170,24 @@ export class ConformanceSession {
     this.#switch = reporter;
   }
 
-  static async open(kind: 'sim' | 'live' = 'sim'): Promise<ConformanceSession> {
+  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    // Vitest is loaded when a run starts, not when the CLI starts (`--help`, a usage error).
+    const { createVitest } = await import('vitest/node');
     const vitest = await createVitest(
       'test',
       {
-        root: PACKAGE_ROOT,
-        config: join(PACKAGE_ROOT, 'vitest.config.ts'),
-        project: ['conformance'],
+        // The `conformance` project of vitest.config.ts, given inline: no config file to bundle at start-up, and the
+        // same settings whether the suites run from the sources (.ts) or compiled (dist/, .js).
+        root: CODE_ROOT,
+        config: false,
+        name: 'conformance',
+        include: [`suites/**/*.test${CODE_EXT}`],
+        setupFiles: [`./harness/fastcheck-setup${CODE_EXT}`, `./harness/checks/setup${CODE_EXT}`],
+        testTimeout: 30_000,
+        hookTimeout: 30_000,
         watch: false,
         reporters: [reporter],
         passWithNoTests: true,
@@ -175,6 +195,7 @@ export class ConformanceSession {
         // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
         isolate: false,
         ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: 2 }),
+        ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
       },
       {},
       {},
@@ -257,7 +278,7 @@ export class ConformanceSession {
  * `npx vitest --project conformance` runs the same tests with the default configuration.
  */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
   try {
     return await session.run(options);
   } finally {

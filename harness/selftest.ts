@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import type { ClientSpec } from './clients/load.ts';
-import { PACKAGE_ROOT } from './package-info.ts';
+import { CODE_EXT, CODE_ROOT, codeFile, PACKAGE_ROOT } from './package-info.ts';
 import type { Report } from './report/index.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
 import { defects, type Defect } from './sim/index.ts';
@@ -72,14 +71,19 @@ interface MutantEntry {
   readonly module: string;
 }
 
+/** The reference TypeScript driver as a command: compiled, plain Node; from the sources, through tsx. */
+function referenceDriverCommand(): string {
+  return CODE_EXT === '.js' ? `"${process.execPath}" examples/clients/typescript/driver.js` : 'npx tsx examples/clients/typescript/driver.ts';
+}
+
 /** Every subject of the self-test: each simulator defect, each mutant client, and the reference clients. */
 export async function allSubjects(): Promise<Subject[]> {
   const { mutants } = (await import('../fixtures/mutants/index.ts')) as { mutants: readonly MutantEntry[] };
   return [
     ...defects.map((d: Defect): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks, mayFollow: d.mayFollow ?? [] })),
-    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: join(PACKAGE_ROOT, m.module) } })),
+    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: codeFile(m.module) } })),
     { kind: 'reference', id: 'simulator and reference TypeScript client (in-process)', suite: 'all' },
-    { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: 'npx tsx examples/clients/typescript/driver.ts', cwd: PACKAGE_ROOT } },
+    { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: referenceDriverCommand(), cwd: CODE_ROOT } },
     { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },
   ];
 }

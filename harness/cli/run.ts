@@ -7,6 +7,7 @@ import { EXIT_CODES } from '../report/model.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
 import type { ClientSpec } from '../clients/load.ts';
+import { parseShard } from './shard.ts';
 import { UsageError } from './usage-error.ts';
 
 export const RUN_HELP = `Usage: tds-conformance run [options]
@@ -36,6 +37,8 @@ Options:
   --max-sessions <n>             live targets: sessions the run may open (default 40)
   --rate <n>                     live targets: requests per second, at most (default 5)
   --timeout <ms>                 time limit of one request
+  --shard <i/n>                  run only the i-th of n parts of the suites' files (a CI matrix job); join the
+                                 parts' report.json with "tds-conformance merge"
   --quiet                        no progress lines
 
 With GITHUB_ACTIONS=true, failures are also printed as GitHub Actions annotations (::error, ::warning).
@@ -77,8 +80,10 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     'max-sessions': { type: 'string' },
     rate: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    shard: { type: 'string' },
     help: { type: 'boolean', default: false },
   });
+  const shard = parseShard(values.shard);
   const suite = values.suite as SuiteName;
   if (values.client !== undefined && values['client-module'] !== undefined) {
     throw new UsageError('give the client under test once: --client "<driver command>" or --client-module <path>, not both.');
@@ -119,6 +124,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(replay && { replay }),
     ...(client && { client }),
     ...(clientTimeout !== undefined && { clientTimeoutMs: clientTimeout }),
+    ...(shard && { shard }),
     ...((maxTokens !== undefined || maxSessions !== undefined || rate !== undefined) && {
       budget: {
         ...(maxTokens !== undefined && { tokens: maxTokens }),
@@ -231,7 +237,7 @@ function announceOptIn(options: RunOptions): void {
  * closes the sessions it opened, the report of what ran is written); a second one quits at once.
  */
 async function runInterruptibly(options: RunOptions): Promise<RunOutcome & { interrupted: NodeJS.Signals | undefined }> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
   let interrupted: NodeJS.Signals | undefined;
   let cancelling: Promise<void> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {

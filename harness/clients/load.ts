@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { codeFile } from '../package-info.ts';
 import { pathToFileURL } from 'node:url';
 import { DriverProcess, DriverFailure } from './driver-process.ts';
 import type { ClientAdapter, ClientModule } from './protocol.ts';
@@ -9,7 +10,7 @@ export type ClientSpec =
   | { readonly kind: 'module'; readonly path: string };
 
 /** The reference TypeScript client of this repository: the default client under test. */
-export const REFERENCE_CLIENT: ClientSpec = { kind: 'module', path: resolve(import.meta.dirname, '../../examples/clients/typescript/adapter.ts') };
+export const REFERENCE_CLIENT: ClientSpec = { kind: 'module', path: codeFile('examples/clients/typescript/adapter.ts') };
 
 /** Starts (or creates) the client under test. Throws {@link DriverFailure} when it cannot. */
 export async function startClient(spec: ClientSpec, options: { opTimeoutMs?: number } = {}): Promise<ClientAdapter & { kill?: () => void }> {

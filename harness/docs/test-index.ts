@@ -14,7 +14,7 @@ export interface IndexedTest {
 function testFiles(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+      .filter((e) => e.isFile() && /\.test\.[jt]s$/.test(e.name))
       .map((e) => join(e.parentPath, e.name))
       .sort();
   } catch {

@@ -226,7 +226,7 @@ export function clauseResults(rule: Rule, checks: readonly CheckResult[]): Claus
 }
 
 /** `pass` becomes `partial` when a clause of the rule went unchecked; the reason lists those clauses. */
-function withClauses(verdict: { status: RuleStatus; reason?: string }, clauses: readonly ClauseResult[]): { status: RuleStatus; reason?: string } {
+export function withClauses(verdict: { status: RuleStatus; reason?: string }, clauses: readonly ClauseResult[]): { status: RuleStatus; reason?: string } {
   if (verdict.status !== 'pass') return verdict;
   const unchecked = clauses.filter((c) => c.status === 'unchecked');
   if (unchecked.length === 0) return verdict;
@@ -237,7 +237,7 @@ function withClauses(verdict: { status: RuleStatus; reason?: string }, clauses: 
  * A check skipped for a missing prerequisite names the rules that judge it; this adds the first of them that failed,
  * warned or errored in the run (the one to look at first), to the check and its message.
  */
-function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResult[]): RuleResult {
+export function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResult[]): RuleResult {
   if (!rule.checks.some((c) => c.status === 'skipped' && c.prerequisite)) return rule;
   const broken = (id: RuleId) => ['fail', 'warn', 'error'].includes(all.find((r) => r.id === id)?.status ?? '');
   const checks = rule.checks.map((c): CheckResult => {

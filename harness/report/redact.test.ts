@@ -96,6 +96,41 @@ describe('Redactor by value', () => {
     },
   );
 
+  // The alternation of every form, longest first: the reference the trie of forms is held to (same leftmost-longest
+  // choice, one pass).
+  const byAlternation = (secrets: readonly string[], text: string): string => {
+    const forms = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    return forms.length ? text.replace(new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g'), REDACTED) : text;
+  };
+  const nearSecretArb = fc.array(fc.constantFrom('ab', 'abc', 'abcd', 'bcda', 'YWJj', 'ZA==', 'a', 'b', '%', '&amp;', 'x'), { minLength: 2, maxLength: 6 }).map((parts) => parts.join(''));
+
+  test.prop([fc.array(fc.oneof(secretArb, nearSecretArb), { minLength: 1, maxLength: 30 }), fc.array(fc.oneof(textArb, nearSecretArb), { maxLength: 8 })], { numRuns: 300 })(
+    'redacts exactly as one alternation of every form, longest first, would',
+    (secrets, parts) => {
+      const redactor = new Redactor(secrets);
+      // Text made of pieces of the secrets' forms and random text, so that forms overlap, nest and share prefixes.
+      const pieces = secrets.flatMap((s) => secretForms(s).slice(0, 3));
+      const text = parts.map((p, i) => `${p}${pieces[i % Math.max(1, pieces.length)] ?? ''}`).join('');
+      expect(redactor.redactValues(text)).toBe(byAlternation(secrets, text));
+    },
+  );
+
+  it('redacts among 2,000 secrets that share long prefixes (tokens of one shape, one a prefix of the others) exactly those present, longest first', () => {
+    const tokens = Array.from({ length: 2_000 }, (_, i) => `T1RLAQ-token-${String(i).padStart(5, '0')}`);
+    const redactor = new Redactor([...tokens, 'T1RLAQ-tok']);
+    expect(redactor.size).toBe(2_001);
+    expect(redactor.redactValues(`a ${tokens[1_234]} b T1RLAQ-token-9 c ${tokens[7]}${tokens[8]}`)).toBe(`a ${REDACTED} b ${REDACTED}en-9 c ${REDACTED}${REDACTED}`);
+  });
+
+  it('forgets every secret on clear()', () => {
+    const redactor = new Redactor(['first-secret']);
+    redactor.clear();
+    expect(redactor.size).toBe(0);
+    expect(redactor.redact('first-secret')).toBe('first-secret');
+    redactor.add('second-secret');
+    expect(redactor.redact('first-secret second-secret')).toBe(`first-secret ${REDACTED}`);
+  });
+
   test.prop([textArb, fc.array(secretArb, { maxLength: 3 })])('redacting twice changes nothing more', (text, secrets) => {
     const redactor = new Redactor(secrets);
     const once = redactor.redact(text);

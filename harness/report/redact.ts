@@ -77,10 +77,14 @@ const SENSITIVE_KEY = /^(?:password|passwd|client_?secret|secret|access_?token|r
  *
  * Redaction is one pass, left to right, longest form first. A secret that is itself part of the text of
  * {@link REDACTED} (say `dact`) stays visible inside the marks; no such secret can be worth hiding.
+ *
+ * The forms of the registered secrets are kept in one {@link FormTrie}, to which a new secret's forms are added as it
+ * is registered (nothing is rebuilt): registering n secrets costs time linear in n, and one redaction costs time
+ * linear in the text, whatever the number of secrets.
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
-  #matcher: RegExp | undefined;
+  #forms = new FormTrie();
 
   constructor(secrets: Iterable<string> = []) {
     for (const secret of secrets) this.add(secret);
@@ -90,8 +94,14 @@ export class Redactor {
   add(secret: string): this {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
-    this.#matcher = undefined;
+    for (const form of secretForms(secret)) this.#forms.add(form);
     return this;
+  }
+
+  /** Forgets every registered secret (a worker starts each test file with none: its secrets do not pile up). */
+  clear(): void {
+    this.#secrets.clear();
+    this.#forms = new FormTrie();
   }
 
   /** How many secrets are registered. */
@@ -110,8 +120,20 @@ export class Redactor {
    */
   redactValues(text: string): string {
     if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    this.#matcher ??= matcherFor(this.#secrets);
-    return text.replace(this.#matcher, REDACTED);
+    const forms = this.#forms;
+    let out = '';
+    let kept = 0;
+    for (let i = 0; i <= text.length - MIN_SECRET_LENGTH; ) {
+      const length = forms.longestAt(text, i);
+      if (length === 0) {
+        i++;
+        continue;
+      }
+      out += text.slice(kept, i) + REDACTED;
+      i += length;
+      kept = i;
+    }
+    return kept === 0 ? text : out + text.slice(kept);
   }
 
   /**
@@ -199,15 +221,75 @@ function maskWhole(key: string, value: string): string {
   return REDACTED;
 }
 
-function matcherFor(secrets: Iterable<string>): RegExp {
-  const forms = new Set<string>();
-  for (const secret of secrets) for (const form of secretForms(secret)) forms.add(form);
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(alternatives.join('|'), 'g');
+/** Forms a trie node holds as a list before it splits into children by their next character. */
+const BUCKET_SIZE = 8;
+
+interface TrieNode {
+  /** A form ends at this node (its length is the node's depth); only for nodes with children. */
+  ends: boolean;
+  /** Child nodes by the UTF-16 code unit that follows; undefined while the node holds a bucket. */
+  children: Map<number, TrieNode> | undefined;
+  /** Up to {@link BUCKET_SIZE} forms starting with this node's path, compared whole. */
+  bucket: string[] | undefined;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const bucketNode = (): TrieNode => ({ ends: false, children: undefined, bucket: [] });
+
+/**
+ * The set of forms as a burst trie: a path of single characters down to where forms diverge, then a small bucket of
+ * whole forms. Adding a form costs time linear in its length; finding the longest form that starts at a position
+ * walks at most the distinguishing prefix and compares at most {@link BUCKET_SIZE} forms, however many forms there
+ * are. Memory is the forms themselves plus a node per distinguishing character.
+ */
+class FormTrie {
+  readonly #root: TrieNode = bucketNode();
+
+  add(form: string): void {
+    this.#insert(this.#root, form, 0);
+  }
+
+  #insert(start: TrieNode, form: string, depth: number): void {
+    let node = start;
+    let d = depth;
+    while (node.children) {
+      if (d === form.length) {
+        node.ends = true;
+        return;
+      }
+      const code = form.charCodeAt(d);
+      let child = node.children.get(code);
+      if (!child) node.children.set(code, (child = bucketNode()));
+      node = child;
+      d++;
+    }
+    const bucket = node.bucket as string[];
+    if (bucket.includes(form)) return;
+    bucket.push(form);
+    if (bucket.length <= BUCKET_SIZE) return;
+    // Burst: the node gets children by the next character, and its forms move down.
+    node.children = new Map();
+    node.bucket = undefined;
+    for (const f of bucket) this.#insert(node, f, d);
+  }
+
+  /** The length of the longest form that occurs in `text` at `index`, or 0. */
+  longestAt(text: string, index: number): number {
+    let longest = 0;
+    let node = this.#root;
+    let d = 0;
+    for (;;) {
+      if (node.bucket) {
+        for (const form of node.bucket) if (form.length > longest && text.startsWith(form, index)) longest = form.length;
+        return longest;
+      }
+      if (node.ends) longest = d;
+      if (index + d >= text.length) return longest;
+      const child = (node.children as Map<number, TrieNode>).get(text.charCodeAt(index + d));
+      if (!child) return longest;
+      node = child;
+      d++;
+    }
+  }
 }
 
 function asciiJson(json: string, upper: boolean): string {

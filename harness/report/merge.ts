@@ -1,0 +1,117 @@
+/**
+ * Merging reports: the shards of one run (`run --shard i/n`, each on its own CI machine) into the report of the whole
+ * run, and the runs of different subjects (targets, clients) into a conformance matrix (see `matrix.ts`).
+ *
+ * A shard ran some of the suites' files, so a rule's checks may be spread over several shards. The merged report has
+ * each rule's checks from every shard (a check, being one test of one file, ran in exactly one shard) and judges the
+ * rule again from them, as the unsharded run would have: status by the same precedence, clauses, prerequisites.
+ */
+import { getRule, type RuleId } from '../spec/index.ts';
+import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
+import type { CheckResult, Completion, Report, RuleResult, RunError, UnmappedTest } from './model.ts';
+
+/** Thrown when reports cannot be merged into one; `code` says why. */
+export class MergeError extends Error {
+  constructor(readonly code: 'MERGE_NOTHING' | 'MERGE_MIXED_RUNS', message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/** What a report was run against: its target's name, or the label given to it (`label=path` on the command line). */
+export interface SubjectReport {
+  readonly subject: string;
+  readonly file: string;
+  readonly report: Report;
+}
+
+const COMPLETION_ORDER: readonly Completion[] = ['complete', 'partial', 'interrupted'];
+
+/** The reports grouped by subject, in the order subjects first appear. */
+export function groupBySubject(reports: readonly SubjectReport[]): Map<string, SubjectReport[]> {
+  const groups = new Map<string, SubjectReport[]>();
+  for (const r of reports) groups.set(r.subject, [...(groups.get(r.subject) ?? []), r]);
+  return groups;
+}
+
+/** A check whose prerequisite was named as failed in one shard is named again from the merged rules. */
+function withoutFailedFirst(check: CheckResult): CheckResult {
+  if (check.status !== 'skipped' || !check.prerequisite?.failedFirst) return check;
+  const { failedFirst, ...prerequisite } = check.prerequisite;
+  const suffix = ` (${failedFirst} failed)`;
+  return { ...check, message: check.message.endsWith(suffix) ? check.message.slice(0, -suffix.length) : check.message, prerequisite };
+}
+
+function mergeRule(id: RuleId, results: readonly RuleResult[]): RuleResult {
+  const first = results[0] as RuleResult;
+  const seen = new Set<string>();
+  const checks: CheckResult[] = [];
+  for (const r of results) {
+    for (const c of r.checks) {
+      if (seen.has(c.name)) continue;
+      seen.add(c.name);
+      checks.push(withoutFailedFirst(c));
+    }
+  }
+  const { status: _status, reason: _reason, clauses: _clauses, checks: _checks, ...base } = first;
+  if (checks.length === 0) {
+    // No shard ran a check of it: not selected, or not covered (the same reason in every shard).
+    return first;
+  }
+  const clauses = clauseResults(getRule(id), checks);
+  return { ...base, ...withClauses(ruleStatus(checks), clauses), clauses, checks };
+}
+
+/**
+ * The shards of one run (same seed, runs and target) as one report. A single report is returned as it is.
+ * @throws {MergeError} `MERGE_NOTHING` without reports, `MERGE_MIXED_RUNS` when seeds, runs or tool versions differ
+ * (their verdicts would not be those of one run).
+ */
+export function mergeShards(reports: readonly Report[]): Report {
+  const [first] = reports;
+  if (!first) throw new MergeError('MERGE_NOTHING', 'no report to merge');
+  if (reports.length === 1) return first;
+  for (const r of reports) {
+    const differs = r.seed !== first.seed ? `seed ${r.seed} and ${first.seed}` : r.runs !== first.runs ? `--runs ${r.runs} and ${first.runs}`
+      : r.tool.version !== first.tool.version ? `tool versions ${r.tool.version} and ${first.tool.version}` : undefined;
+    if (differs) {
+      throw new MergeError('MERGE_MIXED_RUNS', `the reports of ${first.target.name} come from different runs (${differs}); shards of one run share its seed, --runs and tool version`);
+    }
+  }
+  const byId = new Map<RuleId, RuleResult[]>();
+  for (const r of reports) for (const rule of r.rules) byId.set(rule.id, [...(byId.get(rule.id) ?? []), rule]);
+  const merged = first.rules.map((rule) => mergeRule(rule.id, byId.get(rule.id) ?? [rule]));
+  const rules = merged.map((r) => nameFailedPrerequisites(r, merged));
+
+  const unmapped = new Map<string, UnmappedTest>();
+  for (const r of reports) for (const u of r.unmapped) unmapped.set(`${u.file}\u0000${u.name}`, u);
+  const runErrors = new Map<string, RunError>();
+  for (const r of reports) for (const e of r.runErrors) runErrors.set(`${e.code}\u0000${e.message}`, e);
+  const selection = new Set<RuleId>(reports.flatMap((r) => r.selection));
+  const completion = reports.map((r) => r.completion).reduce((a, b) => (COMPLETION_ORDER.indexOf(b) > COMPLETION_ORDER.indexOf(a) ? b : a));
+  const { baseline: _baseline, ...rest } = first;
+  return {
+    ...rest,
+    startedAt: reports.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
+    finishedAt: reports.map((r) => r.finishedAt).sort().at(-1) ?? first.finishedAt,
+    completion,
+    exitCode: exitCodeFor(rules, [...runErrors.values()]),
+    selection: first.rules.map((r) => r.id).filter((id) => selection.has(id)),
+    summary: summarize(rules),
+    resources: {
+      tokens: reports.reduce((n, r) => n + r.resources.tokens, 0),
+      sessionsOpened: reports.reduce((n, r) => n + r.resources.sessionsOpened, 0),
+      sessionsClosed: reports.reduce((n, r) => n + r.resources.sessionsClosed, 0),
+    },
+    rules,
+    unmapped: [...unmapped.values()],
+    runErrors: [...runErrors.values()],
+  };
+}
+
+/** The exit code of several subjects' reports: 1 when any is 1, else 3 when any is 3, else 0. */
+export function combinedExitCode(reports: readonly Report[]): 0 | 1 | 3 {
+  if (reports.some((r) => r.exitCode === 1)) return 1;
+  if (reports.some((r) => r.exitCode === 3)) return 3;
+  return 0;
+}

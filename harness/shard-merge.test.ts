@@ -1,0 +1,76 @@
+/**
+ * Scale-out: the shards of a run (`run --shard i/n`), merged with `tds-conformance merge`, give the verdicts of the
+ * same run unsharded; runs of different subjects merge into a conformance matrix.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mergeCommand } from './cli/merge.ts';
+import type { Report } from './report/index.ts';
+import { renderMatrixMarkdown } from './report/matrix.ts';
+import { mergeShards } from './report/merge.ts';
+import { Redactor } from './report/redact.ts';
+import { writeReports } from './report/write.ts';
+import { runConformance, type RunOptions } from './runner.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tds-merge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Rules whose checks are spread over several suite files, one of them broken by a defect: a fail, passes, and checks
+// skipped for a failed prerequisite, in more than one shard.
+const RUN: RunOptions = {
+  target: 'sim', outDir: '', write: false, quiet: true, log: () => {}, runs: 3,
+  only: ['REST-02', 'REST-03', 'ERR-01', 'SOAP-02'], defects: ['rest03-token-type-capitalized'],
+};
+
+const verdicts = (r: Report) => r.rules.map((rule) => `${rule.id} ${rule.status}${rule.reason ? ` (${rule.reason})` : ''}`);
+const checkNames = (r: Report) => r.rules.flatMap((rule) => rule.checks.map((c) => `${c.name}: ${c.status}`)).sort();
+const ran = (r: Report) => r.rules.flatMap((rule) => rule.checks).filter((c) => c.status !== 'skipped').length;
+
+describe('run --shard and merge', () => {
+  it('REST-02, REST-03, ERR-01, SOAP-02: merged shards give the verdicts, checks and exit code of one unsharded run', async () => {
+    const whole = (await runConformance(RUN)).report;
+    const shards = [(await runConformance({ ...RUN, shard: { index: 1, count: 2 } })).report, (await runConformance({ ...RUN, shard: { index: 2, count: 2 } })).report];
+    // Each shard ran a part: neither alone has every check.
+    for (const shard of shards) {
+      expect(ran(shard)).toBeGreaterThan(0);
+      expect(ran(shard)).toBeLessThan(ran(whole));
+    }
+    expect(whole.rules.find((r) => r.id === 'REST-03')?.status).toBe('fail');
+
+    const merged = mergeShards(shards);
+    expect(verdicts(merged)).toEqual(verdicts(whole));
+    expect(checkNames(merged)).toEqual(checkNames(whole));
+    expect(merged.summary).toEqual(whole.summary);
+    expect(merged.exitCode).toBe(whole.exitCode);
+
+    // The CLI: the shards' report.json files → one report set, in every format.
+    const paths = await Promise.all(shards.map(async (s, i) => (await writeReports(s, join(dir, `shard-${i + 1}`), new Redactor())).files.json));
+    const out = join(dir, 'merged');
+    expect(await mergeCommand([...paths, '--out', out])).toBe(1);
+    for (const f of ['report.json', 'junit.xml', 'report.md', 'report.html', 'report.earl.jsonld']) expect(existsSync(join(out, f))).toBe(true);
+    expect(verdicts(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report)).toEqual(verdicts(whole));
+  }, 120_000);
+
+  it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {
+    const base = (await runConformance({ ...RUN, only: ['REST-03'], defects: [] })).report;
+    const broken = (await runConformance({ ...RUN, only: ['REST-03'] })).report;
+    const a = (await writeReports(base, join(dir, 'a'), new Redactor())).files.json;
+    const b = (await writeReports(broken, join(dir, 'b'), new Redactor())).files.json;
+    const out = join(dir, 'matrix');
+    expect(await mergeCommand(['--out', out, `conforming=${a}`, `capitalized bearer=${b}`])).toBe(1);
+    const md = readFileSync(join(out, 'matrix.md'), 'utf8');
+    expect(md).toContain('| rule | side | level | conforming | capitalized bearer |');
+    expect(md).toContain('| REST-03 | service | MUST | ✅ pass | ❌ fail |');
+    expect(md).toBe(renderMatrixMarkdown([{ subject: 'conforming', report: base }, { subject: 'capitalized bearer', report: broken }]));
+    expect(readFileSync(join(out, 'matrix.html'), 'utf8')).toContain('<td class="s-fail">❌ fail</td>');
+    expect(existsSync(join(out, 'conforming', 'report.json'))).toBe(true);
+    expect(existsSync(join(out, 'capitalized-bearer', 'report.html'))).toBe(true);
+  }, 120_000);
+
+  it('refuses to merge shards of different runs, saying which', async () => {
+    const r = JSON.parse(readFileSync(join(dir, 'a', 'report.json'), 'utf8')) as Report;
+    expect(() => mergeShards([r, { ...r, seed: 7 }])).toThrow('the reports of simulator come from different runs (seed 7 and 42); shards of one run share its seed, --runs and tool version');
+  });
+});
