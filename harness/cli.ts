@@ -1,14 +1,9 @@
 import { RUN_HELP, runCommand } from './cli/run.ts';
-import { diffCommand } from './cli/diff.ts';
-import { doctorCommand } from './cli/doctor.ts';
-import { selftestCommand } from './cli/selftest.ts';
-import { serveCommand } from './cli/serve.ts';
-import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
 import { UsageError } from './cli/usage-error.ts';
-import { BaselineError, ReportFileError } from './report/errors.ts';
-import { UnknownDefectError } from './sim/index.ts';
+import { BaselineError, ReportFileError, ReportWriteError } from './report/errors.ts';
+import { UnknownDefectError } from './sim/defects.ts';
 import { rules } from './spec/index.ts';
-import { ConfigError } from './targets/index.ts';
+import { ConfigError } from './targets/config.ts';
 import { TOOL_VERSION } from './package-info.ts';
 
 const HELP = `tds-conformance ${TOOL_VERSION}: conformance harness for the travel distribution service's authentication interface
@@ -38,17 +33,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     switch (command) {
       case 'run':
         return await runCommand(args);
+      // Commands are loaded when asked for: a bad command line is answered without loading what it would have run.
       case 'selftest':
-        return await selftestCommand(args);
+        return await (await import('./cli/selftest.ts')).selftestCommand(args);
       case 'serve':
-        return await serveCommand(args);
+        return await (await import('./cli/serve.ts')).serveCommand(args);
       case 'doctor':
-        return await doctorCommand(args);
+        return await (await import('./cli/doctor.ts')).doctorCommand(args);
       case 'diff':
-        return await diffCommand(args);
+        return await (await import('./cli/diff.ts')).diffCommand(args);
       case 'rules':
         return listRules();
       case 'docs': {
+        const { RULES_MD, writeRulesMarkdown } = await import('./docs/write.ts');
         const changed = writeRulesMarkdown();
         process.stdout.write(`${changed ? 'wrote' : 'up to date:'} ${RULES_MD}\n`);
         return 0;
@@ -68,11 +65,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (
       err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError
-      || err instanceof BaselineError || err instanceof ReportFileError
+      || err instanceof BaselineError || err instanceof ReportFileError || err instanceof ReportWriteError
     ) {
       process.stderr.write(`tds-conformance: ${err.message}\n`);
       return 2;
     }
-    throw err;
+    // A fault of the harness itself: one line, not a stack trace (TDS_DEBUG=1 shows it).
+    if (process.env['TDS_DEBUG']) throw err;
+    const code = (err as { code?: unknown }).code;
+    process.stderr.write(`tds-conformance: internal error${typeof code === 'string' ? ` ${code}` : ''}: ${err instanceof Error ? err.message : String(err)} (TDS_DEBUG=1 shows where; please report it)\n`);
+    return 1;
   }
 }

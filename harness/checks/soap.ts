@@ -8,6 +8,8 @@ import type { Environment } from '../spec/index.ts';
 import type { Account } from '../targets/index.ts';
 import { CheckFailure } from './failure.ts';
 import { journalSoap } from './journal.ts';
+import { creatingSession, registerSession, unregisterSession } from './registry.ts';
+import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
 export type { SoapExchange } from './soap-exchange.ts';
@@ -143,14 +145,22 @@ export interface OpenSession {
 /** Sessions this worker opened and has not closed: closed at the end of each test file, also after a failure. */
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
 
+/**
+ * `SessionCreateRQ`. A session it opens is known to this worker (closed at the end of the test file) and, on a live
+ * run, registered with the main process before the token is returned: the main process closes it if the run is
+ * interrupted or this worker ends.
+ */
 export async function sessionCreate(ctx: CheckContext, env: Environment, account: Account = soapAccount(ctx, env), call: Partial<SoapCall> = {}): Promise<SoapExchange & { session?: OpenSession }> {
-  const conversationId = call.conversationId ?? newConversationId();
-  const x = await soapCall(ctx, env, { action: 'SessionCreateRQ', security: credentialsOf(account), body: sessionCreateRQBody({ pseudoCityCode: account.pcc }), cpaId: account.pcc, conversationId, ...call });
-  const token = x.envelope?.fault ? undefined : responseToken(x);
-  if (!token) return x;
-  const session: OpenSession = { env, token, conversationId, cpaId: account.pcc };
-  openSessions.set(token, { ctx, session });
-  return { ...x, session };
+  return creatingSession(async () => {
+    const conversationId = call.conversationId ?? newConversationId();
+    const x = await soapCall(ctx, env, { action: 'SessionCreateRQ', security: credentialsOf(account), body: sessionCreateRQBody({ pseudoCityCode: account.pcc }), cpaId: account.pcc, conversationId, ...call });
+    const token = x.envelope?.fault ? undefined : responseToken(x);
+    if (!token) return x;
+    const session: OpenSession = { env, token, conversationId, cpaId: account.pcc };
+    openSessions.set(token, { ctx, session });
+    await registerSession(runConfig(), session);
+    return { ...x, session };
+  });
 }
 
 /** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */
@@ -169,6 +179,7 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     cpaId: session.cpaId,
   });
   openSessions.delete(session.token);
+  await unregisterSession(runConfig(), session.token);
   ctx.created({ sessionsClosed: 1 });
   return x;
 }
@@ -207,7 +218,10 @@ export function expectEnvelope(x: SoapExchange, what: string): ParsedEnvelope {
   return x.envelope;
 }
 
-/** Closes every session this worker still has open (end of a test file, interruption). Never throws. */
+/**
+ * Closes every session this worker still has open (end of a test file). Never throws: a close that got no answer
+ * stays registered with the main process, which tries again at the end of the run.
+ */
 export async function closeOpenSessions(): Promise<number> {
   let closed = 0;
   for (const { ctx, session } of [...openSessions.values()]) {

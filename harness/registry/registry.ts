@@ -1,0 +1,171 @@
+import type { Environment } from '../spec/index.ts';
+
+/** A session a worker opened on a live target: what the main process needs to close it itself. */
+export interface RegisteredSession {
+  readonly env: Environment;
+  /** The session token (a secret: it never leaves the harness's processes). */
+  readonly token: string;
+  readonly conversationId: string;
+  readonly cpaId: string;
+}
+
+/** Token- and session-creating requests a run may send (`--max-tokens`, `--max-sessions`). */
+export interface Limits {
+  readonly tokens: number;
+  readonly sessions: number;
+}
+
+/** What a token- or session-creating request may do: go ahead, or not (budget spent, run interrupted). */
+export type Reservation =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: 'budget'; readonly resource: 'tokens' | 'sessions'; readonly limit: number }
+  | { readonly ok: false; readonly reason: 'interrupted' };
+
+/**
+ * How one close attempt ended: the service closed the session, or answered with a fault (it no longer holds the
+ * session, or will not close it: either way there is nothing more to do but let it expire).
+ * A close that got no answer throws (the session may still be open).
+ */
+export type CloseAnswer = { readonly kind: 'closed' } | { readonly kind: 'refused'; readonly fault: string };
+
+/** Sends one `SessionCloseRQ` for `session` with this time limit. Throws when no answer came. */
+export type SessionCloser = (session: RegisteredSession, timeoutMs: number) => Promise<CloseAnswer>;
+
+/** What one round of closing did. */
+export interface CloseSummary {
+  /** Sessions the service closed. */
+  readonly closed: number;
+  /** Sessions whose close the service answered with a fault (fault codes, one per session). */
+  readonly refused: readonly string[];
+  /** Sessions still open: the close got no answer in time. */
+  readonly open: number;
+}
+
+/** Session counts of a run, as the registry saw them. */
+export interface SessionCounts {
+  readonly tokens: number;
+  readonly sessionsOpened: number;
+  readonly sessionsClosed: number;
+  /** Sessions neither the checks nor the main process could close. */
+  readonly sessionsOpen: number;
+}
+
+/**
+ * The run's list of open sessions and its budget, held by the main CLI process (the one that outlives its test
+ * workers): workers reserve each token- or session-creating request here, register each session before they use its
+ * token, and report each close. On an interruption the main process closes what is still open itself.
+ */
+export class SessionRegistry {
+  readonly #budget: Limits;
+  readonly #closer: SessionCloser;
+  readonly #open = new Map<string, RegisteredSession>();
+  readonly #attempts = new Set<Promise<unknown>>();
+  #tokens = 0;
+  #sessions = 0;
+  #opened = 0;
+  #closed = 0;
+  #refused: string[] = [];
+  #stopped = false;
+  #lateTimeoutMs = 5_000;
+
+  constructor(budget: Limits, closer: SessionCloser) {
+    this.#budget = budget;
+    this.#closer = closer;
+  }
+
+  /** Counts one token- or session-creating request against the budget; refused past the limit or once stopped. */
+  reserve(kind: 'token' | 'session'): Reservation {
+    if (this.#stopped) return { ok: false, reason: 'interrupted' };
+    if (kind === 'token') {
+      if (this.#tokens >= this.#budget.tokens) return { ok: false, reason: 'budget', resource: 'tokens', limit: this.#budget.tokens };
+      this.#tokens++;
+    } else {
+      if (this.#sessions >= this.#budget.sessions) return { ok: false, reason: 'budget', resource: 'sessions', limit: this.#budget.sessions };
+      this.#sessions++;
+    }
+    return { ok: true };
+  }
+
+  /** A worker opened `session`. After {@link stop}, it is closed at once (a create that was in flight). */
+  opened(session: RegisteredSession): void {
+    if (this.#open.has(session.token)) return;
+    this.#open.set(session.token, session);
+    this.#opened++;
+    if (this.#stopped) void this.#attempt(session, this.#lateTimeoutMs);
+  }
+
+  /** A worker's close of the session with this token was answered. */
+  closed(token: string): void {
+    if (this.#open.delete(token)) this.#closed++;
+  }
+
+  /** No more tokens or sessions: every reservation from now on is refused; late registrations are closed at once. */
+  stop(lateTimeoutMs = this.#lateTimeoutMs): void {
+    this.#stopped = true;
+    this.#lateTimeoutMs = lateTimeoutMs;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** The sessions still open, as far as the registry knows. */
+  openSessions(): readonly RegisteredSession[] {
+    return [...this.#open.values()];
+  }
+
+  counts(): SessionCounts {
+    return { tokens: this.#tokens, sessionsOpened: this.#opened, sessionsClosed: this.#closed, sessionsOpen: this.#open.size };
+  }
+
+  /** Fault codes of closes the service refused, over the whole run. */
+  refusedCloses(): readonly string[] {
+    return [...this.#refused];
+  }
+
+  /**
+   * One close attempt for every session still open, all at once, each within `timeoutMs`. An attempt already in flight
+   * does not stop a new one (a close that hangs must not keep the session open). Never throws.
+   */
+  async closeAll(timeoutMs: number): Promise<CloseSummary> {
+    const before = { closed: this.#closed, refused: this.#refused.length };
+    await Promise.all(this.openSessions().map((s) => this.#attempt(s, timeoutMs)));
+    return { closed: this.#closed - before.closed, refused: this.#refused.slice(before.refused), open: this.#open.size };
+  }
+
+  /** Resolves when no close attempt is in flight (late registrations included), or after `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.#attempts.size > 0 && Date.now() < deadline) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.#attempts]),
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+      ]);
+      clearTimeout(timer);
+    }
+  }
+
+  #attempt(session: RegisteredSession, timeoutMs: number): Promise<void> {
+    const attempt = withDeadline(this.#closer(session, timeoutMs), timeoutMs).then(
+      (answer) => {
+        if (!this.#open.delete(session.token)) return; // closed meanwhile (by a worker or another attempt)
+        if (answer.kind === 'closed') this.#closed++;
+        else this.#refused.push(answer.fault);
+      },
+      () => undefined, // no answer in time: still open
+    );
+    this.#attempts.add(attempt);
+    void attempt.finally(() => this.#attempts.delete(attempt));
+    return attempt;
+  }
+}
+
+/** `promise`, or a rejection once `ms` have passed (a closer that ignores its time limit must not hold a run up). */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
