@@ -127,6 +127,7 @@ class SessionGuard {
   }
 
   async closeLeftovers(reporter: ConformanceReporter): Promise<void> {
+    if (this.registry.stopped) return; // an interrupted run: its closes are under way
     if (this.registry.openSessions().length > 0) await this.registry.closeAll(LEFTOVER_CLOSE_MS);
     this.reportLeftOpen(reporter);
   }
@@ -144,7 +145,9 @@ class SessionGuard {
   }
 
   dispose(): Promise<void> {
-    this.#disposed ??= Promise.all([this.#server.close(), this.#transport.close()]).then(() => undefined);
+    // A close that never got an answer is not waited for (the transport would wait for it until its time limit).
+    const transportClosed = Promise.race([this.#transport.close(), new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+    this.#disposed ??= Promise.all([this.#server.close(), transportClosed]).then(() => undefined);
     return this.#disposed;
   }
 }

@@ -5,7 +5,8 @@ import {
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
 import type { Environment } from '../spec/index.ts';
-import type { Account } from '../targets/index.ts';
+import type { Account, HttpRequest } from '../targets/index.ts';
+import { creates } from './budget.ts';
 import { CheckFailure } from './failure.ts';
 import { journalSoap } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
@@ -73,20 +74,28 @@ export async function postEnvelope(
   ids: { conversationId: string; messageId: string; cpaId: string } = { conversationId: '', messageId: '', cpaId: '' },
   timeoutMs?: number,
 ): Promise<SoapExchange> {
-  const response = await ctx.http.request({
+  const request: HttpRequest = {
     method: 'POST',
     url: soapUrl(ctx, env),
     headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'OTA' },
     body: xml,
     ...(timeoutMs !== undefined && { timeoutMs }),
-  });
-  const parsed = parseEnvelope(response.body);
-  return {
-    request: { xml, ...ids },
-    response,
-    envelope: parsed.ok ? parsed.envelope : undefined,
-    parseError: parsed.ok ? undefined : `${parsed.code}: ${parsed.message}`,
   };
+  const post = async (): Promise<SoapExchange> => {
+    const response = await ctx.http.request(request);
+    const parsed = parseEnvelope(response.body);
+    const x: SoapExchange = {
+      request: { xml, ...ids },
+      response,
+      envelope: parsed.ok ? parsed.envelope : undefined,
+      parseError: parsed.ok ? undefined : `${parsed.code}: ${parsed.message}`,
+    };
+    const token = x.envelope?.fault ? undefined : responseToken(x);
+    if (token && creates(request) === 'session') await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
+    return x;
+  };
+  // A session-creating exchange is seen through to its registration, also by a worker being signalled meanwhile.
+  return creates(request) === 'session' ? creatingSession(post) : post();
 }
 
 /** The token in the response's BinarySecurityToken, if any. */
@@ -146,21 +155,22 @@ export interface OpenSession {
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
 
 /**
- * `SessionCreateRQ`. A session it opens is known to this worker (closed at the end of the test file) and, on a live
- * run, registered with the main process before the token is returned: the main process closes it if the run is
- * interrupted or this worker ends.
+ * Keeps a session the service just opened (whatever sent the `SessionCreateRQ`): known to this worker, and on a live
+ * run registered with the main process before its token is used, so that the main process can close it if the run
+ * is interrupted or this worker ends.
  */
+async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
+  openSessions.set(session.token, { ctx, session });
+  await registerSession(runConfig(), session);
+}
+
+/** `SessionCreateRQ`; the session it opens, if any, is tracked (see {@link track}) and closed at the end of the test file. */
 export async function sessionCreate(ctx: CheckContext, env: Environment, account: Account = soapAccount(ctx, env), call: Partial<SoapCall> = {}): Promise<SoapExchange & { session?: OpenSession }> {
-  return creatingSession(async () => {
-    const conversationId = call.conversationId ?? newConversationId();
-    const x = await soapCall(ctx, env, { action: 'SessionCreateRQ', security: credentialsOf(account), body: sessionCreateRQBody({ pseudoCityCode: account.pcc }), cpaId: account.pcc, conversationId, ...call });
-    const token = x.envelope?.fault ? undefined : responseToken(x);
-    if (!token) return x;
-    const session: OpenSession = { env, token, conversationId, cpaId: account.pcc };
-    openSessions.set(token, { ctx, session });
-    await registerSession(runConfig(), session);
-    return { ...x, session };
-  });
+  const conversationId = call.conversationId ?? newConversationId();
+  const x = await soapCall(ctx, env, { action: 'SessionCreateRQ', security: credentialsOf(account), body: sessionCreateRQBody({ pseudoCityCode: account.pcc }), cpaId: account.pcc, conversationId, ...call });
+  const token = x.envelope?.fault ? undefined : responseToken(x);
+  const tracked = token === undefined ? undefined : openSessions.get(token)?.session;
+  return tracked ? { ...x, session: tracked } : x;
 }
 
 /** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */

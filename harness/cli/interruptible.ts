@@ -10,7 +10,7 @@
  * 3. An uncaught error does the same as a first signal, then exits with 1.
  */
 import { ConformanceSession, type ActiveRun, type RunOptions, type RunOutcome } from '../runner.ts';
-import type { SessionCounts } from '../registry/index.ts';
+import type { CloseSummary, SessionCounts } from '../registry/index.ts';
 
 /** Time limit of each close on the first signal or an uncaught error. */
 export const CLOSE_MS = 5_000;
@@ -29,6 +29,27 @@ function within<T>(promise: Promise<T> | undefined, ms: number): Promise<T | und
     (promise ?? Promise.resolve(undefined)).catch(() => undefined),
     new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** The last line of an interrupted run: what became of its sessions, and where its report is. */
+export function interruptedLine(signal: NodeJS.Signals, sessions: SessionCounts | undefined, outDir: string): string {
+  const open = sessions?.sessionsOpen ?? 0;
+  const closed = sessions === undefined
+    ? 'the simulator\'s sessions ended with the run'
+    : open === 0
+      ? 'every session the run opened was closed'
+      : `${open} session${open === 1 ? '' : 's'} could not be closed (the service did not answer in time) and stay${open === 1 ? 's' : ''} open until the service times ${open === 1 ? 'it' : 'them'} out`;
+  return `Interrupted (${signal}): ${closed}; the report of what ran is in ${outDir}.`;
+}
+
+/** What a round of closes did, as a line of the console. */
+export function describeCloses(summary: CloseSummary): string {
+  const n = summary.closed + summary.refused.length + summary.open;
+  if (n === 0) return 'no session was open.';
+  const parts = [`${summary.closed} closed`];
+  if (summary.refused.length) parts.push(`${summary.refused.length} refused (${[...new Set(summary.refused)].join(', ')}): already closed or expired`);
+  if (summary.open) parts.push(`${summary.open} got no answer in time`);
+  return `${n} open session${n === 1 ? '' : 's'}: ${parts.join(', ')}.`;
 }
 
 export interface InterruptibleOutcome extends RunOutcome {
@@ -50,10 +71,10 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
   const quit = async (code: number) => {
     if (quitting) return;
     quitting = true;
-    await within(active?.closeAgain(SECOND_CLOSE_MS), SECOND_CLOSE_MS + 500);
+    const summary = await within(active?.closeAgain(SECOND_CLOSE_MS), SECOND_CLOSE_MS + 500);
+    if (summary) log(describeCloses(summary));
     await within(active?.finish(0), 2_000);
-    const open = active?.sessions()?.sessionsOpen ?? 0;
-    if (open > 0) log(`${open} session${open === 1 ? '' : 's'} could not be closed and stay${open === 1 ? 's' : ''} open until the service times ${open === 1 ? 'it' : 'them'} out.`);
+    log(`\n${interruptedLine(stopping ?? 'SIGINT', active?.sessions(), options.outDir)}`);
     process.exit(code);
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -84,11 +105,15 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
     active = await session.start(options);
     const first = await Promise.race([active.outcome.then((o) => ({ outcome: o })), stopped.then((signal) => ({ signal }))]);
     if ('outcome' in first) return { ...first.outcome, interrupted: undefined, sessions: active.sessions() };
-    await active.interrupt(CLOSE_MS);
+    const summary = await active.interrupt(CLOSE_MS);
+    if (summary && summary.closed + summary.refused.length + summary.open > 0) log(describeCloses(summary));
     await within(active.outcome, GRACE_MS);
     await within(session.close(), CLOSE_MS);
     closed = true;
     const report = await active.finish(CLOSE_MS);
+    // Nothing of the stopped run may keep the process up (a close request still waiting for its time limit, say):
+    // once the caller has printed its last lines, the process ends with the exit code it set.
+    setTimeout(() => process.exit(), 1_000).unref();
     return { report, exitCode: report.exitCode, interrupted: first.signal, sessions: active.sessions() };
   } finally {
     process.off('SIGINT', onSignal);

@@ -5,7 +5,7 @@ import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/b
 import { githubAnnotations } from '../report/github.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { MAX_TIMEOUT_MS, parse, parseInteger, parseOnly } from './args.ts';
-import { exitCodeOf, runInterruptibly } from './interruptible.ts';
+import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.ts';
 import { checkClient, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { UsageError } from './usage-error.ts';
@@ -223,13 +223,7 @@ export async function runCommand(args: readonly string[]): Promise<number> {
     process.stderr.write(`live target: ${r.tokens} token${r.tokens === 1 ? '' : 's'} created, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed${open ? `, ${open} left open` : ''}\n`);
   }
   if (interrupted) {
-    const open = sessions?.sessionsOpen ?? 0;
-    const closed = sessions === undefined
-      ? 'the simulator\'s sessions ended with the run'
-      : open === 0
-      ? 'every session the run opened was closed'
-      : `${open} session${open === 1 ? '' : 's'} could not be closed (the service did not answer in time) and stay${open === 1 ? 's' : ''} open until the service times ${open === 1 ? 'it' : 'them'} out`;
-    process.stderr.write(`\nInterrupted (${interrupted}): ${closed}; the report of what ran is in ${options.outDir}.\n`);
+    process.stderr.write(`\n${interruptedLine(interrupted, sessions, options.outDir)}\n`);
     return exitCodeOf(interrupted);
   }
   return exitCode;

@@ -45,6 +45,7 @@ export interface CloseSummary {
 export interface SessionCounts {
   readonly tokens: number;
   readonly sessionsOpened: number;
+  /** Sessions whose close was answered (by a check or by the main process), a refusal included. */
   readonly sessionsClosed: number;
   /** Sessions neither the checks nor the main process could close. */
   readonly sessionsOpen: number;
@@ -59,7 +60,10 @@ export class SessionRegistry {
   readonly #budget: Limits;
   readonly #closer: SessionCloser;
   readonly #open = new Map<string, RegisteredSession>();
-  readonly #attempts = new Set<Promise<unknown>>();
+  /** Close attempts in flight, and the token each is for. */
+  readonly #attempts = new Map<Promise<unknown>, string>();
+  /** Waiters for a session to leave the open list (whoever closed it). */
+  readonly #gone = new Map<string, (() => void)[]>();
   #tokens = 0;
   #sessions = 0;
   #opened = 0;
@@ -96,7 +100,21 @@ export class SessionRegistry {
 
   /** A worker's close of the session with this token was answered. */
   closed(token: string): void {
-    if (this.#open.delete(token)) this.#closed++;
+    if (this.#remove(token)) this.#closed++;
+  }
+
+  /** Takes a session off the open list and wakes whoever waits for it to go; false when it was not there. */
+  #remove(token: string): boolean {
+    if (!this.#open.delete(token)) return false;
+    for (const wake of this.#gone.get(token) ?? []) wake();
+    this.#gone.delete(token);
+    return true;
+  }
+
+  /** Resolves when the session is no longer open (closed by a worker, or by any attempt). */
+  #goneOf(token: string): Promise<void> {
+    if (!this.#open.has(token)) return Promise.resolve();
+    return new Promise((resolve) => this.#gone.set(token, [...(this.#gone.get(token) ?? []), resolve]));
   }
 
   /** No more tokens or sessions: every reservation from now on is refused; late registrations are closed at once. */
@@ -124,22 +142,42 @@ export class SessionRegistry {
   }
 
   /**
-   * One close attempt for every session still open, all at once, each within `timeoutMs`. An attempt already in flight
-   * does not stop a new one (a close that hangs must not keep the session open). Never throws.
+   * Closes every session still open, all at once, within `timeoutMs`: an attempt each, and one more for a session
+   * whose first attempt got no answer after `hedgeMs` (a request caught on a hung connection must not keep the session
+   * open). An attempt already in flight does not stop a new one. A session is waited for until it is closed by any
+   * attempt, a worker's included. Never throws.
    */
-  async closeAll(timeoutMs: number): Promise<CloseSummary> {
+  async closeAll(timeoutMs: number, hedgeMs = Math.min(1_000, timeoutMs / 3)): Promise<CloseSummary> {
     const before = { closed: this.#closed, refused: this.#refused.length };
-    await Promise.all(this.openSessions().map((s) => this.#attempt(s, timeoutMs)));
-    return { closed: this.#closed - before.closed, refused: this.#refused.slice(before.refused), open: this.#open.size };
+    await Promise.all(this.openSessions().map(async (s) => {
+      let hedge: ReturnType<typeof setTimeout> | undefined;
+      const second = new Promise<void>((resolve) => {
+        hedge = setTimeout(() => {
+          if (this.#open.has(s.token)) void this.#attempt(s, Math.max(1, timeoutMs - hedgeMs)).then(resolve);
+        }, hedgeMs);
+      });
+      try {
+        await Promise.race([this.#attempt(s, timeoutMs).then(() => (this.#open.has(s.token) ? second : undefined)), this.#goneOf(s.token)]);
+      } finally {
+        clearTimeout(hedge);
+      }
+    }));
+    const refused = this.#refused.slice(before.refused);
+    return { closed: this.#closed - before.closed - refused.length, refused, open: this.#open.size };
   }
 
-  /** Resolves when no close attempt is in flight (late registrations included), or after `timeoutMs`. */
+  /**
+   * Resolves when no session that is still open has a close attempt in flight (late registrations included), or after
+   * `timeoutMs`. An attempt for a session closed otherwise is not waited for.
+   */
   async settled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.#attempts.size > 0 && Date.now() < deadline) {
+    for (;;) {
+      const pending = [...this.#attempts].filter(([, token]) => this.#open.has(token));
+      if (pending.length === 0 || Date.now() >= deadline) return;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        Promise.allSettled([...this.#attempts]),
+        Promise.all(pending.map(([attempt, token]) => Promise.race([attempt, this.#goneOf(token)]))),
         new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
       ]);
       clearTimeout(timer);
@@ -149,13 +187,15 @@ export class SessionRegistry {
   #attempt(session: RegisteredSession, timeoutMs: number): Promise<void> {
     const attempt = withDeadline(this.#closer(session, timeoutMs), timeoutMs).then(
       (answer) => {
-        if (!this.#open.delete(session.token)) return; // closed meanwhile (by a worker or another attempt)
-        if (answer.kind === 'closed') this.#closed++;
-        else this.#refused.push(answer.fault);
+        if (!this.#remove(session.token)) return; // closed meanwhile (by a worker or another attempt)
+        // A refused close ends the run's hold on the session too (it was closed already, or expired): it is
+        // counted as closed, as a check's close is whatever the answer, and its fault is kept.
+        this.#closed++;
+        if (answer.kind === 'refused') this.#refused.push(answer.fault);
       },
       () => undefined, // no answer in time: still open
     );
-    this.#attempts.add(attempt);
+    this.#attempts.set(attempt, session.token);
     void attempt.finally(() => this.#attempts.delete(attempt));
     return attempt;
   }

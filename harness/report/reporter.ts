@@ -169,6 +169,8 @@ export class ConformanceReporter implements Reporter {
       }
     }
     for (const error of unhandledErrors) {
+      // A worker ended by the Ctrl-C that stopped the run is the interruption itself, already reported as such.
+      if (this.#interrupted && error.message.startsWith('[vitest-pool]')) continue;
       const code = errorCode(error);
       this.#runErrors.push({ code: 'UNHANDLED_ERROR', message: `${code ? `${code}: ` : ''}${error.message}` });
     }
