@@ -15,7 +15,6 @@ function clientFor(run: RunConfig): RegistryClient | undefined {
   const endpoint = run.registry;
   if (!endpoint) return undefined;
   if (client?.url !== endpoint.url) client = { url: endpoint.url, client: registryClient(endpoint) };
-  installDrain();
   return client.client;
 }
 
@@ -62,11 +61,17 @@ export async function creatingSession<T>(work: () => Promise<T>): Promise<T> {
 
 /** Longest a signalled worker waits for a session create in flight before it ends. */
 const DRAIN_MS = 3_000;
-let drainInstalled = false;
+/** Set on the process once the handlers are on (a worker that re-imports this module must not add them twice). */
+const DRAIN_INSTALLED = Symbol.for('tds-conformance.drain-installed');
 
-function installDrain(): void {
-  if (drainInstalled) return;
-  drainInstalled = true;
+/**
+ * In a worker of a live run through the CLI (one with a registry): SIGINT and SIGTERM end the worker as they would,
+ * but only once a session create in flight is registered (at most {@link DRAIN_MS}). Elsewhere nothing changes.
+ */
+export function installDrain(run: RunConfig): void {
+  const flags = globalThis as { [DRAIN_INSTALLED]?: boolean };
+  if (flags[DRAIN_INSTALLED] || !run.registry) return;
+  flags[DRAIN_INSTALLED] = true;
   const onSignal = (signal: NodeJS.Signals) => {
     let ended = false;
     const end = () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';
 import { UsageError } from './usage-error.ts';
@@ -74,6 +75,27 @@ describe('parseRunArgs', () => {
     [['--only', ','], '--only is empty: give rule IDs (REST-03), areas (SESS) or globs (ERR-0*), comma-separated.'],
   ])('refuses %j in its own words', (args, message) => {
     expect(usage(() => parseRunArgs(args))).toBe(message);
+  });
+});
+
+describe('any command line', () => {
+  const OPTIONS = [
+    '--target', '--suite', '--only', '--out', '--seed', '--runs', '--allow-opt-in', '--defect', '--replay', '--baseline', '--update-baseline',
+    '--timeout', '--client', '--client-module', '--client-timeout', '--max-tokens', '--max-sessions', '--rate', '--quiet', '--help', '--',
+  ];
+  const word = fc.oneof(
+    fc.constantFrom(...OPTIONS),
+    fc.constantFrom(...OPTIONS).map((o) => `${o}=`),
+    fc.constantFrom('-1', '0', '1e3', '', ' ', '-', '--', 'REST-03', 'all', 'sim', '2147483648', 'x@1:2', "'", '"'),
+    fc.string(),
+  );
+  test.prop([fc.array(word, { maxLength: 8 })])('is read into options or refused with a usage error, never another error', (args) => {
+    try {
+      parseRunArgs(args);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).not.toContain('\n');
+    }
   });
 });
 
