@@ -100,7 +100,7 @@ class SessionGuard {
     this.#transport = transport;
   }
 
-  static async start(config: TargetConfig, budget: Budget): Promise<SessionGuard> {
+  static async start(config: TargetConfig, budget: Budget, redactor: Redactor): Promise<SessionGuard> {
     // Loaded when a live run starts (undici, the SOAP builder), not for every command line.
     const { createTransport } = await import('./targets/transport.ts');
     const { soapSessionCloser } = await import('./registry/soap-closer.ts');
@@ -109,7 +109,8 @@ class SessionGuard {
       useEnvProxy: true,
       ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
     });
-    const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport));
+    // Session tokens are secrets: whatever this process writes masks them.
+    const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport), (s) => redactor.add(s.token));
     return new SessionGuard(registry, await serveRegistry(registry), transport);
   }
 
@@ -300,7 +301,7 @@ export class ConformanceSession {
     const { spec, config, accounts } = resolveTarget(options.target, options.defects);
     const redactor = redactorFor(spec, seed, accounts);
     const budget = options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
-    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET) : undefined;
+    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor) : undefined;
     const run: RunConfig = {
       target: spec,
       seed,

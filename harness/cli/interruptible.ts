@@ -60,7 +60,7 @@ export interface InterruptibleOutcome extends RunOutcome {
 }
 
 export async function runInterruptibly(options: RunOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<InterruptibleOutcome> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+  let session: ConformanceSession | undefined;
   let active: ActiveRun | undefined;
   let stopping: NodeJS.Signals | undefined;
   let quitting = false;
@@ -97,11 +97,13 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
       process.exit(1);
     })();
   };
+  // On before Vitest starts: a signal while it loads stops the run as soon as it can (an empty report, interrupted).
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('uncaughtException', onCrash);
   let closed = false;
   try {
+    session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
     active = await session.start(options);
     const first = await Promise.race([active.outcome.then((o) => ({ outcome: o })), stopped.then((signal) => ({ signal }))]);
     if ('outcome' in first) return { ...first.outcome, interrupted: undefined, sessions: active.sessions() };
@@ -119,6 +121,6 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('uncaughtException', onCrash);
-    if (!closed) await session.close();
+    if (!closed) await session?.close();
   }
 }

@@ -72,9 +72,13 @@ export class SessionRegistry {
   #stopped = false;
   #lateTimeoutMs = 5_000;
 
-  constructor(budget: Limits, closer: SessionCloser) {
+  readonly #onOpened: ((session: RegisteredSession) => void) | undefined;
+
+  /** `onOpened` learns of each session registered (the main process adds its token to the secrets it redacts). */
+  constructor(budget: Limits, closer: SessionCloser, onOpened?: (session: RegisteredSession) => void) {
     this.#budget = budget;
     this.#closer = closer;
+    this.#onOpened = onOpened;
   }
 
   /** Counts one token- or session-creating request against the budget; refused past the limit or once stopped. */
@@ -95,6 +99,7 @@ export class SessionRegistry {
     if (this.#open.has(session.token)) return;
     this.#open.set(session.token, session);
     this.#opened++;
+    this.#onOpened?.(session);
     if (this.#stopped) void this.#attempt(session, this.#lateTimeoutMs);
   }
 
