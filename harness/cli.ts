@@ -1,7 +1,7 @@
 // Each command's module is loaded when it runs (`--help` and `rules` load no runner, simulator or Vitest); the error
 // classes come from the small modules that define them.
 import { UsageError } from './cli/usage-error.ts';
-import { BaselineError, ReportFileError } from './report/errors.ts';
+import { BaselineError, ReportFileError, ReportWriteError } from './report/errors.ts';
 import { UnknownDefectError } from './sim/defects.ts';
 import { ConfigError } from './targets/config.ts';
 import { TOOL_VERSION } from './package-info.ts';
@@ -69,11 +69,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (
       err instanceof UsageError || err instanceof ConfigError || err instanceof UnknownDefectError
-      || err instanceof BaselineError || err instanceof ReportFileError
+      || err instanceof BaselineError || err instanceof ReportFileError || err instanceof ReportWriteError
     ) {
       process.stderr.write(`tds-conformance: ${err.message}\n`);
       return 2;
     }
-    throw err;
+    // A fault of the harness itself: one line, not a stack trace (TDS_DEBUG=1 shows it).
+    if (process.env['TDS_DEBUG']) throw err;
+    const code = (err as { code?: unknown }).code;
+    process.stderr.write(`tds-conformance: internal error${typeof code === 'string' ? ` ${code}` : ''}: ${err instanceof Error ? err.message : String(err)} (TDS_DEBUG=1 shows where; please report it)\n`);
+    return 1;
   }
 }

@@ -1,6 +1,7 @@
 import type { Budget } from './checks/budget.ts';
 import type { ClientSpec } from './clients/load.ts';
 import type { LatitudeProfile } from './sim/latitude.ts';
+import type { RegistryEndpoint } from './registry/index.ts';
 
 /**
  * The configuration of one conformance run, as the CLI hands it to the test workers (Vitest `provide`).
@@ -39,6 +40,11 @@ export interface RunConfig {
   readonly budget?: Budget | undefined;
   /** Time limit of one HTTP request, in ms. */
   readonly requestTimeoutMs: number;
+  /**
+   * The main process's session registry (live runs through the CLI): sessions are registered there before their
+   * token is used, and the budget is counted there. Its key is made for the run; it is not a secret of the target.
+   */
+  readonly registry?: RegistryEndpoint | undefined;
 }
 
 export const DEFAULT_SEED = 42;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET, type Budget } from './checks/budget.ts';
@@ -6,6 +7,8 @@ import { indexSuiteTests } from './docs/test-index.ts';
 import type { Report } from './report/model.ts';
 import { Redactor } from './report/redact.ts';
 import { ConformanceReporter } from './report/reporter.ts';
+import { SessionRegistry, type CloseSummary, type SessionCounts } from './registry/registry.ts';
+import { serveRegistry, type RegistryServer } from './registry/server.ts';
 import type { Baseline } from './report/baseline.ts';
 import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
@@ -15,6 +18,7 @@ import { parseDefects } from './sim/defects.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
 import { ConfigError, loadTargetConfig, resolveAccount, type TargetConfig } from './targets/config.ts';
 import type { Account } from './targets/types.ts';
+import type { Transport } from './targets/transport.ts';
 import { presetConfig } from './targets/presets.ts';
 import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from './package-info.ts';
 
@@ -72,6 +76,99 @@ export interface RunOutcome {
   readonly report: Report;
   readonly exitCode: number;
 }
+
+/** A run in progress (see {@link ConformanceSession.start}). */
+export interface ActiveRun {
+  /** The run's report, once every check finished (or the cancelled run ended) and the report was written. */
+  readonly outcome: Promise<RunOutcome>;
+  /** The session counts of a live run's registry; `undefined` for the simulator. */
+  sessions(): SessionCounts | undefined;
+  /**
+   * Stops the run: no token or session is created any more, every report is marked `interrupted`, the tests are
+   * cancelled, and every session still open is closed by this process (one attempt each, within `timeoutMs`).
+   */
+  interrupt(timeoutMs: number): Promise<CloseSummary | undefined>;
+  /** One more close attempt for every session still open (a second Ctrl-C). */
+  closeAgain(timeoutMs: number): Promise<CloseSummary | undefined>;
+  /**
+   * After an interruption: waits (at most `timeoutMs`) for closes still in flight, then writes the report of what ran,
+   * marked `interrupted`, with a run error for any session left open.
+   */
+  finish(timeoutMs: number): Promise<Report>;
+}
+
+/**
+ * The session registry of a live run, served to the workers on loopback, and the transport this process closes
+ * sessions with.
+ */
+class SessionGuard {
+  readonly registry: SessionRegistry;
+  readonly #server: RegistryServer;
+  readonly #transport: Transport;
+  #disposed: Promise<void> | undefined;
+  #reported = false;
+
+  private constructor(registry: SessionRegistry, server: RegistryServer, transport: Transport) {
+    this.registry = registry;
+    this.#server = server;
+    this.#transport = transport;
+  }
+
+  static async start(config: TargetConfig, budget: Budget, redactor: Redactor): Promise<SessionGuard> {
+    // Loaded when a live run starts (undici, the SOAP builder), not for every command line.
+    const { createTransport } = await import('./targets/transport.ts');
+    const { soapSessionCloser } = await import('./registry/soap-closer.ts');
+    const transport = createTransport({
+      timeoutMs: LEFTOVER_CLOSE_MS,
+      useEnvProxy: true,
+      ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
+    });
+    // Session tokens are secrets: whatever this process writes masks them.
+    const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport), (s) => redactor.add(s.token));
+    return new SessionGuard(registry, await serveRegistry(registry), transport);
+  }
+
+  get endpoint() {
+    return this.#server.endpoint;
+  }
+
+  counts(): SessionCounts {
+    return this.registry.counts();
+  }
+
+  resources() {
+    const c = this.registry.counts();
+    return { sessionsOpened: c.sessionsOpened, sessionsClosed: c.sessionsClosed };
+  }
+
+  async closeLeftovers(reporter: ConformanceReporter): Promise<void> {
+    if (this.registry.stopped) return; // an interrupted run: its closes are under way
+    if (this.registry.openSessions().length > 0) await this.registry.closeAll(LEFTOVER_CLOSE_MS);
+    this.reportLeftOpen(reporter);
+  }
+
+  /** Adds a run error naming how many sessions stayed open, if any did (once). */
+  reportLeftOpen(reporter: ConformanceReporter): void {
+    const open = this.registry.openSessions().length;
+    if (open === 0 || this.#reported) return;
+    this.#reported = true;
+    reporter.addRunError({
+      code: 'SESSIONS_LEFT_OPEN',
+      message: `${open} session${open === 1 ? '' : 's'} the run opened could not be closed (SessionCloseRQ got no answer in time): `
+        + 'they stay in the account\'s session pool until the service times them out',
+    });
+  }
+
+  dispose(): Promise<void> {
+    // A close that never got an answer is not waited for (the transport would wait for it until its time limit).
+    const transportClosed = Promise.race([this.#transport.close(), new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+    this.#disposed ??= Promise.all([this.#server.close(), transportClosed]).then(() => undefined);
+    return this.#disposed;
+  }
+}
+
+/** Time limit of a close of a session the checks left open, at the end of a run. */
+const LEFTOVER_CLOSE_MS = 5_000;
 
 const SUITE_SIDES: Record<SuiteName, readonly Side[]> = { service: ['service'], client: ['client'], all: ['service', 'client'] };
 
@@ -144,7 +241,10 @@ class SwitchReporter implements Reporter {
   onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
     return this.current?.onTestModuleEnd(testModule);
   }
-  onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>) {
+  /** Runs before the report is written at the end of a run (closing what the checks left open). */
+  beforeEnd: (() => Promise<void>) | undefined;
+  async onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>) {
+    await this.beforeEnd?.();
     return this.current?.onTestRunEnd(...args);
   }
 }
@@ -174,7 +274,8 @@ export class ConformanceSession {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-    // Vitest is loaded when a run starts, not when the CLI starts (`--help`, a usage error).
+    // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
+    // paying for Vitest.
     const { createVitest } = await import('vitest/node');
     const vitest = await createVitest(
       'test',
@@ -208,11 +309,21 @@ export class ConformanceSession {
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
+    return (await this.start(options)).outcome;
+  }
+
+  /**
+   * Starts a run and returns at once: its outcome, and how to stop it. A live run gets a session registry in this
+   * process (see {@link ActiveRun}).
+   */
+  async start(options: RunOptions): Promise<ActiveRun> {
     const suite = options.suite ?? 'service';
     const seed = options.seed ?? DEFAULT_SEED;
     const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
     const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile);
     const redactor = redactorFor(spec, seed, accounts);
+    const budget = options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
+    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor) : undefined;
     const run: RunConfig = {
       target: spec,
       seed,
@@ -222,7 +333,8 @@ export class ConformanceSession {
       requestTimeoutMs: options.requestTimeoutMs ?? config?.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
       ...(options.client && { client: options.client }),
       ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
-      ...(options.budget && { budget: { ...LIVE_BUDGET, ...options.budget } }),
+      ...(budget && { budget }),
+      ...(guard && { registry: guard.endpoint }),
     };
     const selection = selectRules(suite, options.only);
     const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
@@ -239,28 +351,64 @@ export class ConformanceSession {
       ...(options.log && { log: options.log }),
       replayContext: replayContext(options),
       ...(options.baseline && { baseline: options.baseline }),
+      ...(guard && { resources: () => guard.resources() }),
     });
     this.#vitest.provide('tdsRun', run);
     const pattern = options.replay ? exactTitlePattern(options.replay.check) : options.only && selection.length > 0 ? titlePattern(selection) : undefined;
     if (pattern) this.#vitest.setGlobalTestNamePattern(new RegExp(pattern));
     else this.#vitest.resetGlobalTestNamePattern();
     this.#switch.current = reporter;
+    // What the checks left open (a worker that ended, a close that got no answer) is closed before the report.
+    this.#switch.beforeEnd = guard && (() => guard.closeLeftovers(reporter));
     reporter.onInit();
     const previousExitCode = process.exitCode;
-    try {
-      const files = filesFor(selection, suite);
-      const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
-      if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
-      else {
-        reporter.onTestRunStart();
-        await reporter.onTestRunEnd([], [], 'passed');
+    let interrupted = false;
+    const outcome = (async (): Promise<RunOutcome> => {
+      try {
+        const files = filesFor(selection, suite);
+        const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+        if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
+        else {
+          reporter.onTestRunStart();
+          await reporter.onTestRunEnd([], [], 'passed');
+        }
+      } finally {
+        this.#switch.current = undefined;
+        this.#switch.beforeEnd = undefined;
+        process.exitCode = previousExitCode;
+        // An interrupted run keeps its registry until `finish`: workers still register creates that were in flight.
+        if (!interrupted) await guard?.dispose();
       }
-    } finally {
-      this.#switch.current = undefined;
-      process.exitCode = previousExitCode;
-    }
-    const report = await reporter.result();
-    return { report, exitCode: report.exitCode };
+      const report = await reporter.result();
+      return { report, exitCode: report.exitCode };
+    })();
+    outcome.catch(() => undefined); // the caller awaits it; an interrupted run may never look
+    const vitest = this.#vitest;
+    return {
+      outcome,
+      sessions: () => guard?.counts(),
+      async interrupt(timeoutMs) {
+        interrupted = true;
+        reporter.interrupt();
+        guard?.registry.stop(timeoutMs);
+        const cancelled = vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+        const summary = await guard?.registry.closeAll(timeoutMs);
+        void cancelled;
+        return summary;
+      },
+      async closeAgain(timeoutMs) {
+        return guard?.registry.closeAll(timeoutMs);
+      },
+      async finish(timeoutMs) {
+        await guard?.registry.settled(timeoutMs);
+        guard?.reportLeftOpen(reporter);
+        try {
+          return await reporter.flush();
+        } finally {
+          await guard?.dispose();
+        }
+      },
+    };
   }
 
   /** Stops the run in progress (Ctrl-C); the reporter still writes what it has. */

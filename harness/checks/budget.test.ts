@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
-import { BudgetExhausted, budgetedTransport, creates } from './budget.ts';
+import { BudgetExhausted, budgetedTransport, creates, localLedger } from './budget.ts';
 
 const ok: HttpResponse = { status: 200, headers: {}, body: '', durationMs: 0 };
 function fake(): Transport & { seen: HttpRequest[] } {
@@ -21,7 +21,9 @@ describe('live-run budget', () => {
 
   it('refuses the token request past the limit before sending it, naming the option to raise it', async () => {
     const inner = fake();
-    const t = budgetedTransport(inner, { tokens: 2, sessions: 1, requestsPerSecond: 1000, concurrency: 4 });
+    const budget = { tokens: 2, sessions: 1, requestsPerSecond: 1000, concurrency: 4 };
+    const ledger = localLedger(budget);
+    const t = budgetedTransport(inner, budget, ledger);
     await t.request(token);
     await t.request(soap('TokenCreateRQ'));
     const err = await t.request(token).catch((e: unknown) => e);
@@ -29,7 +31,7 @@ describe('live-run budget', () => {
     expect((err as BudgetExhausted).code).toBe('BUDGET_EXHAUSTED');
     expect((err as Error).message).toContain('--max-tokens');
     expect(inner.seen).toHaveLength(2);
-    expect(t.used).toEqual({ tokens: 2, sessions: 0 });
+    expect(ledger.used).toEqual({ tokens: 2, sessions: 0 });
   });
 
   it('counts sessions apart from tokens', async () => {

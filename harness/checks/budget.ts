@@ -40,11 +40,45 @@ export interface BudgetState {
   sessions: number;
 }
 
+/** The run was interrupted: no token or session is created any more (the main process is closing what is open). */
+export class RunInterrupted extends Error {
+  readonly code = 'RUN_INTERRUPTED';
+  constructor() {
+    super('the run was interrupted: no new token or session is created while the harness closes the sessions it opened');
+    this.name = 'RunInterrupted';
+  }
+}
+
 /**
- * A transport that keeps a run within its budget: counts token- and session-creating requests (refusing the one
- * past the limit before it is sent), spaces requests to the rate, and bounds requests in flight.
+ * Where token- and session-creating requests are counted against the run's budget. Throws {@link BudgetExhausted}
+ * past a limit (or {@link RunInterrupted}). A live run counts in the main process's session registry (one budget
+ * across workers); {@link localLedger} counts in this process.
  */
-export function budgetedTransport(inner: Transport, budget: Budget, used: BudgetState = { tokens: 0, sessions: 0 }): Transport & { readonly used: BudgetState } {
+export interface Ledger {
+  reserve(kind: 'token' | 'session'): Promise<void>;
+}
+
+/** A ledger in this process's memory. */
+export function localLedger(budget: Pick<Budget, 'tokens' | 'sessions'>, used: BudgetState = { tokens: 0, sessions: 0 }): Ledger & { readonly used: BudgetState } {
+  return {
+    used,
+    async reserve(kind) {
+      if (kind === 'token') {
+        if (used.tokens >= budget.tokens) throw new BudgetExhausted('tokens', budget.tokens);
+        used.tokens++;
+      } else {
+        if (used.sessions >= budget.sessions) throw new BudgetExhausted('sessions', budget.sessions);
+        used.sessions++;
+      }
+    },
+  };
+}
+
+/**
+ * A transport that keeps a run within its budget: counts token- and session-creating requests in `ledger` (the one
+ * past the limit is refused before it is sent), spaces requests to the rate, and bounds requests in flight.
+ */
+export function budgetedTransport(inner: Transport, budget: Budget, ledger: Ledger = localLedger(budget)): Transport {
   const interval = 1000 / budget.requestsPerSecond;
   let nextSlot = 0;
   let inFlight = 0;
@@ -62,16 +96,9 @@ export function budgetedTransport(inner: Transport, budget: Budget, used: Budget
     waiting.shift()?.();
   };
   return {
-    used,
     async request(req) {
       const kind = creates(req);
-      if (kind === 'token') {
-        if (used.tokens >= budget.tokens) throw new BudgetExhausted('tokens', budget.tokens);
-        used.tokens++;
-      } else if (kind === 'session') {
-        if (used.sessions >= budget.sessions) throw new BudgetExhausted('sessions', budget.sessions);
-        used.sessions++;
-      }
+      if (kind) await ledger.reserve(kind);
       await acquire();
       try {
         return await inner.request(req);

@@ -1,7 +1,11 @@
 import { afterAll } from 'vitest';
+import { installDrain } from './registry.ts';
 import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
-import { closeTarget } from './target.ts';
+import { closeTarget, runConfig } from './target.ts';
+
+// A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
+installDrain(runConfig());
 
 // Test files share a worker (isolate: false): each starts with no secrets, so the secrets of earlier files (every token
 // they were issued) do not pile up in the worker's redactor.

@@ -5,9 +5,12 @@ import {
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
 import type { Environment } from '../spec/index.ts';
-import type { Account } from '../targets/index.ts';
+import type { Account, HttpRequest } from '../targets/index.ts';
+import { creates } from './budget.ts';
 import { CheckFailure } from './failure.ts';
 import { journalSoap } from './journal.ts';
+import { creatingSession, registerSession, unregisterSession } from './registry.ts';
+import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
 export type { SoapExchange } from './soap-exchange.ts';
@@ -71,20 +74,28 @@ export async function postEnvelope(
   ids: { conversationId: string; messageId: string; cpaId: string } = { conversationId: '', messageId: '', cpaId: '' },
   timeoutMs?: number,
 ): Promise<SoapExchange> {
-  const response = await ctx.http.request({
+  const request: HttpRequest = {
     method: 'POST',
     url: soapUrl(ctx, env),
     headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'OTA' },
     body: xml,
     ...(timeoutMs !== undefined && { timeoutMs }),
-  });
-  const parsed = parseEnvelope(response.body);
-  return {
-    request: { xml, ...ids },
-    response,
-    envelope: parsed.ok ? parsed.envelope : undefined,
-    parseError: parsed.ok ? undefined : `${parsed.code}: ${parsed.message}`,
   };
+  const post = async (): Promise<SoapExchange> => {
+    const response = await ctx.http.request(request);
+    const parsed = parseEnvelope(response.body);
+    const x: SoapExchange = {
+      request: { xml, ...ids },
+      response,
+      envelope: parsed.ok ? parsed.envelope : undefined,
+      parseError: parsed.ok ? undefined : `${parsed.code}: ${parsed.message}`,
+    };
+    const token = x.envelope?.fault ? undefined : responseToken(x);
+    if (token && creates(request) === 'session') await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
+    return x;
+  };
+  // A session-creating exchange is seen through to its registration, also by a worker being signalled meanwhile.
+  return creates(request) === 'session' ? creatingSession(post) : post();
 }
 
 /** The token in the response's BinarySecurityToken, if any. */
@@ -143,14 +154,23 @@ export interface OpenSession {
 /** Sessions this worker opened and has not closed: closed at the end of each test file, also after a failure. */
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
 
+/**
+ * Keeps a session the service just opened (whatever sent the `SessionCreateRQ`): known to this worker, and on a live
+ * run registered with the main process before its token is used, so that the main process can close it if the run
+ * is interrupted or this worker ends.
+ */
+async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
+  openSessions.set(session.token, { ctx, session });
+  await registerSession(runConfig(), session);
+}
+
+/** `SessionCreateRQ`; the session it opens, if any, is tracked (see {@link track}) and closed at the end of the test file. */
 export async function sessionCreate(ctx: CheckContext, env: Environment, account: Account = soapAccount(ctx, env), call: Partial<SoapCall> = {}): Promise<SoapExchange & { session?: OpenSession }> {
   const conversationId = call.conversationId ?? newConversationId();
   const x = await soapCall(ctx, env, { action: 'SessionCreateRQ', security: credentialsOf(account), body: sessionCreateRQBody({ pseudoCityCode: account.pcc }), cpaId: account.pcc, conversationId, ...call });
   const token = x.envelope?.fault ? undefined : responseToken(x);
-  if (!token) return x;
-  const session: OpenSession = { env, token, conversationId, cpaId: account.pcc };
-  openSessions.set(token, { ctx, session });
-  return { ...x, session };
+  const tracked = token === undefined ? undefined : openSessions.get(token)?.session;
+  return tracked ? { ...x, session: tracked } : x;
 }
 
 /** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */
@@ -169,6 +189,7 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     cpaId: session.cpaId,
   });
   openSessions.delete(session.token);
+  await unregisterSession(runConfig(), session.token);
   ctx.created({ sessionsClosed: 1 });
   return x;
 }
@@ -207,7 +228,10 @@ export function expectEnvelope(x: SoapExchange, what: string): ParsedEnvelope {
   return x.envelope;
 }
 
-/** Closes every session this worker still has open (end of a test file, interruption). Never throws. */
+/**
+ * Closes every session this worker still has open (end of a test file). Never throws: a close that got no answer
+ * stays registered with the main process, which tries again at the end of the run.
+ */
 export async function closeOpenSessions(): Promise<number> {
   let closed = 0;
   for (const { ctx, session } of [...openSessions.values()]) {

@@ -2,12 +2,12 @@ import { inject } from 'vitest';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
-import { budgetedTransport, LIVE_BUDGET, type BudgetState } from './budget.ts';
+import { budgetedTransport, LIVE_BUDGET } from './budget.ts';
 import { resetJournal } from './journal.ts';
+import { runLedger } from './registry.ts';
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
-const budgetUsed: BudgetState = { tokens: 0, sessions: 0 };
 
 /** The run configuration the CLI provided (or the defaults of vitest.config.ts). */
 export function runConfig(): RunConfig {
@@ -20,8 +20,8 @@ async function create(run: RunConfig): Promise<Target> {
   }
   const config = presetConfig(run.target.config) ?? loadTargetConfig(run.target.config);
   const target = createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
-  // One budget for the whole run: live runs use a single worker without isolation, so this module's state is shared.
-  return { ...target, transport: budgetedTransport(target.transport, run.budget ?? LIVE_BUDGET, budgetUsed) };
+  // One budget for the whole run, counted by the main process's session registry (across workers and test files).
+  return { ...target, transport: budgetedTransport(target.transport, run.budget ?? LIVE_BUDGET, runLedger(run)) };
 }
 
 /** The target of this test file, created on first use and closed after the file (see `setup.ts`). */

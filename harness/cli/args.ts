@@ -4,13 +4,53 @@ import { UsageError } from './usage-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** `parseArgs` with messages that say what to do. */
+const NEGATIVE_NUMBER = /^-\d/;
+
+/**
+ * `--runs -1` → `--runs=-1`: a value that looks like a negative number is the option's value (its range is then
+ * checked with our own words), not an option of its own.
+ */
+function joinNegativeValues(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    const next = args[i + 1];
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+/** Node's words for a command line it cannot read, as one line in ours: what is wrong, and what to do. */
+function explain(command: string, err: Error & { code?: string }): string {
+  const more = `Run "tds-conformance ${command} --help" for the options.`;
+  const option = /Option '(?:-\w, )?(--?[\w-]+)/.exec(err.message)?.[1] ?? /'(--?[\w-]+)'/.exec(err.message)?.[1];
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option "${option ?? err.message}". ${more}`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    if (/argument missing/.test(err.message)) return `${option} needs a value, as in "${option} <value>". ${more}`;
+    if (/ambiguous/.test(err.message)) {
+      return `${option} needs a value, but the next word starts with "-": give the value after ${option}, or write ${option}=<value> for a value that starts with "-". ${more}`;
+    }
+    if (/does not take an argument/.test(err.message)) return `${option} takes no value: give it alone. ${more}`;
+  }
+  return `${err.message.split('\n', 1)[0] ?? err.message} ${more}`;
+}
+
+/** `parseArgs` with messages that say what to do (one line each). */
 export function parse<O extends Options>(command: string, args: readonly string[], options: O) {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(args, options), options, allowPositionals: true, strict: true });
   } catch (err) {
-    const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`${message}. Run "tds-conformance ${command} --help" for the options.`);
+    throw new UsageError(explain(command, err as Error & { code?: string }));
   }
 }
 
@@ -18,6 +58,7 @@ export function parse<O extends Options>(command: string, args: readonly string[
 export function parseOnly(values: readonly string[] | undefined): RuleId[] | undefined {
   if (!values || values.length === 0) return undefined;
   const selectors = values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  if (selectors.length === 0) throw new UsageError('--only is empty: give rule IDs (REST-03), areas (SESS) or globs (ERR-0*), comma-separated.');
   const ids = new Set<RuleId>();
   const unknown: string[] = [];
   for (const selector of selectors) {
@@ -34,9 +75,19 @@ export function parseOnly(values: readonly string[] | undefined): RuleId[] | und
   return [...ids];
 }
 
-export function parseInteger(name: string, value: string | undefined, min: number): number | undefined {
+/** Largest time limit a timer can wait for (ms); a larger one would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * `--name <n>`: a whole number (decimal digits only) from `min` to `max`, or `undefined` when not given.
+ * @throws {UsageError} naming the option and its range.
+ */
+export function parseInteger(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}".`);
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+    throw new UsageError(`--${name} must be ${range}, not "${value}".`);
+  }
   return n;
 }

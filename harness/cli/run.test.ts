@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';
 import { UsageError } from './usage-error.ts';
@@ -18,6 +19,7 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs([])).toEqual({
       help: false,
       options: { target: 'sim', suite: 'service', outDir: resolve('reports/latest'), allowOptIn: undefined, defects: [], quiet: false },
+      given: { out: 'reports/latest' },
     });
   });
 
@@ -33,6 +35,7 @@ describe('parseRunArgs', () => {
         only: ['REST-03', 'ERR-01'], seed: 7, runs: 3, requestTimeoutMs: 900, replay: { check: 'REST-03: x', path: '1:2' },
       },
       baseline: { file: 'known.json', update: true },
+      given: { out: 'out' },
     });
   });
 
@@ -46,6 +49,53 @@ describe('parseRunArgs', () => {
     expect(usage(() => parseRunArgs(['--replay', '@1'])))
       .toBe('--replay takes "<check title>@<path>" (or just the check title), as printed in a report\'s replay line.');
     expect(usage(() => parseRunArgs(['--suite', 'both']))).toBe('--suite must be service, client or all, not "both".');
+  });
+
+  it.each([
+    [['--runs', '-1'], '--runs must be a whole number of at least 1, not "-1".'],
+    [['--runs=-1'], '--runs must be a whole number of at least 1, not "-1".'],
+    [['--runs', '0'], '--runs must be a whole number of at least 1, not "0".'],
+    [['--runs', '2.5'], '--runs must be a whole number of at least 1, not "2.5".'],
+    [['--runs', '0x10'], '--runs must be a whole number of at least 1, not "0x10".'],
+    [['--seed', ''], '--seed must be a whole number from 0 to 2147483647, not "".'],
+    [['--seed', '-3'], '--seed must be a whole number from 0 to 2147483647, not "-3".'],
+    [['--seed', '4294967296'], '--seed must be a whole number from 0 to 2147483647, not "4294967296".'],
+    [['--timeout', '99999999999'], '--timeout must be a whole number from 1 to 2147483647, not "99999999999".'],
+    [['--client-timeout', '0'], '--client-timeout must be a whole number from 1 to 2147483647, not "0".'],
+    [['--max-sessions', '-1'], '--max-sessions must be a whole number of at least 0, not "-1".'],
+    [['--max-tokens', 'many'], '--max-tokens must be a whole number of at least 0, not "many".'],
+    [['--rate', '0'], '--rate must be a whole number of at least 1, not "0".'],
+    [['--runs'], '--runs needs a value, as in "--runs <value>". Run "tds-conformance run --help" for the options.'],
+    [['--out', '--quiet'], '--out needs a value, but the next word starts with "-": give the value after --out, or write --out=<value> for a value that starts with "-". Run "tds-conformance run --help" for the options.'],
+    [['--quiet=yes'], '--quiet takes no value: give it alone. Run "tds-conformance run --help" for the options.'],
+    [['-x'], 'unknown option "-x". Run "tds-conformance run --help" for the options.'],
+    [['REST-03'], 'run takes options only, not "REST-03": options start with "--". Run "tds-conformance run --help" for the options.'],
+    [['--out', ''], '--out is empty: give a directory for the reports (it is created if absent).'],
+    [['--target', ''], '--target is empty: give sim, cert or the path of a target config file.'],
+    [['--only', ','], '--only is empty: give rule IDs (REST-03), areas (SESS) or globs (ERR-0*), comma-separated.'],
+  ])('refuses %j in its own words', (args, message) => {
+    expect(usage(() => parseRunArgs(args))).toBe(message);
+  });
+});
+
+describe('any command line', () => {
+  const OPTIONS = [
+    '--target', '--suite', '--only', '--out', '--seed', '--runs', '--allow-opt-in', '--defect', '--replay', '--baseline', '--update-baseline',
+    '--timeout', '--client', '--client-module', '--client-timeout', '--max-tokens', '--max-sessions', '--rate', '--quiet', '--help', '--',
+  ];
+  const word = fc.oneof(
+    fc.constantFrom(...OPTIONS),
+    fc.constantFrom(...OPTIONS).map((o) => `${o}=`),
+    fc.constantFrom('-1', '0', '1e3', '', ' ', '-', '--', 'REST-03', 'all', 'sim', '2147483648', 'x@1:2', "'", '"'),
+    fc.string(),
+  );
+  test.prop([fc.array(word, { maxLength: 8 })])('is read into options or refused with a usage error, never another error', (args) => {
+    try {
+      parseRunArgs(args);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).not.toContain('\n');
+    }
   });
 });
 
@@ -76,6 +126,6 @@ describe('parseReplayCommand', () => {
   it('refuses a line that is not a run command, or that a shell could not read', () => {
     expect(usage(() => parseReplayCommand('npx vitest run'))).toBe('a replay command starts with "npx tds-conformance run", not "npx vitest run".');
     expect(usage(() => parseReplayCommand("npx tds-conformance run --replay 'x"))).toBe('the replay command cannot be read: the command line has a single quote that is never closed.');
-    expect(usage(() => parseReplayCommand('npx tds-conformance run --bogus'))).toMatch(/^Unknown option '--bogus'.*Run "tds-conformance run --help" for the options\.$/);
+    expect(usage(() => parseReplayCommand('npx tds-conformance run --bogus'))).toBe('unknown option "--bogus". Run "tds-conformance run --help" for the options.');
   });
 });

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
-import { ConformanceSession, selectRules, type RunOptions, type RunOutcome, type SuiteName } from '../runner.ts';
+import { resolveTarget, selectRules, type RunOptions, type SuiteName } from '../runner.ts';
 import { getRule } from '../spec/index.ts';
 import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { githubAnnotations } from '../report/github.ts';
 import { EXIT_CODES } from '../report/model.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
-import { parse, parseInteger, parseOnly } from './args.ts';
+import { MAX_TIMEOUT_MS, parse, parseInteger, parseOnly } from './args.ts';
+import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.ts';
+import { checkClient, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
 import { UsageError } from './usage-error.ts';
@@ -46,6 +48,9 @@ With GITHUB_ACTIONS=true, failures are also printed as GitHub Actions annotation
 Exit codes: 0 no MUST rule failed (but known failures) and nothing errored, 1 a MUST rule failed, a check errored
             or a known failure passed, 2 usage or configuration error, 3 the target could not be reached.`;
 
+/** Largest `--seed`: fast-check seeds are 32-bit integers. */
+const MAX_SEED = 2_147_483_647;
+
 /** What a `run` command line asks for. */
 export interface ParsedRun {
   readonly help: boolean;
@@ -53,6 +58,8 @@ export interface ParsedRun {
   readonly options: RunOptions;
   /** `--baseline <file>` as given, and whether `--update-baseline` was given. */
   readonly baseline?: { readonly file: string; readonly update: boolean };
+  /** `--out` and `--client-module` as typed (for messages). */
+  readonly given: { readonly out: string; readonly clientModule?: string };
 }
 
 /**
@@ -60,7 +67,7 @@ export interface ParsedRun {
  * @throws {UsageError} for an unknown option or a bad value.
  */
 export function parseRunArgs(args: readonly string[]): ParsedRun {
-  const { values } = parse('run', args, {
+  const { values, positionals } = parse('run', args, {
     target: { type: 'string', default: 'sim' },
     suite: { type: 'string', default: 'service' },
     only: { type: 'string', multiple: true },
@@ -84,6 +91,9 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     help: { type: 'boolean', default: false },
   });
   const shard = parseShard(values.shard);
+  if (positionals.length > 0) {
+    throw new UsageError(`run takes options only, not "${positionals[0]}": options start with "--". Run "tds-conformance run --help" for the options.`);
+  }
   const suite = values.suite as SuiteName;
   if (values.client !== undefined && values['client-module'] !== undefined) {
     throw new UsageError('give the client under test once: --client "<driver command>" or --client-module <path>, not both.');
@@ -94,10 +104,12 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   if (client && suite === 'service') {
     throw new UsageError('--client and --client-module put a client under test: add --suite client (or --suite all) to run the client rules.');
   }
-  const clientTimeout = parseInteger('client-timeout', values['client-timeout'], 1);
+  const clientTimeout = parseInteger('client-timeout', values['client-timeout'], 1, MAX_TIMEOUT_MS);
   const maxTokens = parseInteger('max-tokens', values['max-tokens'], 0);
   const maxSessions = parseInteger('max-sessions', values['max-sessions'], 0);
   const rate = parseInteger('rate', values.rate, 1);
+  if (values.out.trim() === '') throw new UsageError('--out is empty: give a directory for the reports (it is created if absent).');
+  if (values.target.trim() === '') throw new UsageError('--target is empty: give sim, cert or the path of a target config file.');
   if (!['service', 'client', 'all'].includes(suite)) throw new UsageError(`--suite must be service, client or all, not "${values.suite}".`);
   const replay = values.replay === undefined ? undefined : parseReplayTarget(values.replay);
   if (values.replay !== undefined && replay === undefined) {
@@ -107,9 +119,9 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
   }
   const only = parseOnly(values.only);
-  const seed = parseInteger('seed', values.seed, 0);
+  const seed = parseInteger('seed', values.seed, 0, MAX_SEED);
   const runs = parseInteger('runs', values.runs, 1);
-  const timeout = parseInteger('timeout', values.timeout, 1);
+  const timeout = parseInteger('timeout', values.timeout, 1, MAX_TIMEOUT_MS);
   const options: RunOptions = {
     target: values.target,
     suite,
@@ -136,6 +148,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   return {
     help: values.help,
     options,
+    given: { out: values.out, ...(values['client-module'] !== undefined && { clientModule: values['client-module'] }) },
     ...(values.baseline !== undefined && { baseline: { file: values.baseline, update: values['update-baseline'] } }),
   };
 }
@@ -167,16 +180,20 @@ export function parseReplayCommand(line: string): ParsedRun {
 
 /** `tds-conformance run`: the run's exit code (the report's, with the baseline applied). */
 export async function runCommand(args: readonly string[]): Promise<number> {
-  const { help, options, baseline } = parseRunArgs(args);
+  const { help, options, baseline, given } = parseRunArgs(args);
   if (help) {
     process.stdout.write(`${RUN_HELP}\n`);
     return 0;
   }
+  // Everything the run needs is checked before it starts: one line and exit code 2 for a bad value.
+  resolveTarget(options.target, options.defects);
+  checkClient(options.client, given.clientModule);
   const previous = baseline === undefined
     ? undefined
     : await readBaselineFile(resolve(baseline.file), baseline.file, { allowMissing: baseline.update });
+  if (options.write !== false) checkOutDir(options.outDir, given.out);
   announceOptIn(options);
-  const { report, exitCode, interrupted } = await runInterruptibly({
+  const { report, exitCode, interrupted, sessions } = await runInterruptibly({
     ...options,
     ...(baseline && previous && { baseline: { file: baseline.file, baseline: previous, update: baseline.update } }),
   });
@@ -211,11 +228,12 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   }
   if (report.target.kind === 'live') {
     const r = report.resources;
-    process.stderr.write(`live target: ${r.tokens} token${r.tokens === 1 ? '' : 's'} created, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed\n`);
+    const open = sessions?.sessionsOpen ?? 0;
+    process.stderr.write(`live target: ${r.tokens} token${r.tokens === 1 ? '' : 's'} created, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed${open ? `, ${open} left open` : ''}\n`);
   }
   if (interrupted) {
-    process.stderr.write(`\nInterrupted (${interrupted}): every session the run opened was closed; the report of what ran is in ${options.outDir}.\n`);
-    return 130;
+    process.stderr.write(`\n${interruptedLine(interrupted, sessions, options.outDir)}\n`);
+    return exitCodeOf(interrupted);
   }
   return replayMatched ? exitCode : EXIT_CODES.usage;
 }
@@ -230,32 +248,4 @@ function announceOptIn(options: RunOptions): void {
       + 'both environments (ENV-01, ENV-03) or other agencies\' credentials (ACCESS-02, ACCESS-03): they take shared '
       + 'resources of the environment for a while. Sessions opened are closed at the end, also if the run is interrupted.\n',
   );
-}
-
-/**
- * Runs with SIGINT and SIGTERM handled: the first signal stops the run (checks in flight finish, every test file
- * closes the sessions it opened, the report of what ran is written); a second one quits at once.
- */
-async function runInterruptibly(options: RunOptions): Promise<RunOutcome & { interrupted: NodeJS.Signals | undefined }> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
-  let interrupted: NodeJS.Signals | undefined;
-  let cancelling: Promise<void> | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(130);
-    interrupted = signal;
-    process.stderr.write(`\n${signal}: stopping the run, closing its sessions and writing the report (${signal} again to quit at once)…\n`);
-    cancelling = session.cancel();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return { ...(await session.run(options)), interrupted };
-  } finally {
-    // Let the workers finish their cleanup (closing sessions) before Vitest is closed: closing during a
-    // cancellation would end them by force.
-    await cancelling?.catch(() => undefined);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await session.close();
-  }
 }

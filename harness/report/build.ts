@@ -54,6 +54,11 @@ export interface BuildOptions {
   readonly replayContext?: readonly string[] | undefined;
   /** Rules waiting for the issue that will cover them; the spec's `notYetCovered` unless told otherwise. */
   readonly notYetCovered?: Readonly<Partial<Record<RuleId, string>>> | undefined;
+  /**
+   * Counts known better than the checks' own (a live run's session registry also sees the sessions of checks that
+   * never finished, and the closes of the main process); they replace the sums of `meta.resources`.
+   */
+  readonly resources?: Partial<Resources> | undefined;
 }
 
 /**
@@ -123,7 +128,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     exitCode: exitCodeFor(withPrerequisites, runErrors, codes),
     selection: catalog.map((r) => r.id).filter((id) => selected.has(id)),
     summary: summarize(withPrerequisites),
-    resources: sumResources(records),
+    resources: { ...sumResources(records), ...options.resources },
     rules: withPrerequisites,
     unmapped,
     runErrors,

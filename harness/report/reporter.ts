@@ -10,7 +10,7 @@ import { applyBaseline, createBaseline } from './baseline.ts';
 import type { Baseline } from './baseline.ts';
 import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
-import type { CheckStatus, Completion, Report, ReportTarget, RunError, TestRecord } from './model.ts';
+import type { CheckStatus, Completion, Report, ReportTarget, Resources, RunError, TestRecord } from './model.ts';
 import { errorCode, toTestRecord } from './record.ts';
 import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
@@ -49,6 +49,8 @@ export interface ConformanceReporterOptions {
    * not judge), as `--update-baseline` writes them.
    */
   readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean } | undefined;
+  /** Resource counts known better than the checks' own (a live run's session registry), read when a report is built. */
+  readonly resources?: (() => Partial<Resources>) | undefined;
 }
 
 interface Deferred<T> {
@@ -86,6 +88,7 @@ export class ConformanceReporter implements Reporter {
   #runErrors: RunError[] = [];
   #startedAt: Date;
   #ended = false;
+  #interrupted = false;
   #report: Report | undefined;
   #result = deferred<Report>();
   #writing: Promise<unknown> = Promise.resolve();
@@ -109,6 +112,16 @@ export class ConformanceReporter implements Reporter {
   /** The report of the run, once it has ended and the files are written. Rejects when they could not be written. */
   result(): Promise<Report> {
     return this.#result.promise;
+  }
+
+  /** The run is being stopped (Ctrl-C): every report written from now on is marked `interrupted`. */
+  interrupt(): void {
+    this.#interrupted = true;
+  }
+
+  /** Adds an error of the run outside any check (sessions the harness could not close, say). */
+  addRunError(error: RunError): void {
+    this.#runErrors.push(error);
   }
 
   onInit(): void {
@@ -157,12 +170,14 @@ export class ConformanceReporter implements Reporter {
       }
     }
     for (const error of unhandledErrors) {
+      // A worker ended by the Ctrl-C that stopped the run is the interruption itself, already reported as such.
+      if (this.#interrupted && error.message.startsWith('[vitest-pool]')) continue;
       const code = errorCode(error);
       this.#runErrors.push({ code: 'UNHANDLED_ERROR', message: `${code ? `${code}: ` : ''}${error.message}` });
     }
     this.#ended = true;
     try {
-      const report = await this.#write(reason === 'interrupted' ? 'interrupted' : 'complete');
+      const report = await this.#write(reason === 'interrupted' || this.#interrupted ? 'interrupted' : 'complete');
       this.#report = report;
       this.#printSummary(report);
       this.#result.resolve(report);
@@ -174,10 +189,11 @@ export class ConformanceReporter implements Reporter {
 
   /**
    * Builds a report of what is known so far and writes it (unless writing is off): for a run that is being
-   * interrupted or is crashing. Checks that have not finished are missing; the report says `partial`.
+   * interrupted or is crashing. Checks that have not finished are missing; the report says `partial` (or
+   * `interrupted`, after {@link interrupt}).
    */
   async flush(): Promise<Report> {
-    return this.#write(this.#ended ? 'complete' : 'partial');
+    return this.#write(this.#interrupted ? 'interrupted' : this.#ended ? 'complete' : 'partial');
   }
 
   #write(completion: Completion): Promise<Report> {
@@ -193,6 +209,7 @@ export class ConformanceReporter implements Reporter {
       runErrors: [...[...this.#moduleErrors.values()].flat(), ...this.#runErrors],
       unreachableCodes: this.#options.unreachableCodes ?? UNREACHABLE_CODES,
       replayContext: this.#options.replayContext,
+      resources: this.#options.resources?.(),
     });
     const judge = (report: Report): Report => {
       const given = this.#options.baseline;

@@ -17,7 +17,10 @@ export interface SimServerOptions {
   readonly control?: ControlOptions | false;
   /** Largest request body accepted, in bytes. */
   readonly maxBodyBytes?: number;
-  /** Milliseconds to wait before answering a request (slow-service tests); none by default. */
+  /**
+   * Milliseconds to wait before acting on a request and answering it (slow-service tests); none by default.
+   * `Infinity`: the request is never acted on nor answered (a service that hangs).
+   */
   readonly delay?: (request: SimRequest) => number;
 }
 
@@ -94,6 +97,7 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
   }
   const simRequest: SimRequest = { env, method: req.method ?? 'GET', path: url ? url.pathname : target, query: url ? url.search.slice(1) : '', headers, body };
   const wait = options.delay?.(simRequest) ?? 0;
+  if (wait === Number.POSITIVE_INFINITY) return; // never answered; the socket is destroyed when the server closes
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const answer = core.handle(simRequest);
   if (answer.kind === 'hang') return; // never answered; the socket is destroyed when the server closes

@@ -1,0 +1,91 @@
+/**
+ * A worker's side of the run's session registry (live runs through the CLI): every session a check opens is
+ * registered with the main process before its token is used, every close is reported, and token- and
+ * session-creating requests are counted against the one budget of the run. Without a registry (the simulator, plain
+ * `npx vitest`), sessions are only known to this worker and the budget is counted here.
+ */
+import { registryClient, type RegisteredSession, type RegistryClient } from '../registry/index.ts';
+import type { RunConfig } from '../run-config.ts';
+import { BudgetExhausted, LIVE_BUDGET, localLedger, RunInterrupted, type BudgetState, type Ledger } from './budget.ts';
+
+let client: { readonly url: string; readonly client: RegistryClient } | undefined;
+const localUsed: BudgetState = { tokens: 0, sessions: 0 };
+
+function clientFor(run: RunConfig): RegistryClient | undefined {
+  const endpoint = run.registry;
+  if (!endpoint) return undefined;
+  if (client?.url !== endpoint.url) client = { url: endpoint.url, client: registryClient(endpoint) };
+  return client.client;
+}
+
+/** Where this run counts its tokens and sessions: the main process's registry, or this worker. */
+export function runLedger(run: RunConfig): Ledger {
+  const registry = clientFor(run);
+  if (!registry) return localLedger(run.budget ?? LIVE_BUDGET, localUsed);
+  return {
+    async reserve(kind) {
+      const answer = await registry.reserve(kind);
+      if (answer.ok) return;
+      if (answer.reason === 'interrupted') throw new RunInterrupted();
+      throw new BudgetExhausted(answer.resource, answer.limit);
+    },
+  };
+}
+
+/** Registers a session just opened, before its token is used. Throws when the main process does not answer. */
+export async function registerSession(run: RunConfig, session: RegisteredSession): Promise<void> {
+  await clientFor(run)?.opened({ env: session.env, token: session.token, conversationId: session.conversationId, cpaId: session.cpaId });
+}
+
+/** Reports that the session's close was answered. Never throws: the main process closes it again if it must. */
+export async function unregisterSession(run: RunConfig, token: string): Promise<void> {
+  await clientFor(run)?.closed(token).catch(() => undefined);
+}
+
+let creating = 0;
+const idle: (() => void)[] = [];
+
+/**
+ * Runs a session-creating exchange (request, answer, registration) as one: a worker signalled meanwhile (Ctrl-C to
+ * the process group) finishes it before it ends, so that a session the service opened is registered and the main
+ * process can close it.
+ */
+export async function creatingSession<T>(work: () => Promise<T>): Promise<T> {
+  creating++;
+  try {
+    return await work();
+  } finally {
+    if (--creating === 0) for (const done of idle.splice(0)) done();
+  }
+}
+
+/** Longest a signalled worker waits for a session create in flight before it ends. */
+const DRAIN_MS = 3_000;
+/** Set on the process once the handlers are on (a worker that re-imports this module must not add them twice). */
+const DRAIN_INSTALLED = Symbol.for('tds-conformance.drain-installed');
+
+/**
+ * In a worker of a live run through the CLI (one with a registry): SIGINT and SIGTERM end the worker as they would,
+ * but only once a session create in flight is registered (at most {@link DRAIN_MS}). Elsewhere nothing changes.
+ */
+export function installDrain(run: RunConfig): void {
+  const flags = globalThis as { [DRAIN_INSTALLED]?: boolean };
+  if (flags[DRAIN_INSTALLED] || !run.registry) return;
+  flags[DRAIN_INSTALLED] = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, signal); // the default action now: the worker ends by the signal
+    };
+    if (creating === 0) return end();
+    idle.push(end);
+    setTimeout(end, DRAIN_MS);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.ts';
+
+/**
+ * Bad input to `tds-conformance run` is refused before the run starts: exit code 2, one line on standard error that
+ * says what to do, nothing on standard output, never a stack trace.
+ */
+describe('bad input to run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tds-usage-'));
+  const file = join(dir, 'a-file.txt');
+  writeFileSync(file, 'not a directory');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), ...args], { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  const hint = 'give the command that starts the driver as you would type it in a shell, as in --client "node my-driver.js" (docs/driver-protocol.md).';
+  const cases: [string, string[], string][] = [
+    ['an --out under a file', ['run', '--out', join(file, 'reports')], `--out "${join(file, 'reports')}" cannot be created: a part of its path is a file. Give a directory for the reports (it is created if absent).`],
+    ['an --out that is a file', ['run', '--out', file], `--out "${file}" is a file, not a directory: give a directory for the reports (it is created if absent).`],
+    ['a --client command that does not exist', ['run', '--suite', 'client', '--client', 'tds-no-such-driver --stdio'], `--client: the command "tds-no-such-driver" was not found on PATH: ${hint}`],
+    ['a --client path that does not exist', ['run', '--suite', 'client', '--client', './drivers/none.sh'], `--client: "./drivers/none.sh" does not exist: ${hint}`],
+    ['a --client-module that does not exist', ['run', '--suite', 'client', '--client-module', 'none.ts'], '--client-module "none.ts" is not a file: give the path of a module that exports createClient() (docs/driver-protocol.md).'],
+    ['a negative --runs', ['run', '--runs', '-1'], '--runs must be a whole number of at least 1, not "-1".'],
+    ['a --timeout past what a timer can wait', ['run', '--timeout', '3000000000'], '--timeout must be a whole number from 1 to 2147483647, not "3000000000".'],
+    ['an option without its value', ['run', '--seed'], '--seed needs a value, as in "--seed <value>". Run "tds-conformance run --help" for the options.'],
+    ['a word that is not an option', ['run', 'SESS-02'], 'run takes options only, not "SESS-02": options start with "--". Run "tds-conformance run --help" for the options.'],
+  ];
+  // A place that cannot be written (Linux: nothing can be created under /proc; Node's own recursive mkdir never returns there).
+  if (process.platform === 'linux') {
+    cases.push(['an --out that cannot be created', ['run', '--out', '/proc/x'], '--out "/proc/x" cannot be created (ENOENT): give a directory you can write to (it is created if absent).']);
+  }
+
+  it.concurrent.each(cases)('refuses %s at once: exit code 2 and one line saying what to do', async (_what, args, message) => {
+    const { code, stdout, stderr } = await cli(args);
+    expect(stderr).toBe(`tds-conformance: ${message}\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
+  }, 60_000);
+});
