@@ -63,7 +63,7 @@ export interface JudgeContext {
    * (SESS-06). True when `observe` ran the application itself.
    */
   readonly wholeRun: boolean;
-  /** Tokens the observer made expire (`--inject expire-tokens-after`), with the time, ms since the epoch. */
+  /** Tokens the observer made expire or dropped (`--inject expire-tokens-after`, `close-sessions`), with when, ms since the epoch. */
   readonly expired: ReadonlyMap<string, number>;
   /** Where the traffic comes from, for the hints of `not-applicable` verdicts. */
   readonly source: 'observe-sim' | 'observe-live' | 'har';

@@ -18,13 +18,13 @@ export type Injection =
   | { readonly kind: 'unauthorized-once' }
   /** The service drops every session after the first call in it: the next request with its token gets Client.InvalidSecurityToken. */
   | { readonly kind: 'close-sessions' }
-  /** The first SessionCreateRQ finds the account's pool full, and it stays full for this many seconds. */
-  | { readonly kind: 'pool-full'; readonly seconds: number };
+  /** The first `requests` SessionCreateRQ find the account's pool full; then it has room again. */
+  | { readonly kind: 'pool-full'; readonly requests: number };
 
 export const INJECTIONS_HELP = `  expire-tokens-after=<s>   sessionless tokens expire <s> seconds after they were issued (LIFE-03, API-04)
   unauthorized-once         the first API call with a sessionless token is refused once (LIFE-03)
   close-sessions            the service drops each session after its first call (SESS-07, SESS-06, ERR-04)
-  pool-full[=<s>]           the first SessionCreateRQ finds the session pool full, for <s> seconds (default 3) (SESS-08)`;
+  pool-full[=<n>]           the first <n> SessionCreateRQ find the session pool full (default 3) (SESS-08)`;
 
 /** Reads `--inject` values. @throws {UsageError} naming the value and the injections there are. */
 export function parseInjections(values: readonly string[]): Injection[] {
@@ -40,9 +40,13 @@ export function parseInjections(values: readonly string[]): Injection[] {
       case 'expire-tokens-after': return { kind: 'expire-tokens-after', seconds: seconds() };
       case 'unauthorized-once': return { kind: 'unauthorized-once' };
       case 'close-sessions': return { kind: 'close-sessions' };
-      case 'pool-full': return { kind: 'pool-full', seconds: seconds(3) };
+      case 'pool-full': {
+        const n = arg === undefined ? 3 : Number(arg);
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--inject pool-full takes a number of requests: pool-full=<n> (at least 1), not "${value}".`);
+        return { kind: 'pool-full', requests: n };
+      }
       default:
-        throw new UsageError(`"${value}" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions or pool-full[=<s>] (see "tds-conformance observe --help").`);
+        throw new UsageError(`"${value}" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions or pool-full[=<n>] (see "tds-conformance observe --help").`);
     }
   });
 }
@@ -60,13 +64,19 @@ export class Injector implements ProxyHooks {
   readonly #core: SimCore;
   readonly #injections: readonly Injection[];
   readonly #tokens = new Map<string, Known>();
-  readonly #timers: NodeJS.Timeout[] = [];
   #unauthorizedDone = false;
   #poolFilled = false;
+  /** The sessions that fill the pool, and how many SessionCreateRQ it has refused so far. */
+  #fillers: string[] = [];
+  #poolRefusals = 0;
 
-  constructor(core: SimCore, injections: readonly Injection[]) {
+  readonly #now: () => number;
+
+  /** `now`: the clock tokens age by (ms since the epoch; default `Date.now`). */
+  constructor(core: SimCore, injections: readonly Injection[], now: () => number = Date.now) {
     this.#core = core;
     this.#injections = injections;
+    this.#now = now;
   }
 
   #has<K extends Injection['kind']>(kind: K): Extract<Injection, { kind: K }> | undefined {
@@ -83,11 +93,11 @@ export class Injector implements ProxyHooks {
       : parsed?.security.kind === 'binarySecurityToken' && !TOKEN_CREATING.has(action ?? '') ? parsed.security.token : undefined;
     const known = token ? this.#tokens.get(token) : undefined;
     if (!token || !known) return;
-    const now = Date.now();
+    const now = this.#now();
     const expire = this.#has('expire-tokens-after');
     if (expire && known.kind === 'sessionless' && !this.expired.has(token) && now >= known.issuedAt + expire.seconds * 1000) {
       this.#core.revokeToken(token);
-      this.expired.set(token, known.issuedAt + expire.seconds * 1000);
+      this.expired.set(token, Date.now());
     }
     if (this.#has('unauthorized-once') && !this.#unauthorizedDone && known.kind === 'sessionless') {
       this.#unauthorizedDone = true;
@@ -95,16 +105,18 @@ export class Injector implements ProxyHooks {
     }
     if (this.#has('close-sessions') && known.kind === 'session' && known.calls >= 1 && !this.expired.has(token)) {
       this.#core.revokeToken(token);
-      this.expired.set(token, now);
+      this.expired.set(token, Date.now());
     }
     known.calls++;
   }
 
   after(x: ObservedExchange): void {
     const body = x.response?.body ?? '';
+    const full = this.#has('pool-full');
+    if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body) && ++this.#poolRefusals >= full.requests) this.#releasePool();
     if (x.protocol === 'rest') {
       const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
-      if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: x.endedAt, calls: 0 });
+      if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
       return;
     }
     const request = parseEnvelope(x.request.body);
@@ -112,30 +124,29 @@ export class Injector implements ProxyHooks {
     if (!action || !TOKEN_CREATING.has(action)) return;
     const answer = parseEnvelope(body);
     const s = answer.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
-    if (s?.kind === 'binarySecurityToken') this.#tokens.set(s.token, { kind: action === 'SessionCreateRQ' ? 'session' : 'sessionless', issuedAt: x.endedAt, calls: 0 });
+    if (s?.kind === 'binarySecurityToken') this.#tokens.set(s.token, { kind: action === 'SessionCreateRQ' ? 'session' : 'sessionless', issuedAt: this.#now(), calls: 0 });
   }
 
   /** Fills the pool of the account in the request by replaying its SessionCreateRQ into the simulator, once. */
   #fillPool(req: PendingRequest): void {
-    const full = this.#has('pool-full');
-    if (!full || this.#poolFilled) return;
+    if (!this.#has('pool-full') || this.#poolFilled) return;
     this.#poolFilled = true;
-    const fillers: string[] = [];
     for (let i = 0; i < 500; i++) {
       const answer = this.#core.handle({ env: req.env, method: 'POST', path: SOAP_PATH, query: '', headers: req.headers, body: req.body });
       const parsed = answer.kind === 'response' ? parseEnvelope(answer.body) : undefined;
       const envelope = parsed?.ok ? parsed.envelope : undefined;
       if (!envelope || envelope.fault || envelope.security.kind !== 'binarySecurityToken') break;
-      fillers.push(envelope.security.token);
+      this.#fillers.push(envelope.security.token);
     }
-    const timer = setTimeout(() => {
-      for (const t of fillers) this.#core.revokeToken(t);
-    }, full.seconds * 1000);
-    timer.unref();
-    this.#timers.push(timer);
   }
 
+  #releasePool(): void {
+    for (const t of this.#fillers) this.#core.revokeToken(t);
+    this.#fillers = [];
+  }
+
+  /** Frees what the injections hold in the simulator. */
   close(): void {
-    for (const t of this.#timers) clearTimeout(t);
+    this.#releasePool();
   }
 }

@@ -136,7 +136,8 @@ function stok(t: Traffic): ClauseVerdict[] {
 }
 
 function err04and05(t: Traffic): ClauseVerdict[] {
-  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token');
+  // Faults for a token sent in wsse:BinarySecurityToken (a token sent elsewhere is not the service's to quote).
+  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.uses.some((u) => u.x === m.x && u.refused));
   const closedBefore = (m: SoapMessage) => t.soap.some((c) => c.action === 'SessionCloseRQ' && c.tokenUsed === m.tokenUsed && c.x.endedAt <= m.x.startedAt);
   const clauseOf = (m: SoapMessage) => closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
   const out: ClauseVerdict[] = [];

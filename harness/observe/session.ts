@@ -28,6 +28,8 @@ export interface ObservationOptions {
   /** Seed of the simulator's accounts and tokens. */
   readonly seed?: number;
   readonly requestTimeoutMs?: number;
+  /** The clock injections age tokens by (tests move it); default `Date.now`. */
+  readonly injectionClock?: () => number;
 }
 
 export interface ObservationResult {
@@ -95,7 +97,7 @@ export class Observation {
       const server = await startSimServer(core);
       for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
       const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });
-      const injector = new Injector(core, injections);
+      const injector = new Injector(core, injections, options.injectionClock);
       try {
         const proxy = await startRecordingProxy({ upstream: server.urls, transport, redactor, hooks: injector, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
         return new Observation({
@@ -162,6 +164,11 @@ export class Observation {
       if (a) Object.assign(out, { [`TDS_${E}_EPR`]: a.epr, [`TDS_${E}_PCC`]: a.pcc, [`TDS_${E}_PASSWORD`]: a.password });
     }
     return out;
+  }
+
+  /** The simulator's accounts, with the simulator upstream. */
+  simAccounts(): ReturnType<typeof defaultAccounts> | undefined {
+    return this.#sim?.accounts;
   }
 
   /** What the judge needs besides the traffic. */

@@ -64,8 +64,14 @@ export interface IssuedToken {
 export interface TokenUse {
   readonly x: ObservedExchange;
   readonly token: string;
-  /** The answer refused the token: REST 401/403, or a SOAP refusal of the token. */
+  /**
+   * The answer refused the token, sent where it belongs: a REST 401 to `Authorization: Bearer <token>`, or a SOAP
+   * refusal of the token in wsse:BinarySecurityToken. A refusal of a token sent elsewhere refuses the request's form
+   * (API-03, SOAP-04), not the token.
+   */
   readonly refused: boolean;
+  /** The answer was a refusal, whatever the form of the request: the client learnt its token no longer works. */
+  readonly rejected: boolean;
 }
 
 export const TOKEN_CREATING: ReadonlySet<string> = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
@@ -117,23 +123,29 @@ export class Traffic {
       if (x.protocol === 'rest' && isTokenPath(x.request.path)) {
         const t = this.#tokenRequest(x);
         tokenRequests.push(t);
+        if (t.token) this.#issuedSoFar.add(t.token);
         if (t.token) issued.set(t.token, { value: t.token, kind: 'sessionless', env: x.env, via: 'rest', issuedAt: x.endedAt, expiresIn: t.expiresIn, account: t.account, seq: x.seq });
       } else if (x.protocol === 'rest') {
         const authorization = x.request.headers.authorization;
         const token = bearerToken(authorization);
         const answer = x.response ? classifyRest(x.response.status) : undefined;
         apiCalls.push({ x, authorization, token, answer });
-        if (token) uses.push({ x, token, refused: answer?.kind === 'refused' || answer?.kind === 'forbidden' });
+        // A 401 to a malformed header (`Bearer<token>`) refuses the header, not the token (API-03's to judge).
+        if (token) uses.push({ x, token, refused: answer?.kind === 'refused' && /^Bearer \S+$/.test(authorization ?? ''), rejected: answer?.kind === 'refused' });
       } else {
         const m = this.#soapMessage(x);
         soap.push(m);
+        if (m.tokenIssued) this.#issuedSoFar.add(m.tokenIssued);
         if (m.tokenIssued && m.action && TOKEN_CREATING.has(m.action)) {
           issued.set(m.tokenIssued, {
             value: m.tokenIssued, kind: m.action === 'SessionCreateRQ' ? 'session' : 'sessionless', env: x.env, via: 'soap', issuedAt: x.endedAt,
             expiresIn: undefined, account: m.account, seq: x.seq,
           });
         }
-        if (m.tokenUsed) uses.push({ x, token: m.tokenUsed, refused: m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' });
+        if (m.tokenUsed) {
+          const rejected = m.answer?.kind === 'refused';
+          uses.push({ x, token: m.tokenUsed, refused: rejected && bst(m.request) === m.tokenUsed, rejected });
+        }
       }
     }
     this.tokenRequests = tokenRequests;
@@ -181,6 +193,13 @@ export class Traffic {
     return { x, authorization, decoded, account, answer, ...(token !== undefined && { token }), ...(expiresIn !== undefined && { expiresIn }) };
   }
 
+  /** A token sent where a password belongs (a UsernameToken of a later call): still a use of that token. */
+  #tokenAsPassword(password: string | undefined): string | undefined {
+    return password !== undefined && this.#issuedSoFar.has(password) ? password : undefined;
+  }
+
+  readonly #issuedSoFar = new Set<string>();
+
   #soapMessage(x: ObservedExchange): SoapMessage {
     const req = parseEnvelope(x.request.body);
     const request = req.ok ? req.envelope : undefined;
@@ -192,7 +211,7 @@ export class Traffic {
     const s = request?.security;
     const password = s?.kind === 'usernameToken' ? s.password : s?.kind === 'both' ? s.usernameToken.password : undefined;
     return {
-      x, request, ...(req.ok ? {} : { requestError: req.message }), response, answer, action, tokenUsed: action && TOKEN_CREATING.has(action) ? undefined : bst(request),
+      x, request, ...(req.ok ? {} : { requestError: req.message }), response, answer, action, tokenUsed: action && TOKEN_CREATING.has(action) ? undefined : (bst(request) ?? this.#tokenAsPassword(password)),
       tokenIssued, account: this.accountByPassword(x.env, password),
     };
   }
