@@ -1,6 +1,8 @@
 import { RUN_HELP, runCommand } from './cli/run.ts';
 import { diffCommand } from './cli/diff.ts';
 import { doctorCommand } from './cli/doctor.ts';
+import { judgeCommand } from './cli/judge.ts';
+import { observeCommand } from './cli/observe.ts';
 import { selftestCommand } from './cli/selftest.ts';
 import { serveCommand } from './cli/serve.ts';
 import { RULES_MD, writeRulesMarkdown } from './docs/write.ts';
@@ -17,6 +19,8 @@ Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
   serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
+  observe    judge any client from its real traffic: a recording proxy in front of the simulator or CERT, no driver
+  judge      judge a client from a HAR file (browser devtools, mitmproxy, Charles)
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
   diff       compare two runs' report.json: the rules whose status changed (exit 1 when any did)
   rules      list the rule catalog
@@ -44,6 +48,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await serveCommand(args);
       case 'doctor':
         return await doctorCommand(args);
+      case 'observe':
+        return await observeCommand(args);
+      case 'judge':
+        return await judgeCommand(args);
       case 'diff':
         return await diffCommand(args);
       case 'rules':
@@ -63,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, observe, judge, doctor, diff, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

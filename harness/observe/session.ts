@@ -39,7 +39,7 @@ export interface ObservationResult {
 }
 
 /** An account known from a target config: `restDomainDeclared` when the config names the REST domain. */
-function knownFromConfig(config: TargetConfig, env: Environment): KnownAccount[] {
+export function knownFromConfig(config: TargetConfig, env: Environment): KnownAccount[] {
   const a = config.accounts[env];
   if (!a) return [];
   return [{ ...resolveAccount(a), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) }];
