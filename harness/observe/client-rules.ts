@@ -442,7 +442,9 @@ function soap05(t: Traffic): ClauseVerdict[] {
 
 // ---- SESS-05, -06, -08 --------------------------------------------------------------------------------------------
 
-const closes = (t: Traffic) => t.soap.filter((m) => m.action === 'SessionCloseRQ');
+/** A SessionCloseRQ, by its eb:Action or its body (a wrong action is SOAP-04's to judge: the close was still sent). */
+const isClose = (m: SoapMessage) => m.action === 'SessionCloseRQ' || m.request?.body.root?.localName === 'SessionCloseRQ';
+const closes = (t: Traffic) => t.soap.filter(isClose);
 
 function sess05(t: Traffic): ClauseVerdict[] {
   const list = closes(t).filter((m) => m.request);
@@ -487,12 +489,12 @@ interface SessionLife {
 function sessions(t: Traffic): SessionLife[] {
   return [...t.issued.values()].filter((tok) => tok.kind === 'session').map((token) => {
     const inSession = t.soap.filter((m) => m.tokenUsed === token.value);
-    const close = inSession.find((m) => m.action === 'SessionCloseRQ');
+    const close = inSession.find(isClose);
     // Refused in whatever form it was sent: the client learnt the session is gone (and may not send its token again).
     const refused = t.uses.find((u) => u.token === token.value && u.rejected);
     const expired = t.ctx.expired.get(token.value);
-    const failedCall = inSession.find((m) => m.action !== 'SessionCloseRQ' && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
-      ?? inSession.find((m) => m.action !== 'SessionCloseRQ' && !m.x.response);
+    const failedCall = inSession.find((m) => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
+      ?? inSession.find((m) => !isClose(m) && !m.x.response);
     const ends = [refused?.x.endedAt, expired].filter((n): n is number => n !== undefined);
     return { token, closedAt: close?.x.startedAt, endedAt: ends.length ? Math.min(...ends) : undefined, failedCall };
   });

@@ -7,7 +7,7 @@ import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, type Report } from '../report/index.ts';
 import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
 import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../spec/index.ts';
-import { ConfigError, createTransport, loadTargetConfig, resolveAccount, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
+import { ConfigError, createTransport, loadTargetConfig, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { JudgeContext, KnownAccount } from './exchange.ts';
@@ -40,9 +40,12 @@ export interface ObservationResult {
 
 /** An account known from a target config: `restDomainDeclared` when the config names the REST domain. */
 export function knownFromConfig(config: TargetConfig, env: Environment): KnownAccount[] {
-  const a = config.accounts[env];
-  if (!a) return [];
-  return [{ ...resolveAccount(a), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) }];
+  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
+  const main = config.accounts[env];
+  // The accounts of "access" are CERT accounts (ACCESS rules): an application may use them too.
+  const x = config.access;
+  const more = env === 'cert' ? [x?.otherAgency?.account, x?.noAmendment?.account, x?.portal?.account, x?.certOnly].filter((a): a is AccountConfig => a !== undefined) : [];
+  return [...(main ? [main] : []), ...more].map(known);
 }
 
 /** A simulator account as the judge knows it; the default domain counts as "no domain configured" (CRED-04). */

@@ -168,10 +168,11 @@ export class Traffic {
     return Object.values(this.ctx.accounts).some((a) => (a?.length ?? 0) > 0);
   }
 
-  /** The account a token was obtained with, or else the only account of the environment. */
+  /** The account a token was obtained with; for a token obtained before the traffic, the only account of the environment. */
   accountOfToken(token: string | undefined, env: Environment | undefined): KnownAccount | undefined {
     const t = token ? this.issued.get(token) : undefined;
-    if (t?.account) return t.account;
+    // A token seen issued belongs to the account of its credentials (unknown when they name no known account).
+    if (t) return t.account;
     const inEnv = env ? (this.ctx.accounts[env] ?? []) : [];
     return inEnv.length === 1 ? inEnv[0] : undefined;
   }
