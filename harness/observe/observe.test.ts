@@ -63,6 +63,8 @@ describe('an application on the Python reference client, run by the observation'
   it('CRED-01, CRED-02, REST-01, API-03, API-04, API-05, LIFE-03, ENV-02: the REST rules pass as through its driver; the SOAP rules say what would exercise them', async () => {
     const observation = await Observation.start({ upstream: 'sim', injections: parseInjections(['unauthorized-once']) });
     try {
+      // Loopback only, unless told otherwise.
+      expect(observation.proxy.urls.cert?.restBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const exit = await runApplication(`python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`, observation.childEnvironment(), { quiet: true });
       expect(exit).toEqual({ kind: 'exited', code: 0, signal: null });
       const { report } = await observation.judge({ wholeRun: true, validator });
