@@ -12,6 +12,8 @@ Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
   serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
+  observe    judge any client from its real traffic: a recording proxy in front of the simulator or CERT, no driver
+  judge      judge a client from a HAR file (browser devtools, mitmproxy, Charles)
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
   diff       compare two runs' report.json: the rules whose status changed (exit 1 when any did)
   merge      combine report.json files: the shards of a run (run --shard i/n) into one report set, several
@@ -42,6 +44,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await (await import('./cli/serve.ts')).serveCommand(args);
       case 'doctor':
         return await (await import('./cli/doctor.ts')).doctorCommand(args);
+      case 'observe':
+        return await (await import('./cli/observe.ts')).observeCommand(args);
+      case 'judge':
+        return await (await import('./cli/judge.ts')).judgeCommand(args);
       case 'diff':
         return await (await import('./cli/diff.ts')).diffCommand(args);
       case 'merge':
@@ -64,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, observe, judge, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { parseInjections } from '../observe/index.ts';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import type { Report } from '../report/index.ts';
+import { defaultAccounts } from '../sim/index.ts';
+import { ConfigError } from '../targets/index.ts';
+import { observeCommand } from './observe.ts';
+import { UsageError } from './usage-error.ts';
+
+describe('tds-conformance observe: arguments', () => {
+  it('an unknown injection is a usage error listing the injections', () => {
+    expect(() => parseInjections(['expire-all'])).toThrow(new UsageError('"expire-all" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions or pool-full[=<n>] (see "tds-conformance observe --help").'));
+  });
+
+  it('expire-tokens-after needs its seconds', () => {
+    expect(() => parseInjections(['expire-tokens-after'])).toThrow(new UsageError('--inject expire-tokens-after takes a number of seconds: expire-tokens-after=<s>, not "expire-tokens-after".'));
+    expect(parseInjections(['expire-tokens-after=30,pool-full'])).toEqual([{ kind: 'expire-tokens-after', seconds: 30 }, { kind: 'pool-full', requests: 3 }]);
+  });
+
+  it('a stray argument is a usage error pointing at "--"', async () => {
+    await expect(observeCommand(['python3'])).rejects.toThrow(new UsageError('observe takes no argument "python3"; to run the application under observation, put its command after "--": tds-conformance observe -- <command>.'));
+  });
+
+  it('injections need the simulator upstream', async () => {
+    const config = join(PACKAGE_ROOT, 'fixtures/har/accounts.json');
+    await expect(observeCommand(['--upstream', config, '--inject', 'close-sessions'])).rejects.toThrow(new ConfigError('CONFIG_INVALID', `--inject acts on the built-in simulator only: use it with --upstream sim, not ${config}.`));
+  });
+});
+
+describe('tds-conformance observe -- <command>', () => {
+  it('CRED-01, CRED-02, REST-01, API-04, LIFE-03: runs the application against the proxy, judges its traffic and writes reports without its secrets', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tds-observe-'));
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    let code: number;
+    try {
+      code = await observeCommand(['--out', out, '--inject', 'unauthorized-once', '--only', 'CRED,REST-01,API,LIFE', '--', `python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`]);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.rules.filter((r) => report.selection.includes(r.id)).map((r) => `${r.id} ${r.status}`)).toEqual([
+      'CRED-01 pass', 'CRED-02 pass', 'CRED-04 pass', 'REST-01 pass', 'API-03 pass', 'API-04 pass', 'API-05 pass', 'LIFE-03 partial',
+    ]);
+    const passwords = [...defaultAccounts(1).accounts.cert, ...defaultAccounts(1).accounts.prod].map((a) => a.password);
+    const texts = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8'));
+    expect(texts.filter((t) => passwords.some((p) => t.includes(p)) || /T1RLAQ/.test(t))).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,156 @@
+import { resolve } from 'node:path';
+import { INJECTIONS_HELP, Observation, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
+import { writeReports, type Report } from '../report/index.ts';
+import { parse, parseInteger, parseOnly } from './args.ts';
+import { UsageError } from './usage-error.ts';
+
+export const OBSERVE_HELP = `Usage: tds-conformance observe [--upstream sim|cert|<config.json>] [options] [-- <command>]
+
+Judges a client from its real traffic, with no driver: a recording proxy on loopback for each environment of the
+upstream (REST at its root, SOAP at /websvc). Point the application at the printed addresses and run its normal
+workload; when the observation ends, the client rules (and the service rules the answers show) are judged from what
+was observed and the usual reports written. A rule the traffic cannot decide is not-applicable, saying what workload
+(or --inject) would exercise it.
+
+With "-- <command>", observe runs the application itself, with TDS_CERT_REST_URL, TDS_CERT_SOAP_URL (and PROD's) set
+to the proxy and, with the simulator upstream, TDS_CERT_EPR, TDS_CERT_PCC, TDS_CERT_PASSWORD set to its account; the
+observation ends when the command exits, and covers the application's whole run (sessions left open are not closed).
+
+Options:
+  --upstream <sim|cert|file.json>  what the proxy forwards to (default: sim, the built-in simulator)
+  --port <n>                       port of the first environment's proxy, the next ones follow (default: free ports)
+  --host <addr>                    address to listen on (default: 127.0.0.1, loopback only)
+  --out <dir>                      where to write the reports (default: reports/latest)
+  --inject <what>                  fault injection, simulator upstream only (repeatable):
+${INJECTIONS_HELP}
+  --duration <s>                   end the observation after <s> seconds
+  --until-idle <s>                 end it after <s> seconds without traffic (once traffic was seen)
+  --pool-size <n>                  the session pool the application is configured with (SESS-08)
+  --whole-run                      the observation covers the application's whole run, up to its exit (SESS-06)
+  --only <ids>                     judge only these rules (IDs, areas, globs)
+  --seed <n>                       seed of the simulator's accounts (default 1)
+
+Ends on Ctrl-C, --duration, --until-idle or the command's exit. Nothing written holds a password or a token.
+Exit codes: 0 no MUST rule failed, 1 a MUST rule failed, 2 usage or configuration error.`;
+
+function positiveSeconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a number of seconds greater than 0, not "${value}".`);
+  return n;
+}
+
+/** The summary printed at the end: the verdicts that need a look. */
+export function summaryLines(report: Report, outDir: string, exchanges: number): string[] {
+  const judged = report.rules.filter((r) => report.selection.includes(r.id));
+  const lines = [`${exchanges} exchange(s) recorded; ${judged.length} rules judged.`];
+  for (const r of judged) {
+    if (r.status === 'pass' || r.status === 'info') continue;
+    const why = r.status === 'fail' || r.status === 'warn'
+      ? (r.checks.find((c) => c.status === r.status) as { message?: string } | undefined)?.message
+      : r.reason;
+    lines.push(`  ${r.id.padEnd(9)} ${r.status.padEnd(14)} ${why ?? ''}`);
+  }
+  const s = report.summary;
+  lines.push(`pass ${s.pass}, partial ${s.partial}, fail ${s.fail}, warn ${s.warn}, info ${s.info}, not-applicable ${s.notApplicable}, error ${s.error}`);
+  lines.push(`Reports: ${outDir}`);
+  return lines;
+}
+
+export async function observeCommand(args: readonly string[], signal?: AbortSignal): Promise<number> {
+  const { values, positionals } = parse('observe', args, {
+    upstream: { type: 'string', default: 'sim' },
+    port: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    out: { type: 'string', default: 'reports/latest' },
+    inject: { type: 'string', multiple: true },
+    duration: { type: 'string' },
+    'until-idle': { type: 'string' },
+    'pool-size': { type: 'string' },
+    'whole-run': { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  });
+  if (values.help) {
+    process.stdout.write(`${OBSERVE_HELP}\n`);
+    return 0;
+  }
+  const dash = args.indexOf('--');
+  const command = dash >= 0 ? args.slice(dash + 1).join(' ').trim() : '';
+  if (positionals.length > 0 && dash < 0) {
+    throw new UsageError(`observe takes no argument "${positionals[0]}"; to run the application under observation, put its command after "--": tds-conformance observe -- <command>.`);
+  }
+  if (dash >= 0 && command === '') throw new UsageError('nothing after "--": give the command that runs the application, as in: tds-conformance observe -- npm start.');
+  const port = parseInteger('port', values.port, 0);
+  const poolSize = parseInteger('pool-size', values['pool-size'], 1);
+  const seed = parseInteger('seed', values.seed, 0);
+  const duration = positiveSeconds('duration', values.duration);
+  const idle = positiveSeconds('until-idle', values['until-idle']);
+  const injections = parseInjections(values.inject ?? []);
+  const only = parseOnly(values.only);
+  const outDir = resolve(values.out);
+
+  const observation = await Observation.start({
+    upstream: values.upstream, host: values.host, injections,
+    ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
+  });
+  const out = process.stdout;
+  let wholeRun = values['whole-run'];
+  try {
+    out.write(`tds-conformance observe: recording proxy (upstream: ${values.upstream}${injections.length ? `; injections: ${(values.inject ?? []).join(', ')}` : ''})\n`);
+    out.write(`${observation.banner().join('\n')}\n\n`);
+    const stop = new AbortController();
+    const onSignal: { int?: () => void; term?: () => void } = {};
+    const ended = new Promise<string>((resolveEnd) => {
+      const end = (why: string) => () => resolveEnd(why);
+      onSignal.int = end('interrupted (Ctrl-C)');
+      onSignal.term = end('terminated');
+      process.once('SIGINT', onSignal.int);
+      process.once('SIGTERM', onSignal.term);
+      signal?.addEventListener('abort', end('stopped'), { once: true });
+      const timers: NodeJS.Timeout[] = [];
+      if (duration !== undefined) timers.push(setTimeout(end(`--duration ${duration} s reached`), duration * 1000));
+      if (idle !== undefined) {
+        timers.push(setInterval(() => {
+          if (observation.proxy.exchanges().length > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
+        }, 200));
+      }
+      stop.signal.addEventListener('abort', () => timers.forEach((t) => clearTimeout(t)), { once: true });
+    });
+    let why: string;
+    if (command) {
+      out.write(`Running the application: ${command}\n\n`);
+      const run = runApplication(command, observation.childEnvironment(), { signal: stop.signal }).then((exit) => {
+        if (exit.kind === 'failed-to-start') return `the command could not start: ${exit.message}`;
+        wholeRun = true;
+        return `the application exited (${exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`})`;
+      });
+      why = await Promise.race([run, ended]);
+      if (!wholeRun) {
+        stop.abort();
+        await run;
+        wholeRun = false;
+      }
+    } else {
+      out.write('Point the application at these addresses and run its workload. Stop with Ctrl-C.\n\n');
+      why = await ended;
+    }
+    stop.abort();
+    if (onSignal.int) process.off('SIGINT', onSignal.int);
+    if (onSignal.term) process.off('SIGTERM', onSignal.term);
+    out.write(`Observation ended: ${why}. Judging…\n`);
+    const exchanges = observation.proxy.exchanges();
+    const validator = exchanges.some((x) => x.protocol === 'soap') ? await tryValidator() : undefined;
+    try {
+      const { report } = await observation.judge({ wholeRun, only, validator });
+      const written = await writeReports(report, outDir, observation.redactor);
+      out.write(`${observation.redactor.redact(summaryLines(written.report, outDir, exchanges.length).join('\n'))}\n`);
+      return written.report.exitCode;
+    } finally {
+      await validator?.close();
+    }
+  } finally {
+    await observation.close();
+  }
+}

@@ -1,0 +1,668 @@
+/**
+ * The client rules judged from recorded traffic: the same rule IDs, clauses and wording as the driver-based client
+ * suite (suites/client), read from what the client actually sent instead of from a scripted workload. A clause the
+ * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
+ */
+import { attributeValue, childElement, NS, envelopeExcerpt, type Verdict } from '../soap/index.ts';
+import { decodeCredentials } from '../credentials/index.ts';
+import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
+import type { ObservedExchange } from './exchange.ts';
+import { TOKEN_CREATING, type IssuedToken, type SoapMessage, type Traffic } from './traffic.ts';
+import { broken, held, notSeen, type ClauseVerdict } from './verdict.ts';
+
+/** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
+export type RequestValidator = (xml: string) => Promise<Verdict>;
+
+const ACCOUNT_HINT = 'give the account the application uses: --target <config.json> (its "accounts"), or --account <EPR>:<PCC>[:<REST domain>] with the password in TDS_OBSERVE_PASSWORD';
+
+/** The hint for a clause the traffic did not exercise: an injection on the simulator upstream, or a workload. */
+function hint(t: Traffic, withSim: string, otherwise: string): string {
+  return t.ctx.source === 'observe-sim' ? withSim : otherwise;
+}
+
+const at = (x: ObservedExchange) => `#${x.seq} ${x.request.method} ${x.request.path}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The first failure among `checks`, or the pass. */
+function firstFailure(clause: string, failures: readonly (ClauseVerdict | undefined)[], seen: string): ClauseVerdict {
+  return failures.find((f) => f !== undefined) ?? held(clause, seen);
+}
+
+// ---- CRED ---------------------------------------------------------------------------------------------------------
+
+function cred(t: Traffic): ClauseVerdict[] {
+  const requests = t.tokenRequests;
+  const none = 'no token request seen: start the application with no token held and let it make a REST call';
+  if (requests.length === 0) {
+    return ['CRED-02.basic-scheme', 'CRED-02.outer-layer', 'CRED-02.inner-layer', 'CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => notSeen(c, none));
+  }
+  const basic = requests.map((r) => ({ r, match: /^Basic (\S+)$/.exec(r.authorization ?? '') }));
+  const schemeFail = basic.find((b) => !b.match);
+  const layered = basic.flatMap((b) => (b.match ? [{ r: b.r, layers: decodeCredentials(b.match[1] as string) }] : []));
+  const outer = layered.find((l) => !l.layers.ok && l.layers.code === 'outer-base64');
+  const inner = layered.find((l) => !l.layers.ok && l.layers.code !== 'outer-base64');
+  const decoded = layered.flatMap((l) => (l.layers.ok ? [{ r: l.r, clientId: l.layers.clientId }] : []));
+  const out: ClauseVerdict[] = [
+    schemeFail
+      ? broken('CRED-02.basic-scheme', 'the token request does not carry "Authorization: Basic <ENCODED_CREDENTIALS>"', {
+          expected: 'Basic <ENCODED_CREDENTIALS>', actual: schemeFail.r.authorization?.replace(/\s.*$/, ' …') ?? '(no header)', x: schemeFail.r.x,
+        })
+      : held('CRED-02.basic-scheme', `${plural(requests.length, 'token request')}, each with Basic credentials`),
+  ];
+  const layersSeen = `${plural(layered.length, 'Basic credential')} decoded`;
+  if (layered.length === 0) {
+    out.push(notSeen('CRED-02.outer-layer', 'no token request carried Basic credentials (see CRED-02.basic-scheme)'), notSeen('CRED-02.inner-layer', 'no token request carried Basic credentials (see CRED-02.basic-scheme)'));
+  } else {
+    out.push(
+      outer && !outer.layers.ok
+        ? broken('CRED-02.outer-layer', 'the credentials are not base64( base64(ClientID) ":" base64(password) )', { expected: 'two layers of base64 (UTF-8)', actual: outer.layers.reason, x: outer.r.x })
+        : held('CRED-02.outer-layer', layersSeen),
+      inner && !inner.layers.ok
+        ? broken('CRED-02.inner-layer', 'the credentials are not base64( base64(ClientID) ":" base64(password) )', { expected: 'two layers of base64 (UTF-8)', actual: inner.layers.reason, x: inner.r.x })
+        : outer ? notSeen('CRED-02.inner-layer', 'the outer layer is not base64 (see CRED-02.outer-layer)') : held('CRED-02.inner-layer', layersSeen),
+    );
+  }
+  if (decoded.length === 0) {
+    out.push(...['CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => notSeen(c, 'the credentials cannot be decoded (see CRED-02)')));
+    return out;
+  }
+  const noV1 = decoded.find((d) => d.clientId.split(':')[0] !== 'V1');
+  out.push(noV1
+    ? broken('CRED-01.v1-literal', 'the Client ID does not start with the literal V1', { expected: 'V1:<userid>:<group>:<domain>', actual: noV1.clientId, x: noV1.r.x })
+    : held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
+  // The fields are compared with the account whose password the credentials carry (a wrong password names no account).
+  const known = decoded.filter((d) => d.r.account !== undefined);
+  if (known.length === 0) {
+    const why = t.accountsKnown ? 'the credentials carry the password of no account the harness knows' : `the expected EPR, PCC and domain are not known: ${ACCOUNT_HINT}`;
+    out.push(notSeen('CRED-01.fields', why), notSeen('CRED-04.default-domain', why));
+    return out;
+  }
+  const fieldsFail = known.find((d) => {
+    const a = d.r.account!;
+    const expected = a.restDomainDeclared ? `V1:${a.epr}:${a.pcc}:${a.restDomain}` : `V1:${a.epr}:${a.pcc}:`;
+    return a.restDomainDeclared ? d.clientId !== expected : !d.clientId.startsWith(expected) || d.clientId.slice(expected.length).includes(':');
+  });
+  if (fieldsFail) {
+    const a = fieldsFail.r.account!;
+    out.push(broken('CRED-01.fields', 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', { expected: `V1:${a.epr}:${a.pcc}:${a.restDomainDeclared ? a.restDomain : '<domain>'}`, actual: fieldsFail.clientId, x: fieldsFail.r.x }));
+  } else {
+    out.push(held('CRED-01.fields', `${plural(known.length, 'Client ID')} of a known account`));
+  }
+  const undeclared = known.filter((d) => !d.r.account!.restDomainDeclared);
+  if (undeclared.length === 0) {
+    out.push(notSeen('CRED-04.default-domain', 'every account the credentials name declares its REST domain, so the default is not exercised: declare the account without "restDomain" when the application is configured without one'));
+  } else {
+    const wrong = undeclared.find((d) => d.clientId.split(':').at(-1) !== DEFAULT_REST_DOMAIN);
+    out.push(wrong
+      ? broken('CRED-04.default-domain', 'with no domain configured, the Client ID does not use the default domain AA', { expected: DEFAULT_REST_DOMAIN, actual: wrong.clientId.split(':').at(-1), x: wrong.r.x })
+      : held('CRED-04.default-domain', `${plural(undeclared.length, 'Client ID')} with the default domain AA`));
+  }
+  return out;
+}
+
+// ---- REST-01 ------------------------------------------------------------------------------------------------------
+
+function rest01(t: Traffic): ClauseVerdict[] {
+  const requests = t.tokenRequests;
+  if (requests.length === 0) {
+    const none = 'no token request seen: start the application with no token held and let it make a REST call';
+    return ['REST-01.method-path', 'REST-01.content-type', 'REST-01.grant-type'].map((c) => notSeen(c, none));
+  }
+  const seen = `${plural(requests.length, 'token request')}`;
+  const badPath = requests.find((r) => r.x.request.method !== 'POST' || !r.x.request.path.endsWith(TOKEN_PATH));
+  const badType = requests.find((r) => (r.x.request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== FORM_CONTENT_TYPE);
+  const badGrant = requests.find((r) => new URLSearchParams(r.x.request.body).get('grant_type') !== GRANT_TYPE);
+  return [
+    badPath ? broken('REST-01.method-path', 'the token request is not POST /v2/auth/token', { expected: `POST ${TOKEN_PATH}`, actual: `${badPath.x.request.method} ${badPath.x.request.path}`, x: badPath.x }) : held('REST-01.method-path', seen),
+    badType ? broken('REST-01.content-type', 'the token request is not form-encoded', { expected: FORM_CONTENT_TYPE, actual: badType.x.request.headers['content-type'] ?? '(none)', x: badType.x }) : held('REST-01.content-type', seen),
+    badGrant ? broken('REST-01.grant-type', 'the token request has no form field grant_type=client_credentials', { expected: `grant_type=${GRANT_TYPE}`, actual: badGrant.x.request.body.slice(0, 80) || '(empty body)', x: badGrant.x }) : held('REST-01.grant-type', seen),
+  ];
+}
+
+// ---- API-03..05 ---------------------------------------------------------------------------------------------------
+
+function api03(t: Traffic): ClauseVerdict[] {
+  const calls = t.apiCalls;
+  if (calls.length === 0) {
+    const none = 'no REST API call seen: let the application call a published REST API';
+    return ['API-03.bearer-scheme', 'API-03.upper-case-method', 'API-03.environment-base-url'].map((c) => notSeen(c, none));
+  }
+  const seen = `${plural(calls.length, 'API call')}`;
+  const badScheme = calls.find((c) => !/^Bearer [^\s]+$/.test(c.authorization ?? ''));
+  const badMethod = calls.find((c) => c.x.request.method !== c.x.request.method.toUpperCase());
+  const unknownEnv = calls.filter((c) => c.x.env === undefined);
+  const auth = badScheme?.authorization ?? '';
+  return [
+    badScheme
+      ? broken('API-03.bearer-scheme', `the call ${badScheme.x.request.method} ${badScheme.x.request.path} does not carry "Authorization: Bearer <token>" (scheme Bearer, one space)`, {
+          expected: 'Bearer <token>',
+          actual: auth ? auth.replace(/^(\S*?)(\s*)(\S{0,6})\S*$/, (_m, s: string, sp: string, tk: string) => `${s}${sp ? `«${sp.length} space(s)»` : '«no space»'}${tk}…`) : '(no header)',
+          x: badScheme.x,
+        })
+      : held('API-03.bearer-scheme', seen),
+    badMethod ? broken('API-03.upper-case-method', `method of ${badMethod.x.request.path} is not upper case`, { expected: badMethod.x.request.method.toUpperCase(), actual: badMethod.x.request.method, x: badMethod.x }) : held('API-03.upper-case-method', seen),
+    // Which environment's token a call carries is ENV-02's to judge (one deviation, one rule); here: the call went to
+    // the REST base URL of an environment.
+    unknownEnv.length === calls.length
+      ? notSeen('API-03.environment-base-url', 'the calls went to hosts no declared environment has: give --target <config.json> with the environments\' URLs')
+      : held('API-03.environment-base-url', `${plural(calls.length - unknownEnv.length, 'API call')} to an environment's REST base URL (the token's environment: see ENV-02)`),
+  ];
+}
+
+/** REST tokens by environment and credentials, in the order they were issued. */
+function restTokensByClient(t: Traffic): Map<string, IssuedToken[]> {
+  const by = new Map<string, IssuedToken[]>();
+  for (const r of t.tokenRequests) {
+    if (!r.token) continue;
+    const key = `${r.x.env}|${r.authorization}`;
+    by.set(key, [...(by.get(key) ?? []), t.issued.get(r.token)!]);
+  }
+  return by;
+}
+
+/** When a token stopped being usable for the client: refused, made to expire, or past its lifetime (less the renewal latitude). */
+function endOf(t: Traffic, token: IssuedToken): number {
+  const refused = t.uses.filter((u) => u.token === token.value && u.rejected).map((u) => u.x.endedAt);
+  const expired = t.ctx.expired.get(token.value);
+  const lifetimeMs = (token.expiresIn ?? Infinity) * 1000;
+  // Latitude: a client may renew ahead of expiry, within the last tenth of the lifetime or the last 300 s.
+  const renewable = token.issuedAt + lifetimeMs - Math.max(lifetimeMs / 10, 300_000);
+  return Math.min(renewable, ...refused, ...(expired !== undefined ? [expired] : []));
+}
+
+function api04(t: Traffic): ClauseVerdict {
+  const byClient = restTokensByClient(t);
+  for (const [key, tokens] of byClient) {
+    const requests = t.tokenRequests.filter((r) => `${r.x.env}|${r.authorization}` === key);
+    for (const r of requests) {
+      // The newest token this client held when it started the request; a request started before any was received is API-05's.
+      const current = tokens.filter((tok) => tok.issuedAt <= r.x.startedAt && tok.seq !== r.x.seq).at(-1);
+      if (current && endOf(t, current) > r.x.startedAt) {
+        const used = t.uses.filter((u) => u.token === current.value).length;
+        return broken('API-04.reuse', 'the client requested a new token while its token was valid', {
+          expected: 'no token request while the token is valid (not refused, not expired)',
+          actual: `token request ${at(r.x)} after ${plural(used, 'call')} with a token obtained at #${current.seq}, still valid`,
+          x: r.x,
+        });
+      }
+    }
+  }
+  const restUses = t.uses.filter((u) => u.x.protocol === 'rest');
+  if (restUses.length < 2) return notSeen('API-04.reuse', 'fewer than two REST API calls seen: token reuse shows over several calls');
+  return held('API-04.reuse', `${plural(restUses.length, 'API call')} with ${plural(t.tokenRequests.filter((r) => r.token).length, 'token')}`);
+}
+
+function api05(t: Traffic): ClauseVerdict {
+  const requests = t.tokenRequests;
+  for (const [i, a] of requests.entries()) {
+    const overlapping = requests.slice(i + 1).filter((b) => b.x.env === a.x.env && b.authorization === a.authorization && b.x.startedAt < a.x.endedAt);
+    if (overlapping.length > 0) {
+      return broken('API-05.single-flight', 'concurrent calls of a client with no token caused more than one token request', {
+        expected: 'one token request', actual: `${overlapping.length + 1} token requests in flight at once`, x: [a.x, ...overlapping.map((o) => o.x)],
+      });
+    }
+  }
+  // Concurrent first calls show as API calls in flight at once with the first token of a client.
+  for (const tokens of restTokensByClient(t).values()) {
+    const first = tokens[0];
+    const calls = t.apiCalls.filter((c) => c.token === first?.value);
+    if (calls.some((c, i) => calls.slice(i + 1).some((d) => d.x.startedAt < c.x.endedAt))) {
+      return held('API-05.single-flight', 'concurrent first calls shared one token request');
+    }
+  }
+  return notSeen('API-05.single-flight', 'no concurrent first calls seen: start the workload with several REST calls at once while the application holds no token');
+}
+
+// ---- LIFE-03, SESS-07: refused tokens are not sent again ----------------------------------------------------------
+
+interface Refusal {
+  readonly token: string;
+  readonly kind: 'sessionless' | 'session';
+  /** The first refused use. */
+  readonly first: ObservedExchange;
+  readonly expired: boolean;
+  /** Uses of the token that started after the refusal had been answered. */
+  readonly resent: readonly ObservedExchange[];
+  /** The client obtained another token (or used one) in that environment afterwards. */
+  readonly wentOn: boolean;
+}
+
+/**
+ * The requests that sent a refused token again. A request the client had already launched when the refusal came back
+ * (concurrent calls) may reach the service after it: that is not a resend. A resend is a use of the token that
+ * started after the client held a new token, or the second of a chain of uses each started after the previous one
+ * was refused (the client saw the refusal and sent the token all the same).
+ */
+function resends(t: Traffic, token: string, first: ObservedExchange, renewal: ObservedExchange | undefined): ObservedExchange[] {
+  const later = t.uses.filter((u) => u.token === token && u.x !== first && u.x.startedAt >= first.endedAt).map((u) => u.x);
+  const afterRenewal = renewal ? later.filter((x) => x.startedAt >= renewal.endedAt) : [];
+  if (afterRenewal.length > 0) return afterRenewal;
+  const chain: ObservedExchange[] = [];
+  let known = first.endedAt;
+  for (const x of later) {
+    if (x.startedAt < known) continue;
+    chain.push(x);
+    known = x.endedAt;
+  }
+  return chain.length >= 2 ? chain : [];
+}
+
+function refusals(t: Traffic): Refusal[] {
+  const out: Refusal[] = [];
+  const done = new Set<string>();
+  for (const use of t.uses) {
+    if (!use.refused || done.has(use.token)) continue;
+    done.add(use.token);
+    const token = t.issued.get(use.token);
+    const kind = token?.kind ?? (use.x.protocol === 'rest' ? 'sessionless' : 'session');
+    const expiredAt = t.ctx.expired.get(use.token);
+    const lifetimeEnd = token?.expiresIn !== undefined ? token.issuedAt + token.expiresIn * 1000 : Infinity;
+    const after = use.x.endedAt;
+    const later = t.exchanges.filter((x) => x.startedAt >= after && x.env === use.x.env);
+    const obtains = (x: ObservedExchange) => t.tokenRequests.some((r) => r.x === x && r.token) || t.soap.some((m) => m.x === x && TOKEN_CREATING.has(m.action ?? '') && m.tokenIssued);
+    const usesOther = (x: ObservedExchange) => t.uses.some((u) => u.x === x && u.token !== use.token);
+    out.push({
+      token: use.token, kind, first: use.x,
+      expired: (expiredAt !== undefined && expiredAt <= use.x.endedAt) || lifetimeEnd <= use.x.startedAt,
+      resent: resends(t, use.token, use.x, later.find(obtains)),
+      wentOn: later.some((x) => usesOther(x) || obtains(x)),
+    });
+  }
+  return out;
+}
+
+function life03(t: Traffic): ClauseVerdict[] {
+  const sessionless = refusals(t).filter((r) => r.kind === 'sessionless');
+  const judge = (clause: string, list: Refusal[], none: string): ClauseVerdict => {
+    const resent = list.find((r) => r.resent.length > 0);
+    if (resent) {
+      return broken(clause, 'the client sent the refused token again', {
+        expected: 'no request with the refused token after the refusal', actual: `${plural(resent.resent.length, 'request')} with it after the refusal at ${at(resent.first)}`, x: [resent.first, ...resent.resent],
+      });
+    }
+    const wentOn = list.filter((r) => r.wentOn);
+    if (wentOn.length === 0) return notSeen(clause, list.length === 0 ? none : 'the traffic ends after the refusal: whether the client obtains a new token is not seen');
+    return held(clause, `${plural(wentOn.length, 'refused token')} replaced by a new one and never sent again`);
+  };
+  return [
+    judge('LIFE-03.after-expiry', sessionless.filter((r) => r.expired), hint(t,
+      'no expired token seen: use `--inject expire-tokens-after=<s>` so that the application\'s tokens expire during the workload',
+      'no expired token seen: record a workload that runs past a token\'s lifetime (or observe it against the simulator with `--inject expire-tokens-after=<s>`)')),
+    judge('LIFE-03.after-refusal', sessionless.filter((r) => !r.expired), hint(t,
+      'no refused token seen: use `--inject unauthorized-once` so that the service refuses the application\'s token once',
+      'no refused token seen: observe the application against the simulator with `--inject unauthorized-once`')),
+  ];
+}
+
+function sess07(t: Traffic): ClauseVerdict {
+  const list = refusals(t).filter((r) => r.kind === 'session');
+  const resent = list.find((r) => r.resent.length > 0);
+  if (resent) {
+    return broken('SESS-07.no-reuse', 'the client sent the token again after Client.InvalidSecurityToken', {
+      expected: 'no request with that token', actual: resent.resent.map((x) => t.soap.find((m) => m.x === x)?.action ?? x.request.path).join(', '), x: [resent.first, ...resent.resent],
+    });
+  }
+  if (list.length === 0) {
+    return notSeen('SESS-07.no-reuse', hint(t, 'no Client.InvalidSecurityToken seen for a session token: use `--inject close-sessions` so that the service drops the application\'s sessions',
+      'no Client.InvalidSecurityToken seen for a session token: observe the application against the simulator with `--inject close-sessions`'));
+  }
+  return held('SESS-07.no-reuse', `${plural(list.length, 'refused session token')}, none sent again`);
+}
+
+// ---- SOAP ---------------------------------------------------------------------------------------------------------
+
+const excerptOf = (m: SoapMessage) => envelopeExcerpt(m.x.request.body, { element: 'Header', maxLength: 800 }) ?? m.x.request.body.slice(0, 300);
+
+async function soap01(t: Traffic, validate: RequestValidator | undefined): Promise<ClauseVerdict[]> {
+  const sent = t.soap;
+  if (sent.length === 0) {
+    const none = 'no SOAP request seen: let the application make a SOAP call';
+    return ['SOAP-01.message-header', 'SOAP-01.security-header', 'SOAP-01.schema'].map((c) => notSeen(c, none));
+  }
+  let headerFail: ClauseVerdict | undefined;
+  let securityFail: ClauseVerdict | undefined;
+  for (const m of sent) {
+    const h = m.request?.messageHeader;
+    const what = `the ${h?.action ?? 'SOAP'} request`;
+    const missing = [
+      !h && 'eb:MessageHeader',
+      h && !h.from[0]?.value && 'From/PartyId',
+      h && !h.to[0]?.value && 'To/PartyId',
+      h && !h.cpaId && 'CPAId',
+      h && !h.conversationId && 'ConversationId',
+      h && !h.service && 'Service',
+      h && !h.action && 'Action',
+      h && !h.messageData?.messageId && 'MessageData/MessageId',
+      h && !h.messageData?.timestamp && 'MessageData/Timestamp',
+      h && !h.messageData?.timeToLive && 'MessageData/TimeToLive',
+    ].filter(Boolean);
+    if (!headerFail && missing.length > 0) headerFail = broken('SOAP-01.message-header', `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: m.requestError ?? excerptOf(m), x: m.x });
+    if (!securityFail && m.request && m.request.security.kind === 'none' && !m.request.security.securityHeader) {
+      securityFail = broken('SOAP-01.security-header', `${what} lacks wsse:Security`, { expected: 'a wsse Security header', actual: excerptOf(m), x: m.x });
+    }
+  }
+  const seen = `${plural(sent.length, 'SOAP request')}`;
+  let schema: ClauseVerdict;
+  if (!validate) {
+    schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
+  } else {
+    schema = held('SOAP-01.schema', seen);
+    for (const m of sent) {
+      const verdict = await validate(m.x.request.body);
+      if (!verdict.valid) {
+        schema = broken('SOAP-01.schema', `the ${m.action ?? 'SOAP'} request does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`, x: m.x });
+        break;
+      }
+    }
+  }
+  return [headerFail ?? held('SOAP-01.message-header', seen), securityFail ?? held('SOAP-01.security-header', seen), schema];
+}
+
+function soap03(t: Traffic): ClauseVerdict[] {
+  const creating = t.soap.filter((m) => TOKEN_CREATING.has(m.action ?? ''));
+  if (creating.length === 0) {
+    const none = 'no TokenCreateRQ or SessionCreateRQ seen: let the application obtain a SOAP token or open a session';
+    return [notSeen('SOAP-03.username-token', none), notSeen('SOAP-03.manifest', none)];
+  }
+  const seen = `${plural(creating.length, 'token-creating request')}`;
+  const tokenFail = creating.map((m): ClauseVerdict | undefined => {
+    const s = m.request!.security;
+    const what = m.action!;
+    if (s.kind !== 'usernameToken') return broken('SOAP-03.username-token', `${what} carries no UsernameToken (alone) in wsse:Security`, { expected: 'a UsernameToken', actual: s.kind, x: m.x });
+    const missing = [!s.username && 'Username', !s.password && 'Password', !s.organization && 'Organization', !s.domain && 'Domain'].filter(Boolean);
+    if (missing.length > 0) return broken('SOAP-03.username-token', `the UsernameToken of ${what} lacks ${missing.join(', ')}`, { expected: 'Username, Password, Organization and Domain', actual: `no ${missing.join(', ')}`, x: m.x });
+    const a = m.account;
+    if (a && s.username !== a.epr) return broken('SOAP-03.username-token', `Username of ${what} is not the EPR`, { expected: a.epr, actual: s.username, x: m.x });
+    if (a && s.organization !== a.pcc) return broken('SOAP-03.username-token', `Organization of ${what} is not the PCC`, { expected: a.pcc, actual: s.organization, x: m.x });
+    return undefined;
+  });
+  const manifestFail = creating.map((m) => {
+    const n = m.request!.body.manifest?.references.length ?? 0;
+    return n === 1 ? undefined : broken('SOAP-03.manifest', `the body of ${m.action} does not hold a manifest with a single reference`, { expected: 1, actual: `${n} references`, x: m.x });
+  });
+  const identity = creating.some((m) => m.account) ? ' (Username and Organization compared with the account)' : '';
+  return [firstFailure('SOAP-03.username-token', tokenFail, `${seen}${identity}`), firstFailure('SOAP-03.manifest', manifestFail, seen)];
+}
+
+function soap04(t: Traffic): ClauseVerdict[] {
+  const later = t.soap.filter((m) => m.request && !TOKEN_CREATING.has(m.action ?? ''));
+  if (later.length === 0) {
+    const none = 'no SOAP call after token creation seen: let the application call a SOAP API with its token';
+    return [notSeen('SOAP-04.binary-security-token', none), notSeen('SOAP-04.action-code', none)];
+  }
+  const seen = `${plural(later.length, 'SOAP call')}`;
+  const bstFail = later.map((m) => {
+    const s = m.request!.security;
+    return s.kind === 'binarySecurityToken' ? undefined : broken('SOAP-04.binary-security-token', `the ${m.action ?? '?'} request does not carry the token in wsse:BinarySecurityToken`, { expected: 'a BinarySecurityToken', actual: s.kind, x: m.x });
+  });
+  // Every action code the document names ends in "RQ" (TokenCreateRQ, BargainFinderMaxRQ, OTA_HotelAvailLLSRQ, …).
+  const actionFail = later.map((m) => (/RQ$/.test(m.action ?? '')
+    ? undefined
+    : broken('SOAP-04.action-code', 'eb:Action does not carry the called API\'s action code', { expected: `an action code such as ${m.request!.body.root?.localName ?? 'OTA_PingRQ'}`, actual: m.action ?? '(none)', x: m.x })));
+  return [firstFailure('SOAP-04.binary-security-token', bstFail, seen), firstFailure('SOAP-04.action-code', actionFail, seen)];
+}
+
+/** The PCC a SOAP request must carry in eb:CPAId: that of the account of its credentials or token. */
+function expectedPcc(t: Traffic, m: SoapMessage): string | undefined {
+  return (TOKEN_CREATING.has(m.action ?? '') ? m.account : t.accountOfToken(m.tokenUsed, m.x.env))?.pcc;
+}
+
+function soap05(t: Traffic): ClauseVerdict[] {
+  const sent = t.soap.filter((m) => m.request);
+  let cpaid: ClauseVerdict;
+  if (sent.length === 0) cpaid = notSeen('SOAP-05.cpaid', 'no SOAP request seen: let the application make a SOAP call');
+  else {
+    const judged = sent.flatMap((m) => {
+      const pcc = expectedPcc(t, m);
+      return pcc === undefined ? [] : [{ m, pcc }];
+    });
+    const wrong = judged.find(({ m, pcc }) => m.request!.messageHeader?.cpaId !== pcc);
+    cpaid = wrong
+      ? broken('SOAP-05.cpaid', `eb:CPAId of ${wrong.m.action ?? 'a request'} is not the caller's PCC`, { expected: wrong.pcc, actual: wrong.m.request!.messageHeader?.cpaId ?? '(none)', x: wrong.m.x })
+      : judged.length > 0 ? held('SOAP-05.cpaid', `${plural(judged.length, 'SOAP request')} with the account's PCC`)
+      : notSeen('SOAP-05.cpaid', t.accountsKnown ? 'the SOAP requests carry credentials or tokens of no account the harness knows' : `the caller's PCC is not known: ${ACCOUNT_HINT}`);
+  }
+  const sessions = t.soap.filter((m) => m.action === 'SessionCreateRQ' && m.tokenIssued);
+  let conversation: ClauseVerdict | undefined;
+  let judgedSessions = 0;
+  for (const create of sessions) {
+    const inSession = t.soap.filter((m) => m.tokenUsed === create.tokenIssued);
+    if (inSession.length === 0) continue;
+    judgedSessions++;
+    const ids = new Set([create, ...inSession].map((m) => m.request?.messageHeader?.conversationId));
+    if (ids.size > 1 && !conversation) {
+      conversation = broken('SOAP-05.conversation-id', 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', '), x: [create.x, ...inSession.map((m) => m.x)] });
+    }
+  }
+  conversation ??= judgedSessions > 0
+    ? held('SOAP-05.conversation-id', `${plural(judgedSessions, 'session')}, each with one ConversationId`)
+    : notSeen('SOAP-05.conversation-id', 'no session with a call in it seen: let the application open a session and call an API in it');
+  return [cpaid, conversation];
+}
+
+// ---- SESS-05, -06, -08 --------------------------------------------------------------------------------------------
+
+/** A SessionCloseRQ, by its eb:Action or its body (a wrong action is SOAP-04's to judge: the close was still sent). */
+const isClose = (m: SoapMessage) => m.action === 'SessionCloseRQ' || m.request?.body.root?.localName === 'SessionCloseRQ';
+const closes = (t: Traffic) => t.soap.filter(isClose);
+
+function sess05(t: Traffic): ClauseVerdict[] {
+  const list = closes(t).filter((m) => m.request);
+  if (list.length === 0) {
+    const none = 'no SessionCloseRQ seen: let the application open a session and close it';
+    return [notSeen('SESS-05.header', none), notSeen('SESS-05.body', none)];
+  }
+  const seen = `${plural(list.length, 'SessionCloseRQ')}`;
+  const headerFail = list.map((m) => {
+    const h = m.request!.messageHeader;
+    if (!h?.conversationId) return broken('SESS-05.header', 'SessionCloseRQ carries no eb:ConversationId', { expected: 'the session\'s ConversationId', actual: '(none)', x: m.x });
+    // Its value is SOAP-05's to judge (one deviation, one rule); here: it is there.
+    if (!h.cpaId) return broken('SESS-05.header', 'SessionCloseRQ carries no eb:CPAId', { expected: 'the caller\'s PCC', actual: '(none)', x: m.x });
+    const issued = m.tokenUsed ? t.issued.get(m.tokenUsed) : undefined;
+    if (m.request!.security.kind !== 'binarySecurityToken' || (issued !== undefined && issued.kind !== 'session')) {
+      return broken('SESS-05.header', 'SessionCloseRQ does not carry the session token in wsse:BinarySecurityToken', { expected: 'the session token', actual: issued ? `a ${issued.kind} token` : m.request!.security.kind, x: m.x });
+    }
+    return undefined;
+  });
+  const bodyFail = list.map((m) => {
+    const root = m.request!.body.root;
+    if (root?.localName !== 'SessionCloseRQ') return broken('SESS-05.body', 'the body of SessionCloseRQ is not a SessionCloseRQ element', { expected: 'SessionCloseRQ', actual: root?.localName ?? '(none)', x: m.x });
+    const source = childElement(childElement(root, NS.ota, 'POS'), NS.ota, 'Source');
+    if (!source || !attributeValue(source, 'PseudoCityCode')) return broken('SESS-05.body', 'SessionCloseRQ has no POS/Source with a PseudoCityCode', { expected: 'POS/Source@PseudoCityCode', actual: source ? 'Source without PseudoCityCode' : 'no POS/Source', x: m.x });
+    if (!attributeValue(root, 'TimeStamp')) return broken('SESS-05.body', 'SessionCloseRQ has no TimeStamp attribute', { expected: 'TimeStamp', actual: '(absent)', x: m.x });
+    if (!attributeValue(root, 'Version')) return broken('SESS-05.body', 'SessionCloseRQ has no Version attribute', { expected: 'Version', actual: '(absent)', x: m.x });
+    return undefined;
+  });
+  return [firstFailure('SESS-05.header', headerFail, seen), firstFailure('SESS-05.body', bodyFail, seen)];
+}
+
+interface SessionLife {
+  readonly token: IssuedToken;
+  /** When SessionCloseRQ with its token was sent. */
+  readonly closedAt: number | undefined;
+  /** When the service ended it (refused it, or the observer made it expire). */
+  readonly endedAt: number | undefined;
+  /** A call inside it that failed (a fault other than the refusal of the token, or no answer). */
+  readonly failedCall: SoapMessage | undefined;
+}
+
+function sessions(t: Traffic): SessionLife[] {
+  return [...t.issued.values()].filter((tok) => tok.kind === 'session').map((token) => {
+    const inSession = t.soap.filter((m) => m.tokenUsed === token.value);
+    const close = inSession.find(isClose);
+    // Refused in whatever form it was sent: the client learnt the session is gone (and may not send its token again).
+    const refused = t.uses.find((u) => u.token === token.value && u.rejected);
+    const expired = t.ctx.expired.get(token.value);
+    const failedCall = inSession.find((m) => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
+      ?? inSession.find((m) => !isClose(m) && !m.x.response);
+    const ends = [refused?.x.endedAt, expired].filter((n): n is number => n !== undefined);
+    return { token, closedAt: close?.x.startedAt, endedAt: ends.length ? Math.min(...ends) : undefined, failedCall };
+  });
+}
+
+function sess06(t: Traffic): ClauseVerdict[] {
+  const all = sessions(t);
+  if (all.length === 0) {
+    const none = 'no session seen: let the application open a session (SessionCreateRQ)';
+    return ['SESS-06.end-of-work', 'SESS-06.shutdown', 'SESS-06.after-failure'].map((c) => notSeen(c, none));
+  }
+  const open = all.filter((s) => s.closedAt === undefined && s.endedAt === undefined);
+  const whole = t.ctx.wholeRun;
+  const notWhole = `${plural(open.length, 'session')} of ${all.length} still open when the observation ended, which did not cover the application's exit: let observe run the application (\`observe … -- <command>\`) or say --whole-run`;
+  const failed = all.filter((s) => s.failedCall);
+  const failedOpen = failed.filter((s) => s.closedAt === undefined && s.endedAt === undefined);
+  const openXs = (list: SessionLife[]) => list.map((s) => t.exchanges.find((x) => x.seq === s.token.seq)!).filter(Boolean);
+  const endOfWork = open.length === 0
+    ? held('SESS-06.end-of-work', `${plural(all.length, 'session')}, each closed (or ended by the service)`)
+    : whole ? broken('SESS-06.end-of-work', `the client left ${open.length} of ${all.length} session(s) open at the end of its work`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed`, x: openXs(open) })
+    : notSeen('SESS-06.end-of-work', notWhole);
+  const shutdown = !whole
+    ? notSeen('SESS-06.shutdown', open.length > 0 ? notWhole : 'the observation did not cover the application\'s exit: let observe run the application (`observe … -- <command>`) or say --whole-run')
+    : open.length === 0 ? held('SESS-06.shutdown', 'every session closed by the time the application exited')
+    : broken('SESS-06.shutdown', `the client left ${open.length} of ${all.length} session(s) open at shutdown`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed`, x: openXs(open) });
+  const afterFailure = failed.length === 0
+    ? notSeen('SESS-06.after-failure', 'no call inside a session failed: call an API in a session that the account may not use, or one the service faults')
+    : failedOpen.length === 0 ? held('SESS-06.after-failure', `${plural(failed.length, 'session')} with a failed call, each closed`)
+    : whole ? broken('SESS-06.after-failure', 'the client did not close a session when a call inside it failed', { expected: 'SessionCloseRQ after the failed call', actual: `${failedOpen.length} never closed`, x: failedOpen.map((s) => s.failedCall!.x) })
+    : notSeen('SESS-06.after-failure', notWhole);
+  return [endOfWork, shutdown, afterFailure];
+}
+
+/** A retry sent sooner than this after the refusal it answers has no back-off. */
+const STORM_GAP_MS = 100;
+
+/** The longest run of refused SessionCreateRQ (of one conversation) each sent at once after the previous refusal. */
+function stormIn(refused: readonly SoapMessage[]): SoapMessage[] {
+  let best: SoapMessage[] = [];
+  let run: SoapMessage[] = [];
+  for (const m of refused) {
+    const prev = run.at(-1);
+    run = prev && m.x.startedAt - prev.x.endedAt < STORM_GAP_MS ? [...run, m] : [m];
+    if (run.length > best.length) best = run;
+  }
+  return best;
+}
+
+function sess08(t: Traffic): ClauseVerdict[] {
+  const all = sessions(t);
+  let bound: ClauseVerdict;
+  const pools = (env: Environment | undefined, account: IssuedToken['account']) => t.ctx.sessionPoolSize ?? account?.poolSize ?? (env ? t.ctx.accounts[env]?.[0]?.poolSize : undefined);
+  if (all.length === 0) bound = notSeen('SESS-08.pool-bound', 'no session seen: let the application open sessions');
+  else {
+    // The most sessions open at once, per environment and account: +1 when created, -1 when closed or ended.
+    const groups = new Map<string, { pool: number | undefined; events: [number, number][] }>();
+    // A session never closed is SESS-06's deviation: it is left out here, so that one fault fails one rule.
+    for (const s of all.filter((x) => x.closedAt !== undefined || x.endedAt !== undefined)) {
+      const key = `${s.token.env}|${s.token.account?.epr ?? '?'}`;
+      const g = groups.get(key) ?? { pool: pools(s.token.env, s.token.account), events: [] };
+      g.events.push([s.token.issuedAt, 1]);
+      const end = Math.min(s.closedAt ?? Infinity, s.endedAt ?? Infinity);
+      if (end !== Infinity) g.events.push([end, -1]);
+      groups.set(key, g);
+    }
+    bound = notSeen('SESS-08.pool-bound', 'the session pool is not known: declare it with --pool-size <n> (or "sessionPoolSize" in the target config)');
+    for (const [key, g] of groups) {
+      if (g.pool === undefined) continue;
+      let open = 0;
+      let peak = 0;
+      for (const [, d] of g.events.sort((a, b) => a[0] - b[0] || a[1] - b[1])) peak = Math.max(peak, (open += d));
+      if (peak > g.pool) {
+        bound = broken('SESS-08.pool-bound', `the client held more than ${g.pool} sessions open with a pool of ${g.pool}`, { expected: `at most ${g.pool}`, actual: `${peak} (${key.split('|')[0]?.toUpperCase()})` });
+        break;
+      }
+      bound = held('SESS-08.pool-bound', `at most ${peak} session(s) open at once, pool ${g.pool}`);
+    }
+  }
+  const poolFull = t.soap.filter((m) => m.action === 'SessionCreateRQ' && m.answer?.kind === 'pool-full');
+  let storm: ClauseVerdict;
+  if (poolFull.length === 0) {
+    storm = notSeen('SESS-08.no-retry-storm', hint(t, 'no pool-full refusal seen: use `--inject pool-full` so that the application meets a full session pool',
+      'no pool-full refusal seen: observe the application against the simulator with `--inject pool-full`'));
+  } else {
+    // A retry keeps the ConversationId of the refused attempt. A storm: more than one retry in a row, each sent
+    // without a pause (less than STORM_GAP_MS after the previous refusal). A client may try again after a back-off,
+    // and an application may open sessions anew: neither is a storm.
+    const byConversation = new Map<string, SoapMessage[]>();
+    for (const m of poolFull) {
+      const id = `${m.x.env}|${m.request?.messageHeader?.conversationId ?? `#${m.x.seq}`}`;
+      byConversation.set(id, [...(byConversation.get(id) ?? []), m]);
+    }
+    const retried = [...byConversation.values()].map(stormIn).find((chain) => chain.length > 2);
+    storm = retried
+      ? broken('SESS-08.no-retry-storm', 'the client retried SessionCreateRQ in a loop after Client.ReachedTALimit', { expected: 'at most one retry without a pause', actual: `${retried.length} SessionCreateRQ with one ConversationId refused for a full pool, each sent at once after the previous refusal`, x: retried.map((m) => m.x) })
+      : held('SESS-08.no-retry-storm', `${plural(poolFull.length, 'pool-full refusal')}, answered without a retry storm`);
+  }
+  return [bound, storm];
+}
+
+// ---- ENV-02, ERR-06 -----------------------------------------------------------------------------------------------
+
+function env02(t: Traffic): ClauseVerdict[] {
+  const judged = t.uses.flatMap((u) => {
+    const from = t.issued.get(u.token)?.env;
+    return from !== undefined && u.x.env !== undefined ? [{ u, from }] : [];
+  });
+  const cross = judged.find(({ u, from }) => u.x.env !== from);
+  if (cross) {
+    const { u, from } = cross;
+    const what = `the client sent a ${from.toUpperCase()} token to ${u.x.env!.toUpperCase()} (${at(u.x)}${t.soap.find((m) => m.x === u.x)?.action ? ` ${t.soap.find((m) => m.x === u.x)!.action}` : ''})`;
+    const detail = { expected: `a token from ${u.x.env!.toUpperCase()}`, actual: `a token from ${from.toUpperCase()}`, x: u.x };
+    return [broken('ENV-02.token-from-called-environment', what, detail), broken('ENV-02.no-cross-environment-token', what, detail)];
+  }
+  const envs = new Set(judged.map(({ u }) => u.x.env));
+  if (envs.size < 2) {
+    const why = judged.length === 0
+      ? 'no token use whose environment and issuing environment are both known: let the application obtain and use tokens (with --target naming the environments\' URLs for a HAR file)'
+      : 'the application used tokens in one environment only: call CERT and PROD to exercise environment isolation';
+    return [notSeen('ENV-02.token-from-called-environment', why), notSeen('ENV-02.no-cross-environment-token', why)];
+  }
+  const seen = `${plural(judged.length, 'token use')} in ${[...envs].join(' and ').toUpperCase()}, each with a token of that environment`;
+  return [held('ENV-02.token-from-called-environment', seen), held('ENV-02.no-cross-environment-token', seen)];
+}
+
+function err06(t: Traffic): ClauseVerdict[] {
+  const keeps = notSeen('ERR-06.keeps-error', 'what the client reports to its caller is not in its traffic: the driver-based client suite (`run --suite client`) checks it');
+  const refused = t.tokenRequests.filter((r) => r.answer === 'invalid_client');
+  if (refused.length === 0) {
+    return [keeps, notSeen('ERR-06.no-retry-loop', 'no invalid_client seen: run the application once with a wrong password')];
+  }
+  // Consecutive invalid_client answers to the same credentials, with no success in between.
+  let run: typeof refused = [];
+  let worst: typeof refused = [];
+  let last: string | undefined;
+  for (const r of t.tokenRequests) {
+    const key = `${r.x.env}|${r.authorization}`;
+    if (r.answer === 'invalid_client') {
+      run = key === last ? [...run, r] : [r];
+      last = key;
+      if (run.length > worst.length) worst = run;
+    } else if (key === last) {
+      run = [];
+    }
+  }
+  return [keeps, worst.length > 2
+    ? broken('ERR-06.no-retry-loop', 'the client retried invalid_client in a loop', { expected: 'at most 2 token requests', actual: `${worst.length} token requests`, x: worst.map((r) => r.x) })
+    : held('ERR-06.no-retry-loop', `${plural(refused.length, 'invalid_client answer')}, at most one retry each`)];
+}
+
+/** Every clause of every client rule, judged from the traffic (one verdict per clause). */
+export async function judgeClientRules(t: Traffic, validate?: RequestValidator): Promise<ClauseVerdict[]> {
+  return [
+    ...cred(t),
+    ...rest01(t),
+    ...api03(t),
+    api04(t),
+    api05(t),
+    ...life03(t),
+    ...(await soap01(t, validate)),
+    ...soap03(t),
+    ...soap04(t),
+    ...soap05(t),
+    ...sess05(t),
+    ...sess06(t),
+    sess07(t),
+    ...sess08(t),
+    ...env02(t),
+    ...err06(t),
+  ];
+}

@@ -1,0 +1,61 @@
+/**
+ * For the tests: the mutant clients of the client suite (fixtures/mutants/), observed through the proxy with no driver: each is the
+ * reference client used as a library with one fault switched on, running the same workload. Wherever its rule is
+ * observable, observing it must give the verdict the driver-based client suite gives: its rule fails (a MUST rule) or
+ * warns (a SHOULD rule), and no other client rule does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RuleId } from '../spec/index.ts';
+import type { ClientFault } from '../../examples/clients/typescript/faults.ts';
+import { mutants } from '../../fixtures/mutants/index.ts';
+import type { EnvelopeValidator } from '../soap/index.ts';
+import { tryValidator } from './judge.ts';
+import { observeReferenceClient } from './test-support.ts';
+
+/** Mutants whose fault traffic cannot show, with the clause that says why (their rule is judged by the driver suite). */
+const UNOBSERVABLE: Readonly<Record<string, string>> = {
+  'err06-generic-error': 'ERR-06.keeps-error: what the client reports to its caller is not in its traffic',
+};
+
+/**
+ * Rules a mutant's traffic breaks besides its own, each by a sentence of the document the traffic really breaks (the
+ * driver suite's checks of these rules see the same requests).
+ */
+const ALSO_BREAKS: Readonly<Record<string, readonly string[]>> = {
+  // The request schema requires Organization in a UsernameToken (SOAP-01.schema).
+  'soap03-no-organization': ['SOAP-01'],
+  // A SessionCloseRQ without ConversationId lacks an element every SOAP request carries (SOAP-01), and the session's
+  // requests no longer keep one ConversationId (SOAP-05).
+  'sess05-close-no-conversation-id': ['SOAP-01', 'SOAP-05'],
+  // The request schema allows one eb:Reference in the manifest (SOAP-01.schema).
+  'soap03-two-references': ['SOAP-01'],
+  // The request schema requires POS/Source in SessionCloseRQ (SOAP-01.schema).
+  'sess05-close-no-pos': ['SOAP-01'],
+};
+
+/** The tests of the mutants that break rules of `areas` (split in two files to keep each file fast). */
+export function describeMutants(areas: readonly string[]): void {
+  let validator: EnvelopeValidator | undefined;
+  beforeAll(async () => {
+    validator = await tryValidator();
+  });
+  afterAll(async () => {
+    await validator?.close();
+  });
+  const mine = mutants.filter((m) => m.breaks.some((id: RuleId) => areas.includes(id.split('-')[0] as string)));
+  describe(`mutant clients observed with no driver (${areas.join(', ')})`, () => {
+  for (const mutant of mine) {
+    it(`${mutant.breaks.join(', ')}: the mutant ${mutant.id} observed through the proxy ${UNOBSERVABLE[mutant.id] ? 'is not caught (its fault is not in its traffic)' : ALSO_BREAKS[mutant.id] ? `fails its rule and only ${ALSO_BREAKS[mutant.id]!.join(', ')} besides` : 'fails its rule and no other client rule'}`, async () => {
+      const { report } = await observeReferenceClient([mutant.id as ClientFault], validator);
+      const broken = report.rules.filter((r) => r.side === 'client' && (r.status === 'fail' || r.status === 'warn')).map((r) => r.id);
+      if (UNOBSERVABLE[mutant.id]) {
+        expect(broken).toEqual([]);
+        return;
+      }
+      const also = ALSO_BREAKS[mutant.id] ?? [];
+      const expected = report.rules.filter((r) => mutant.breaks.includes(r.id) || also.includes(r.id)).map((r) => `${r.id} ${r.level === 'MUST' ? 'fail' : 'warn'}`);
+      expect(report.rules.filter((r) => broken.includes(r.id)).map((r) => `${r.id} ${r.status}`)).toEqual(expected);
+    }, 30_000);
+  }
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Recorded traffic: what the observing proxy saw, or what a HAR file holds, in one shape the judge reads.
+ * An exchange holds raw credentials and tokens: it never leaves the process unredacted.
+ */
+import type { FaultCodes } from '../classify/index.ts';
+import type { Environment } from '../spec/index.ts';
+import type { Account } from '../targets/index.ts';
+
+export interface ObservedRequest {
+  readonly method: string;
+  /** The URL as the client sent it (for the proxy: the proxy's URL). */
+  readonly url: string;
+  /** The path without the query. */
+  readonly path: string;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export interface ObservedResponse {
+  readonly status: number;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** One request of the client and the answer it got (none when the upstream did not answer). */
+export interface ObservedExchange {
+  /** Order of the requests, from 1. */
+  readonly seq: number;
+  /** The environment the request went to; `undefined` when it cannot be told (a HAR host no config names). */
+  readonly env: Environment | undefined;
+  readonly protocol: 'rest' | 'soap';
+  /** When the request started and when its answer ended, ms since the epoch. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly request: ObservedRequest;
+  readonly response: ObservedResponse | undefined;
+  /** Why there is no response. */
+  readonly error?: string;
+}
+
+/** An account the judge knows: the identity the client's credentials must carry. */
+export interface KnownAccount extends Account {
+  /**
+   * `false` when no REST domain is configured for the account (the client must then use the default `AA`, CRED-04);
+   * `true` when the configured domain is the one expected.
+   */
+  readonly restDomainDeclared: boolean;
+  /** The account's session pool, when known (SESS-08). */
+  readonly poolSize?: number;
+}
+
+/** What the judge needs besides the traffic. */
+export interface JudgeContext {
+  /** Accounts per environment (the main account first); empty when nothing was declared. */
+  readonly accounts: Readonly<Partial<Record<Environment, readonly KnownAccount[]>>>;
+  /** The session pool the client is configured with, when declared. */
+  readonly sessionPoolSize?: number | undefined;
+  readonly faultCodes: FaultCodes;
+  /**
+   * The traffic covers the application's whole run, up to its exit: sessions still open at the end were never closed
+   * (SESS-06). True when `observe` ran the application itself.
+   */
+  readonly wholeRun: boolean;
+  /** Tokens the observer made expire or dropped (`--inject expire-tokens-after`, `close-sessions`), with when, ms since the epoch. */
+  readonly expired: ReadonlyMap<string, number>;
+  /** Where the traffic comes from, for the hints of `not-applicable` verdicts. */
+  readonly source: 'observe-sim' | 'observe-live' | 'har';
+}

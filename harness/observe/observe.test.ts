@@ -1,0 +1,97 @@
+/**
+ * The reference clients observed through the proxy with no driver get the verdicts their drivers get, wherever traffic
+ * can show the rule: the TypeScript client used as a library, the Python client inside an ordinary application run
+ * by the observation (`observe -- <command>`). Nothing written holds a secret or a token.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import { renderReports, type Report } from '../report/index.ts';
+import type { EnvelopeValidator } from '../soap/index.ts';
+import { rules } from '../spec/index.ts';
+import { runApplication } from './application.ts';
+import { tryValidator } from './judge.ts';
+import { parseInjections } from './inject.ts';
+import { Observation } from './session.ts';
+import { observeReferenceClient, type ObservedRun } from './test-support.ts';
+
+let validator: EnvelopeValidator | undefined;
+let ts: ObservedRun;
+beforeAll(async () => {
+  validator = await tryValidator();
+  ts = await observeReferenceClient([], validator);
+}, 60_000);
+afterAll(async () => {
+  await validator?.close();
+});
+
+const statusOf = (report: Report, id: string) => report.rules.find((r) => r.id === id)?.status;
+const clientRules = rules.filter((r) => r.side === 'client').map((r) => r.id);
+
+/**
+ * The applications built on the published client libraries of the client suite (examples under the client suite's
+ * own directory, written on another branch) plug in here: a name and the command that runs one (it reads
+ * TDS_CERT_REST_URL, TDS_CERT_SOAP_URL, TDS_CERT_EPR, TDS_CERT_PCC, TDS_CERT_PASSWORD and the PROD ones). Each is
+ * run under the observation and must break no client rule, as through its driver.
+ */
+export const LIBRARY_EXAMPLES: readonly { readonly name: string; readonly command: string }[] = [];
+
+describe('the reference TypeScript client, observed with no driver', () => {
+  it('CRED-01, CRED-02, CRED-04, REST-01, API-03, API-04, API-05, LIFE-03, SOAP-01, SOAP-03, SOAP-04, SOAP-05, SESS-05, SESS-06, SESS-07, SESS-08, ENV-02: every client rule passes, as through its driver', () => {
+    const verdicts = Object.fromEntries(clientRules.map((id) => [id, statusOf(ts.report, id)]));
+    // ERR-06 keeps its error code and description: what a client reports to its caller is not in its traffic.
+    expect(verdicts).toEqual({ ...Object.fromEntries(clientRules.map((id) => [id, 'pass'])), 'ERR-06': 'partial' });
+    expect(ts.report.rules.find((r) => r.id === 'ERR-06')?.clauses?.find((c) => c.status === 'unchecked')).toMatchObject({ id: 'ERR-06.keeps-error' });
+  });
+
+  it('REST-03, REST-05, STOK-02, ERR-03, ERR-05: the service rules its answers show are judged too', () => {
+    expect(['REST-03', 'REST-05', 'STOK-02', 'ERR-03'].map((id) => statusOf(ts.report, id))).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(statusOf(ts.report, 'ERR-05')).toBe('info');
+    expect(statusOf(ts.report, 'CRED-03')).toBe('skipped');
+  });
+
+  it('no report file holds a password or a token the traffic carried', () => {
+    const rendered = renderReports(ts.report, ts.observation.redactor);
+    const texts = [rendered.json, rendered.junit, rendered.markdown, rendered.html, rendered.earl];
+    expect(ts.secrets.length).toBeGreaterThan(10);
+    const leaked = ts.secrets.filter((s) => texts.some((t) => t.includes(s)));
+    expect(leaked).toEqual([]);
+  });
+});
+
+describe('an application on the Python reference client, run by the observation', () => {
+  it('CRED-01, CRED-02, REST-01, API-03, API-04, API-05, LIFE-03, ENV-02: the REST rules pass as through its driver; the SOAP rules say what would exercise them', async () => {
+    const observation = await Observation.start({ upstream: 'sim', injections: parseInjections(['unauthorized-once']) });
+    try {
+      // Loopback only, unless told otherwise.
+      expect(observation.proxy.urls.cert?.restBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const exit = await runApplication(`python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`, observation.childEnvironment(), { quiet: true });
+      expect(exit).toEqual({ kind: 'exited', code: 0, signal: null });
+      const { report } = await observation.judge({ wholeRun: true, validator });
+      const rest = ['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'API-05', 'ENV-02'];
+      expect(rest.map((id) => `${id} ${statusOf(report, id)}`)).toEqual(rest.map((id) => `${id} pass`));
+      // One refusal (injected), no expiry: LIFE-03 is checked after a refusal only.
+      expect(statusOf(report, 'LIFE-03')).toBe('partial');
+      const soap = report.rules.find((r) => r.id === 'SOAP-01');
+      expect(soap?.status).toBe('not-applicable');
+      expect(soap?.reason).toBe('no SOAP request seen: let the application make a SOAP call');
+      expect(report.rules.find((r) => r.id === 'SESS-08')?.reason).toBe('no session seen: let the application open sessions');
+    } finally {
+      await observation.close();
+    }
+  }, 30_000);
+
+  for (const example of LIBRARY_EXAMPLES) {
+    it(`CRED-01, CRED-02, REST-01, API-03, API-04: the library example ${example.name}, observed, breaks no client rule`, async () => {
+      const observation = await Observation.start({ upstream: 'sim' });
+      try {
+        const exit = await runApplication(example.command, observation.childEnvironment(), { quiet: true, cwd: PACKAGE_ROOT });
+        expect(exit).toMatchObject({ kind: 'exited', code: 0 });
+        const { report } = await observation.judge({ wholeRun: true, validator });
+        expect(report.rules.filter((r) => r.side === 'client' && (r.status === 'fail' || r.status === 'warn')).map((r) => r.id)).toEqual([]);
+      } finally {
+        await observation.close();
+      }
+    }, 60_000);
+  }
+});

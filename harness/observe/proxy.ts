@@ -1,0 +1,172 @@
+/**
+ * The recording proxy: one loopback port per environment of the upstream, REST at its root and SOAP at `/websvc`,
+ * forwarding through the harness's transport and recording every exchange (secrets registered with the redactor as
+ * they are recorded).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Redactor } from '../report/index.ts';
+import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
+import type { ObservedExchange } from './exchange.ts';
+import { registerSecretsOf } from './secrets.ts';
+
+/** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
+export const PROXY_SOAP_PATH = '/websvc';
+
+/** A request about to be forwarded: what an injection may act on. */
+export interface PendingRequest {
+  readonly env: Environment;
+  readonly protocol: 'rest' | 'soap';
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export interface ProxyHooks {
+  /** Before the request is forwarded (fault injection acts on the upstream here). */
+  before?(request: PendingRequest): void;
+  /** After the exchange was recorded. */
+  after?(exchange: ObservedExchange): void;
+}
+
+export interface ProxyOptions {
+  readonly upstream: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;
+  readonly transport: Transport;
+  readonly redactor: Redactor;
+  /** Default 127.0.0.1 (loopback only). */
+  readonly host?: string;
+  /** Port of the first environment; the next ones follow (0, the default: free ports). */
+  readonly port?: number;
+  readonly hooks?: ProxyHooks;
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+export interface RecordingProxy {
+  /** The proxy's URLs, per environment of the upstream: point the application at these. */
+  readonly urls: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;
+  /** The exchanges recorded so far, in the order the requests arrived. */
+  exchanges(): readonly ObservedExchange[];
+  /** When the last request arrived or the last answer ended (ms since the epoch), or when the proxy started. */
+  lastActivity(): number;
+  /** Requests forwarded but not answered yet. */
+  inFlight(): number;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'accept-encoding', 'expect']);
+const RESPONSE_DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding']);
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > max ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
+
+/** Starts the proxy: one loopback server per environment the upstream has. */
+export async function startRecordingProxy(options: ProxyOptions): Promise<RecordingProxy> {
+  const host = options.host ?? '127.0.0.1';
+  const max = options.maxBodyBytes ?? 1024 * 1024;
+  const recorded: ObservedExchange[] = [];
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
+  let seq = 0;
+  let last = Date.now();
+  let pending = 0;
+
+  const handle = async (env: Environment, upstream: EnvironmentEndpoints, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const startedAt = Date.now();
+    last = startedAt;
+    pending++;
+    try {
+      const body = await readBody(req, max);
+      if (body === undefined) {
+        res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large for the observing proxy');
+        return;
+      }
+      const target = req.url ?? '/';
+      const url = new URL(target, 'http://proxy');
+      const protocol = url.pathname === PROXY_SOAP_PATH ? 'soap' : 'rest';
+      const headers = headersOf(req);
+      const method = req.method ?? 'GET';
+      const mine = ++seq;
+      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body });
+      const forwardUrl = protocol === 'soap' ? `${upstream.soapUrl}${url.search}` : join(upstream.restBaseUrl, `${url.pathname}${url.search}`);
+      const forwardHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+      const request = { method, url: `${urls[env]?.restBaseUrl ?? ''}${target}`, path: url.pathname, headers, body };
+      let exchange: ObservedExchange;
+      try {
+        const answer = await options.transport.request({ method, url: forwardUrl, headers: forwardHeaders, ...(body !== '' || !['GET', 'HEAD'].includes(method) ? { body } : {}) });
+        const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !RESPONSE_DROPPED.has(k)));
+        res.writeHead(answer.status, { ...out, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
+        exchange = { seq: mine, env, protocol, startedAt, endedAt: Date.now(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
+      } catch (err) {
+        const message = (err as Error).message;
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
+        exchange = { seq: mine, env, protocol, startedAt, endedAt: Date.now(), request, response: undefined, error: message };
+      }
+      registerSecretsOf(exchange, options.redactor);
+      recorded.push(exchange);
+      options.hooks?.after?.(exchange);
+    } finally {
+      pending--;
+      last = Date.now();
+    }
+  };
+
+  let port = options.port ?? 0;
+  for (const env of ENVIRONMENTS) {
+    const upstream = options.upstream[env];
+    if (!upstream) continue;
+    const server = createServer((req, res) => {
+      handle(env, upstream, req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`observing proxy failure: ${options.redactor.redact((err as Error).message)}`);
+      });
+    });
+    server.keepAliveTimeout = 5_000;
+    server.on('connection', (s: Socket) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    }).catch(async (err: unknown) => {
+      await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+      throw err;
+    });
+    const actual = (server.address() as AddressInfo).port;
+    const base = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+    urls[env] = { restBaseUrl: base, soapUrl: `${base}${PROXY_SOAP_PATH}` };
+    servers.push(server);
+    if (port !== 0) port = actual + 1;
+  }
+  return {
+    urls,
+    exchanges: () => [...recorded],
+    lastActivity: () => last,
+    inFlight: () => pending,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { decodeAuthorization } from '../credentials/index.ts';
+import type { Redactor } from '../report/index.ts';
+import type { ObservedExchange } from './exchange.ts';
+
+/**
+ * Registers every secret an exchange carries with the redactor, as it is recorded: the password inside Basic
+ * credentials (and the credentials whole), bearer tokens, UsernameToken passwords, BinarySecurityTokens and
+ * `access_token` values. Whatever is written afterwards (reports, evidence, messages) is redacted by value.
+ */
+export function registerSecretsOf(x: ObservedExchange, redactor: Redactor): void {
+  const auth = x.request.headers.authorization;
+  if (auth) {
+    const value = auth.replace(/^\s*\S+\s*/, '');
+    redactor.add(value.trim());
+    const decoded = decodeAuthorization(auth);
+    if (decoded.ok) redactor.add(decoded.password);
+    const bearer = /^\s*bearer\s*(\S+)/i.exec(auth)?.[1];
+    if (bearer) redactor.add(bearer);
+  }
+  for (const body of [x.request.body, x.response?.body ?? '']) {
+    for (const m of body.matchAll(/BinarySecurityToken[^>]*>([^<]+)</g)) redactor.add(unescapeXml((m[1] ?? '').trim()));
+    for (const m of body.matchAll(/<(?:[\w.-]+:)?Password[^>]*>([^<]*)</g)) redactor.add(unescapeXml(m[1] ?? ''));
+    for (const m of body.matchAll(/"access_token"\s*:\s*"([^"]+)"/g)) redactor.add(m[1] ?? '');
+  }
+}
+
+/** The text of an XML element as its value (the five predefined entities and character references). */
+function unescapeXml(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_m, e: string) => {
+    const lower = e.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
+    return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[lower] ?? _m;
+  });
+}

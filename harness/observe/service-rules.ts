@@ -1,0 +1,175 @@
+/**
+ * The service rules that recorded answers show: the token answers (REST-03, REST-05), token errors (ERR-03), SOAP
+ * answers (SOAP-02, STOK-01, STOK-02) and invalid-token faults (ERR-04, ERR-05). Only answers to what the client
+ * happened to send are judged; the service suite (`run`) exercises every clause on purpose.
+ */
+import { secretForms } from '../report/index.ts';
+import { NS, type Verdict } from '../soap/index.ts';
+import { limits, TOKEN_TYPE } from '../spec/index.ts';
+import type { SoapMessage, Traffic } from './traffic.ts';
+import { broken, held, notSeen, type ClauseVerdict } from './verdict.ts';
+
+/** Validates a SOAP answer against the harness's response schema. */
+export type ResponseValidator = (xml: string) => Promise<Verdict>;
+
+/** The service rules this module judges, in catalog order. */
+export const OBSERVABLE_SERVICE_RULES = ['REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'STOK-02', 'ERR-03', 'ERR-04', 'ERR-05'] as const;
+
+const isJson = (type: string | undefined) => /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(type ?? '');
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function parsedJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function rest03and05(t: Traffic): ClauseVerdict[] {
+  const ok = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 200 && r.x.response.status < 300);
+  const clauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in', 'REST-05.status-200', 'REST-05.json-content-type'];
+  if (ok.length === 0) return clauses.map((c) => notSeen(c, 'no successful token answer seen'));
+  const seen = plural(ok.length, 'successful token answer');
+  const out = new Map<string, ClauseVerdict>();
+  for (const r of ok) {
+    const res = r.x.response!;
+    const body = parsedJson(res.body);
+    const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    const fail = (clause: string, message: string, expected: string, actual: string) => {
+      if (!out.has(clause)) out.set(clause, broken(clause, message, { expected, actual, x: r.x }));
+    };
+    if (!obj) fail('REST-03.json-object', 'the token answer is not a JSON object', 'a JSON object', res.body.slice(0, 80));
+    else {
+      if (typeof obj.access_token !== 'string' || obj.access_token === '') fail('REST-03.access-token', 'access_token is not a non-empty string', 'a non-empty string', typeof obj.access_token);
+      if (obj.token_type !== TOKEN_TYPE) fail('REST-03.token-type', 'token_type is not exactly "bearer"', TOKEN_TYPE, JSON.stringify(obj.token_type ?? null));
+      if (obj.expires_in !== limits.accessTokenLifetimeSeconds) fail('REST-03.expires-in', 'expires_in is not the integer 604800', String(limits.accessTokenLifetimeSeconds), JSON.stringify(obj.expires_in ?? null));
+    }
+    if (res.status !== 200) fail('REST-05.status-200', 'the successful token answer does not have status 200', '200', String(res.status));
+    if (!isJson(res.headers['content-type'])) fail('REST-05.json-content-type', 'the token answer has no JSON content type', 'application/json (parameters allowed)', res.headers['content-type'] ?? '(none)');
+  }
+  return clauses.map((c) => out.get(c) ?? held(c, seen));
+}
+
+function err03(t: Traffic): ClauseVerdict[] {
+  const errors = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 400 && r.x.response.status < 500);
+  if (errors.length === 0) return ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'].map((c) => notSeen(c, 'no token error seen (a wrong password shows one)'));
+  const invalidClient = errors.filter((r) => r.answer === 'invalid_client');
+  const notJson = errors.find((r) => !isJson(r.x.response!.headers['content-type']) || parsedJson(r.x.response!.body) === undefined);
+  const not401 = invalidClient.find((r) => r.x.response!.status !== 401);
+  // The secret the request carried (decoded from its credentials), in any encoding.
+  const echo = errors.find((r) => r.decoded.ok && r.decoded.password.length >= 4 && secretForms(r.decoded.password).some((f) => r.x.response!.body.includes(f)));
+  return [
+    invalidClient.length === 0 ? notSeen('ERR-03.status-401', 'no invalid_client answer seen')
+      : not401 ? broken('ERR-03.status-401', 'an invalid_client answer does not have status 401', { expected: 401, actual: not401.x.response!.status, x: not401.x })
+      : held('ERR-03.status-401', plural(invalidClient.length, 'invalid_client answer')),
+    notJson ? broken('ERR-03.json-body', 'a token error has no JSON body', { expected: 'a JSON object, with a JSON content type (RFC 6749 §5.2)', actual: notJson.x.response!.headers['content-type'] ?? '(no content type)', x: notJson.x })
+      : held('ERR-03.json-body', plural(errors.length, 'token error')),
+    echo ? broken('ERR-03.no-secret', 'a token error echoes the client secret', { expected: 'no trace of the secret', actual: 'the secret, in the body' })
+      : held('ERR-03.no-secret', plural(errors.length, 'token error')),
+  ];
+}
+
+type AnswerKind = 'token-create' | 'session-create' | 'session-close' | 'call' | 'fault';
+
+function answerKind(m: SoapMessage): AnswerKind {
+  if (m.response?.fault) return 'fault';
+  switch (m.action) {
+    case 'TokenCreateRQ': return 'token-create';
+    case 'SessionCreateRQ': return 'session-create';
+    case 'SessionCloseRQ': return 'session-close';
+    default: return 'call';
+  }
+}
+
+async function soap02(t: Traffic, validate: ResponseValidator | undefined): Promise<ClauseVerdict[]> {
+  const kinds: AnswerKind[] = ['token-create', 'session-create', 'session-close', 'call', 'fault'];
+  const named: Partial<Record<AnswerKind, string>> = { 'token-create': 'TokenCreateRS', 'session-create': 'SessionCreateRS' };
+  const found = new Map<AnswerKind, ClauseVerdict>();
+  const count = new Map<AnswerKind, number>();
+  for (const m of t.soap) {
+    if (!m.request || !m.x.response || !m.request.messageHeader?.messageData?.messageId) continue;
+    const kind = answerKind(m);
+    const clause = `SOAP-02.${kind}`;
+    count.set(kind, (count.get(kind) ?? 0) + 1);
+    if (found.has(kind)) continue;
+    const what = `the answer to ${m.action ?? 'a request'}`;
+    const h = m.response?.messageHeader;
+    const req = m.request.messageHeader;
+    let verdict: ClauseVerdict | undefined;
+    if (!m.response) verdict = broken(clause, `${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${m.x.response.status}`, x: m.x });
+    else if (validate && !(await validate(m.x.response.body)).valid) verdict = broken(clause, `${what} does not validate against the response schema`, { expected: 'a valid envelope (fixtures/xsd/response.xsd)', actual: 'schema-invalid', x: m.x });
+    else if (!h) verdict = broken(clause, `${what} has no eb:MessageHeader`, { x: m.x });
+    else if (named[kind] && h.action !== named[kind]) verdict = broken(clause, `eb:Action of ${what} is not ${named[kind]}`, { expected: named[kind], actual: h.action ?? '(none)', x: m.x });
+    else if (!h.action) verdict = broken(clause, `${what} carries no eb:Action`, { expected: 'a response action', actual: '(none)', x: m.x });
+    else if (h.conversationId !== req.conversationId) verdict = broken(clause, `eb:ConversationId of ${what} is not the request's, echoed`, { expected: req.conversationId, actual: h.conversationId ?? '(none)', x: m.x });
+    else if (h.messageData?.refToMessageId !== req.messageData?.messageId) verdict = broken(clause, `eb:RefToMessageId of ${what} is not the request's MessageId`, { expected: req.messageData?.messageId, actual: h.messageData?.refToMessageId ?? '(none)', x: m.x });
+    if (verdict) found.set(kind, verdict);
+  }
+  return kinds.map((k) => found.get(k) ?? ((count.get(k) ?? 0) > 0
+    ? held(`SOAP-02.${k}`, `${plural(count.get(k)!, 'answer')}${validate ? '' : ' (schema not validated: no JDK)'}`)
+    : notSeen(`SOAP-02.${k}`, `no such answer seen (${k === 'fault' ? 'a SOAP fault' : k.replace('-', ' ')})`)));
+}
+
+function stok(t: Traffic): ClauseVerdict[] {
+  const judge = (action: 'TokenCreateRQ' | 'SessionCreateRQ', clauses: readonly string[]): ClauseVerdict[] => {
+    const ok = t.soap.filter((m) => m.action === action && m.answer?.kind === 'success' && m.response);
+    if (ok.length === 0) return clauses.map((c) => notSeen(c, `no successful ${action} seen`));
+    const seen = plural(ok.length, `answer to ${action}`);
+    return clauses.map((c): ClauseVerdict => {
+      for (const m of ok) {
+        const h = m.response!.messageHeader;
+        const req = m.request?.messageHeader;
+        if (c.endsWith('.action') && h?.action !== action.replace(/RQ$/, 'RS')) return broken(c, `${action} is not answered with ${action.replace(/RQ$/, 'RS')}`, { expected: action.replace(/RQ$/, 'RS'), actual: h?.action ?? '(none)', x: m.x });
+        if (c.endsWith('.token') && !m.tokenIssued) return broken(c, `wsse:BinarySecurityToken of the answer to ${action} holds no token`, { expected: 'a token', actual: '(none)', x: m.x });
+        if (c.endsWith('.conversation-id') && h?.conversationId !== req?.conversationId) return broken(c, `the answer to ${action} does not echo the ConversationId`, { expected: req?.conversationId, actual: h?.conversationId ?? '(none)', x: m.x });
+        if (c.endsWith('.ref-to-message-id') && h?.messageData?.refToMessageId !== req?.messageData?.messageId) return broken(c, `RefToMessageId of the answer to ${action} is not the request's MessageId`, { expected: req?.messageData?.messageId, actual: h?.messageData?.refToMessageId ?? '(none)', x: m.x });
+      }
+      if (c === 'STOK-01.sessionless') return notSeen(c, 'whether a session was allocated is not in the traffic (the service suite checks it on the simulator)');
+      return held(c, seen);
+    });
+  };
+  return [
+    ...judge('TokenCreateRQ', ['STOK-01.action', 'STOK-01.token', 'STOK-01.sessionless', 'STOK-01.conversation-id', 'STOK-01.ref-to-message-id']),
+    ...judge('SessionCreateRQ', ['STOK-02.action', 'STOK-02.token', 'STOK-02.conversation-id']),
+  ];
+}
+
+function err04and05(t: Traffic): ClauseVerdict[] {
+  // Faults for a token sent in wsse:BinarySecurityToken (a token sent elsewhere is not the service's to quote).
+  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.uses.some((u) => u.x === m.x && u.refused));
+  const closedBefore = (m: SoapMessage) => t.soap.some((c) => c.action === 'SessionCloseRQ' && c.tokenUsed === m.tokenUsed && c.x.endedAt <= m.x.startedAt);
+  const clauseOf = (m: SoapMessage) => closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
+  const out: ClauseVerdict[] = [];
+  for (const clause of ['ERR-04.unknown-token', 'ERR-04.closed-session', 'ERR-04.expired-session']) {
+    const list = refused.filter((m) => clauseOf(m) === clause);
+    if (list.length === 0) {
+      out.push(notSeen(clause, 'no such Client.InvalidSecurityToken fault seen'));
+      continue;
+    }
+    const bad = list.find((m) => {
+      const f = m.response!.fault!;
+      return f.faultcodeLocal !== 'Client.InvalidSecurityToken' || f.faultcodeNamespace !== NS.soapEnv || !/invalid|expired/i.test(f.faultstring ?? '')
+        || !(f.faultstring ?? '').includes(m.tokenUsed!) || !/invalid[\s_.-]*security[\s_.-]*token/i.test(f.stackTrace ?? '');
+    });
+    out.push(bad
+      ? broken(clause, 'the fault for an invalid token is not Client.InvalidSecurityToken (namespace-prefixed) saying the token is invalid or expired, quoting it, with a StackTrace', {
+          expected: 'soap-env:Client.InvalidSecurityToken, "Invalid or Expired binary security token: <token>", StackTrace …USG_INVALID_SECURITY_TOKEN',
+          actual: `${bad.response!.fault!.faultcode}: ${(bad.response!.fault!.faultstring ?? '').replace(bad.tokenUsed!, '<token>')}`,
+          x: bad.x,
+        })
+      : held(clause, plural(list.length, 'fault')));
+  }
+  const faults = t.soap.filter((m) => m.response?.fault && m.x.response);
+  const statuses = [...new Set(faults.map((m) => m.x.response!.status))];
+  out.push(statuses.length === 0
+    ? notSeen('ERR-05.fault-status', 'no SOAP fault seen')
+    : { clause: 'ERR-05.fault-status', status: 'info', observed: `HTTP ${statuses.join(', ')} (${plural(faults.length, 'fault')})`, publiclySeen: 'HTTP 500', matchesPublic: statuses.every((s) => s === 500) });
+  return out;
+}
+
+/** The clauses of the service rules the answers show (see {@link OBSERVABLE_SERVICE_RULES}). */
+export async function judgeServiceRules(t: Traffic, validate?: ResponseValidator): Promise<ClauseVerdict[]> {
+  const restish = rest03and05(t);
+  return [...restish, ...(await soap02(t, validate)), ...stok(t), ...err03(t), ...err04and05(t)];
+}

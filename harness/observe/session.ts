@@ -1,0 +1,209 @@
+/**
+ * One observation: the upstream (the built-in simulator, CERT or a target config), the recording proxy in front of
+ * it, the injections, and at the end the judgement and the report.
+ */
+import { withFaultCodes, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
+import { TOOL_VERSION } from '../package-info.ts';
+import { Redactor, type Report } from '../report/index.ts';
+import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
+import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../spec/index.ts';
+import { ConfigError, createTransport, loadTargetConfig, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
+import { presetConfig } from '../targets/presets.ts';
+import type { EnvelopeValidator } from '../soap/index.ts';
+import type { JudgeContext, KnownAccount } from './exchange.ts';
+import { Injector, type Injection } from './inject.ts';
+import { judgeTraffic, type Judgement } from './judge.ts';
+import { startRecordingProxy, type RecordingProxy } from './proxy.ts';
+import { observedReport } from './verdict.ts';
+
+export interface ObservationOptions {
+  /** `sim` (the built-in simulator), `cert` (the CERT preset, account from TDS_CERT_*), or a target config file. */
+  readonly upstream: string;
+  readonly host?: string;
+  readonly port?: number;
+  /** Fault injection; the simulator upstream only. */
+  readonly injections?: readonly Injection[];
+  /** The session pool the application is configured with (SESS-08). */
+  readonly sessionPoolSize?: number;
+  /** Seed of the simulator's accounts and tokens. */
+  readonly seed?: number;
+  readonly requestTimeoutMs?: number;
+  /** The clock injections age tokens by (tests move it); default `Date.now`. */
+  readonly injectionClock?: () => number;
+}
+
+export interface ObservationResult {
+  readonly judgement: Judgement;
+  /** The report, before redaction (write it with the observation's redactor). */
+  readonly report: Report;
+}
+
+/** An account known from a target config: `restDomainDeclared` when the config names the REST domain. */
+export function knownFromConfig(config: TargetConfig, env: Environment): KnownAccount[] {
+  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
+  const main = config.accounts[env];
+  // The accounts of "access" are CERT accounts (ACCESS rules): an application may use them too.
+  const x = config.access;
+  const more = env === 'cert' ? [x?.otherAgency?.account, x?.noAmendment?.account, x?.portal?.account, x?.certOnly].filter((a): a is AccountConfig => a !== undefined) : [];
+  return [...(main ? [main] : []), ...more].map(known);
+}
+
+/** A simulator account as the judge knows it; the default domain counts as "no domain configured" (CRED-04). */
+function knownFromSim(a: SimAccount): KnownAccount {
+  return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain, restDomainDeclared: a.restDomain !== DEFAULT_REST_DOMAIN, poolSize: a.poolSize };
+}
+
+function describe(a: SimAccount): string {
+  return `EPR ${a.epr}, PCC ${a.pcc}, password ${a.password}, REST domain ${a.restDomain}, SOAP domain ${a.soapDomain}, pool ${a.poolSize}`;
+}
+
+export class Observation {
+  readonly proxy: RecordingProxy;
+  readonly redactor: Redactor;
+  readonly kind: 'sim' | 'live';
+  readonly name: string;
+  readonly startedAt = new Date();
+  readonly #accounts: Partial<Record<Environment, KnownAccount[]>>;
+  readonly #faultCodes: FaultCodes;
+  readonly #poolSize: number | undefined;
+  readonly #injector: Injector | undefined;
+  readonly #sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined;
+  readonly #transport: Transport;
+
+  private constructor(init: {
+    proxy: RecordingProxy; redactor: Redactor; kind: 'sim' | 'live'; name: string; accounts: Partial<Record<Environment, KnownAccount[]>>; faultCodes: FaultCodes;
+    poolSize: number | undefined; injector: Injector | undefined; sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined; transport: Transport;
+  }) {
+    this.proxy = init.proxy;
+    this.redactor = init.redactor;
+    this.kind = init.kind;
+    this.name = init.name;
+    this.#accounts = init.accounts;
+    this.#faultCodes = init.faultCodes;
+    this.#poolSize = init.poolSize;
+    this.#injector = init.injector;
+    this.#sim = init.sim;
+    this.#transport = init.transport;
+  }
+
+  /**
+   * Starts the upstream and the proxy in front of it.
+   * @throws {ConfigError} for an upstream that cannot be used, {@link UsageError} for injections on a live upstream.
+   */
+  static async start(options: ObservationOptions): Promise<Observation> {
+    const redactor = new Redactor();
+    const injections = options.injections ?? [];
+    if (options.upstream === 'sim') {
+      const seed = options.seed ?? 1;
+      const accounts = defaultAccounts(seed);
+      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed });
+      const server = await startSimServer(core);
+      for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
+      const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });
+      const injector = new Injector(core, injections, options.injectionClock);
+      try {
+        const proxy = await startRecordingProxy({ upstream: server.urls, transport, redactor, hooks: injector, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+        return new Observation({
+          proxy, redactor, kind: 'sim', name: 'observed application (upstream: simulator)',
+          accounts: { cert: accounts.accounts.cert.map(knownFromSim), prod: accounts.accounts.prod.map(knownFromSim) },
+          faultCodes: DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport,
+        });
+      } catch (err) {
+        await transport.close();
+        await server.close();
+        throw err;
+      }
+    }
+    if (injections.length > 0) {
+      throw new ConfigError('CONFIG_INVALID', `--inject acts on the built-in simulator only: use it with --upstream sim, not ${options.upstream}.`);
+    }
+    const config = presetConfig(options.upstream) ?? loadTargetConfig(options.upstream);
+    const accounts: Partial<Record<Environment, KnownAccount[]>> = { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') };
+    for (const a of Object.values(accounts).flat()) if (a) redactor.add(a.password);
+    const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 30_000, useEnvProxy: true });
+    try {
+      const proxy = await startRecordingProxy({ upstream: config.environments, transport, redactor, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+      return new Observation({
+        proxy, redactor, kind: 'live', name: `observed application (upstream: ${config.name})`, accounts, faultCodes: withFaultCodes(config.faultCodes),
+        poolSize: options.sessionPoolSize ?? config.sessionPoolSize, injector: undefined, sim: undefined, transport,
+      });
+    } catch (err) {
+      await transport.close();
+      throw err;
+    }
+  }
+
+  /** The lines `observe` prints at start: one per environment, and the simulator's accounts. */
+  banner(): string[] {
+    const lines: string[] = [];
+    for (const env of ['cert', 'prod'] as const) {
+      const u = this.proxy.urls[env];
+      if (u) lines.push(`  ${env.toUpperCase().padEnd(4)} REST ${u.restBaseUrl}   SOAP ${u.soapUrl}`);
+    }
+    const sim = this.#sim;
+    if (sim) {
+      const a = sim.accounts;
+      lines.push('', 'Accounts (simulator credentials, valid only here):');
+      lines.push(`  CERT main         ${describe(a.main.cert)}`, `  PROD main         ${describe(a.main.prod)}`);
+      lines.push(`  CERT other PCC    ${describe(a.otherAgency)}`, `  CERT no amendment ${describe(a.noAmendment)}`);
+    }
+    return lines;
+  }
+
+  /**
+   * The environment variables an application run by `observe -- <command>` gets: `TDS_<ENV>_REST_URL` and
+   * `TDS_<ENV>_SOAP_URL` (the proxy), and with the simulator upstream its main accounts (`TDS_<ENV>_EPR`, `_PCC`,
+   * `_PASSWORD`); with a live upstream the application keeps its own credentials.
+   */
+  childEnvironment(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const env of ['cert', 'prod'] as const) {
+      const u: EnvironmentEndpoints | undefined = this.proxy.urls[env];
+      if (!u) continue;
+      const E = env.toUpperCase();
+      out[`TDS_${E}_REST_URL`] = u.restBaseUrl;
+      out[`TDS_${E}_SOAP_URL`] = u.soapUrl;
+      const a = this.#sim?.accounts.main[env];
+      if (a) Object.assign(out, { [`TDS_${E}_EPR`]: a.epr, [`TDS_${E}_PCC`]: a.pcc, [`TDS_${E}_PASSWORD`]: a.password });
+    }
+    return out;
+  }
+
+  /** The simulator's accounts, with the simulator upstream. */
+  simAccounts(): ReturnType<typeof defaultAccounts> | undefined {
+    return this.#sim?.accounts;
+  }
+
+  /** What the judge needs besides the traffic. */
+  context(wholeRun: boolean): JudgeContext {
+    return {
+      accounts: this.#accounts,
+      sessionPoolSize: this.#poolSize,
+      faultCodes: this.#faultCodes,
+      wholeRun,
+      expired: this.#injector?.expired ?? new Map(),
+      source: this.kind === 'sim' ? 'observe-sim' : 'observe-live',
+    };
+  }
+
+  /** Judges what was recorded so far and builds the report (not written, not redacted). */
+  async judge(options: { wholeRun: boolean; only?: readonly RuleId[] | undefined; validator?: EnvelopeValidator | undefined }): Promise<ObservationResult> {
+    const judgement = await judgeTraffic(this.proxy.exchanges(), this.context(options.wholeRun), { validator: options.validator, only: options.only });
+    const report = observedReport(judgement.verdicts, {
+      toolVersion: TOOL_VERSION,
+      target: { name: this.name, kind: this.kind },
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      selection: judgement.selection,
+    });
+    return { judgement, report };
+  }
+
+  /** Stops the proxy and the upstream. */
+  async close(): Promise<void> {
+    this.#injector?.close();
+    await this.proxy.close();
+    await this.#transport.close();
+    await this.#sim?.server.close();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The verdict on one clause of a rule, judged from recorded traffic, and how verdicts become a report with the same
+ * model as `run` (harness/report): one check per clause, titled `<rule ID>: <clause text> (observed)`.
+ */
+import { formatExchange } from '../checks/evidence.ts';
+import { buildReport, type Report, type ReportTarget, type TestRecord } from '../report/index.ts';
+import { findClause, type RuleId } from '../spec/index.ts';
+import type { ObservedExchange } from './exchange.ts';
+
+/** What one clause came to: held (with what was seen), broken (with the evidence), or not exercised (and why). */
+export type ClauseVerdict =
+  | { readonly clause: string; readonly status: 'pass'; readonly seen: string }
+  | {
+      readonly clause: string;
+      readonly status: 'fail';
+      readonly message: string;
+      readonly expected?: string;
+      readonly actual?: string;
+      readonly evidence?: readonly string[];
+    }
+  | { readonly clause: string; readonly status: 'not-applicable'; readonly reason: string }
+  | { readonly clause: string; readonly status: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean };
+
+/** A clause's verdict as a failure, with the exchange that shows it as evidence. */
+export function broken(clause: string, message: string, detail: { expected?: string | number | undefined; actual?: string | number | undefined; x?: ObservedExchange | readonly ObservedExchange[] } = {}): ClauseVerdict {
+  const xs = detail.x === undefined ? [] : Array.isArray(detail.x) ? (detail.x as readonly ObservedExchange[]) : [detail.x as ObservedExchange];
+  return {
+    clause, status: 'fail', message,
+    ...(detail.expected !== undefined && { expected: String(detail.expected) }),
+    ...(detail.actual !== undefined && { actual: String(detail.actual) }),
+    ...(xs.length > 0 && { evidence: xs.slice(0, 3).map(exchangeEvidence) }),
+  };
+}
+
+export const held = (clause: string, seen: string): ClauseVerdict => ({ clause, status: 'pass', seen });
+export const notSeen = (clause: string, reason: string): ClauseVerdict => ({ clause, status: 'not-applicable', reason });
+
+/** An exchange as report evidence (the report writers redact it). */
+export function exchangeEvidence(x: ObservedExchange): string {
+  const text = formatExchange({
+    request: { method: x.request.method, url: x.request.url, headers: x.request.headers, body: x.request.body },
+    ...(x.response && { response: { ...x.response, durationMs: x.endedAt - x.startedAt } }),
+    ...(x.error !== undefined && { error: x.error }),
+  });
+  return `#${x.seq} ${x.env?.toUpperCase() ?? '(environment unknown)'}\n${text}`;
+}
+
+/** The file name a report gives the observed checks. */
+export const OBSERVED_FILE = 'observed traffic';
+
+/** One test record per clause verdict, the shape `buildReport` takes. */
+export function toRecords(verdicts: readonly ClauseVerdict[]): TestRecord[] {
+  return verdicts.map((v): TestRecord => {
+    const found = findClause(v.clause);
+    if (!found) throw new Error(`the observed verdict names the clause "${v.clause}", which the catalog does not have`);
+    const title = `${found.rule.id}: ${found.clause.text.replace(/\.$/, '')} (observed)`;
+    const clauses = { declared: [v.clause], unchecked: [] };
+    const base = { title, file: OBSERVED_FILE, errors: [], durationMs: 0 };
+    switch (v.status) {
+      case 'pass':
+        return { ...base, state: 'passed', meta: { clauses } };
+      case 'info':
+        return {
+          ...base, state: 'passed',
+          meta: { clauses, outcome: { kind: 'info', observed: v.observed, matchesPublic: v.matchesPublic, ...(v.publiclySeen !== undefined && { publiclySeen: v.publiclySeen }) } },
+        };
+      case 'not-applicable':
+        return { ...base, state: 'skipped', meta: { clauses, outcome: { kind: 'not-applicable', reason: v.reason } } };
+      case 'fail':
+        return {
+          ...base, state: 'failed', errors: [{ message: v.message }],
+          meta: {
+            clauses,
+            failure: {
+              message: v.message,
+              ...(v.expected !== undefined && { expected: v.expected }),
+              ...(v.actual !== undefined && { actual: v.actual }),
+              ...(v.evidence && { evidence: v.evidence }),
+            },
+          },
+        };
+    }
+  });
+}
+
+export interface ObservedReportOptions {
+  readonly toolVersion: string;
+  readonly target: ReportTarget;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** The rules judged (every other rule is `skipped`, not selected). */
+  readonly selection: readonly RuleId[];
+  readonly completion?: 'complete' | 'interrupted';
+}
+
+/** The report of an observation: the report model of `run`, so every writer works on it. */
+export function observedReport(verdicts: readonly ClauseVerdict[], options: ObservedReportOptions): Report {
+  return buildReport(toRecords(verdicts), {
+    toolVersion: options.toolVersion,
+    target: options.target,
+    seed: 0,
+    runs: 0,
+    selection: options.selection,
+    startedAt: options.startedAt,
+    finishedAt: options.finishedAt,
+    completion: options.completion ?? 'complete',
+  });
+}
