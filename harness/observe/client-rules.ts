@@ -6,9 +6,10 @@
 import { attributeValue, childElement, NS, envelopeExcerpt, type Verdict } from '../soap/index.ts';
 import { decodeCredentials } from '../credentials/index.ts';
 import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
-import type { ObservedExchange } from './exchange.ts';
+import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { TOKEN_CREATING, type IssuedToken, type SoapMessage, type Traffic } from './traffic.ts';
-import { broken, held, notSeen, type ClauseVerdict } from './verdict.ts';
+import { broken, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
+import type { RuleId } from '../spec/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
 export type RequestValidator = (xml: string) => Promise<Verdict>;
@@ -63,7 +64,10 @@ function cred(t: Traffic): ClauseVerdict[] {
     );
   }
   if (decoded.length === 0) {
-    out.push(...['CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => notSeen(c, 'the credentials cannot be decoded (see CRED-02)')));
+    const cred02Failed = out.some((v) => v.status === 'fail');
+    out.push(...['CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => (cred02Failed
+      ? skippedAfter(c, 'the Client ID cannot be read back from the credentials', ['CRED-02'])
+      : notSeen(c, 'the credentials cannot be decoded (see CRED-02)'))));
     return out;
   }
   const noV1 = decoded.find((d) => d.clientId.split(':')[0] !== 'V1');
@@ -176,7 +180,8 @@ function api04(t: Traffic): ClauseVerdict {
     const requests = t.tokenRequests.filter((r) => `${r.x.env}|${r.authorization}` === key);
     for (const r of requests) {
       // The newest token this client held when it started the request; a request started before any was received is API-05's.
-      const current = tokens.filter((tok) => tok.issuedAt <= r.x.startedAt && tok.seq !== r.x.seq).at(-1);
+      // (When the client sent it: a request of a burst of concurrent first calls may be read after the first answer.)
+      const current = tokens.filter((tok) => tok.issuedAt <= sentFrom(r.x) && tok.seq !== r.x.seq).at(-1);
       if (current && endOf(t, current) > r.x.startedAt) {
         const used = t.uses.filter((u) => u.token === current.value).length;
         return broken('API-04.reuse', 'the client requested a new token while its token was valid', {
@@ -228,23 +233,34 @@ interface Refusal {
 }
 
 /**
- * The requests that sent a refused token again. A request the client had already launched when the refusal came back
- * (concurrent calls) may reach the service after it: that is not a resend. A resend is a use of the token that
- * started after the client held a new token, or the second of a chain of uses each started after the previous one
- * was refused (the client saw the refusal and sent the token all the same).
+ * The requests that sent a refused token again. Traffic does not show when a thread of the client read its token: a
+ * call that read it before the refusal may reach the service after it (a concurrent call delayed on a loaded
+ * machine), and so may the two or three other calls of a small thread pool. Only what no conforming client does
+ * counts as a resend, whatever the timing:
+ * - the client obtained a new token after the refusal, used it, and after that use had been answered sent the
+ *   refused one again, twice in a row (each send started after the previous one was answered);
+ * - or it sent the refused token in a chain of {@link RESEND_CHAIN} requests, each started after the previous one
+ *   (the refusal first) had been answered: more than the leftovers of a handful of concurrent calls.
  */
+const RESEND_CHAIN = 3;
+
 function resends(t: Traffic, token: string, first: ObservedExchange, renewal: ObservedExchange | undefined): ObservedExchange[] {
-  const later = t.uses.filter((u) => u.token === token && u.x !== first && u.x.startedAt >= first.endedAt).map((u) => u.x);
-  const afterRenewal = renewal ? later.filter((x) => x.startedAt >= renewal.endedAt) : [];
-  if (afterRenewal.length > 0) return afterRenewal;
-  const chain: ObservedExchange[] = [];
-  let known = first.endedAt;
-  for (const x of later) {
-    if (x.startedAt < known) continue;
-    chain.push(x);
-    known = x.endedAt;
-  }
-  return chain.length >= 2 ? chain : [];
+  const later = t.uses.filter((u) => u.token === token && u.x !== first && sentFrom(u.x) >= first.endedAt).map((u) => u.x);
+  const chainFrom = (from: number): ObservedExchange[] => {
+    const chain: ObservedExchange[] = [];
+    let known = from;
+    for (const x of later) {
+      if (sentFrom(x) < known) continue;
+      chain.push(x);
+      known = x.endedAt;
+    }
+    return chain;
+  };
+  const movedOn = renewal && t.uses.find((u) => u.token !== token && u.x.env === first.env && u.x.startedAt >= renewal.endedAt);
+  const afterMovingOn = movedOn ? chainFrom(movedOn.x.endedAt) : [];
+  if (afterMovingOn.length >= 2) return afterMovingOn;
+  const chain = chainFrom(first.endedAt);
+  return chain.length >= RESEND_CHAIN ? chain : [];
 }
 
 function refusals(t: Traffic): Refusal[] {
@@ -640,14 +656,36 @@ function err06(t: Traffic): ClauseVerdict[] {
       run = [];
     }
   }
-  return [keeps, worst.length > 2
-    ? broken('ERR-06.no-retry-loop', 'the client retried invalid_client in a loop', { expected: 'at most 2 token requests', actual: `${worst.length} token requests`, x: worst.map((r) => r.x) })
-    : held('ERR-06.no-retry-loop', `${plural(refused.length, 'invalid_client answer')}, at most one retry each`)];
+  if (worst.length <= 2) return [keeps, held('ERR-06.no-retry-loop', `${plural(refused.length, 'invalid_client answer')}, at most one retry each`)];
+  // Traffic holds no operation boundaries: three refused requests in a row are a retry loop, or an application that
+  // asked three times (three calls of its own, each trying once). Only the driver suite, which knows the operation,
+  // can tell; the traffic is no evidence of a loop.
+  return [keeps, notSeen('ERR-06.no-retry-loop', `${worst.length} invalid_client answers in a row to the same credentials: traffic cannot tell a retry loop from an application that asked ${worst.length} times; the driver-based client suite (\`run --suite client\`) checks it, or run a workload of a single call with a wrong password`)];
+}
+
+/** The REST rules that need a token the client obtained over REST. */
+const NEEDS_REST_TOKEN = ['API-03', 'API-04', 'API-05', 'LIFE-03', 'ENV-02'] as const;
+
+/**
+ * A missing prerequisite is no verdict: when the client asked for REST tokens and never got one, the clauses that
+ * need a token are `skipped`, naming the credential rule that failed first (or the refusal, when none failed).
+ */
+function prerequisites(t: Traffic, verdicts: readonly ClauseVerdict[]): ClauseVerdict[] {
+  if (t.tokenRequests.length === 0 || t.tokenRequests.some((r) => r.answer === 'issued')) return [...verdicts];
+  const failedFirst = (['CRED-02', 'CRED-01', 'CRED-04', 'REST-01'] as const).find((id) => verdicts.some((v) => v.status === 'fail' && v.clause.startsWith(`${id}.`)));
+  const refused = t.tokenRequests.every((r) => r.answer === 'invalid_client');
+  const reason = failedFirst
+    ? 'no token was issued: every token request was refused'
+    : `no token was issued: ${refused ? 'every token request was refused (invalid_client): check the account the application uses' : 'no token request was answered with a token'}`;
+  const after: RuleId[] = failedFirst ? [failedFirst] : [];
+  return verdicts.map((v) => (v.status === 'not-applicable' && (NEEDS_REST_TOKEN as readonly string[]).some((id) => v.clause.startsWith(`${id}.`))
+    ? (after.length > 0 ? skippedAfter(v.clause, reason, after) : notSeen(v.clause, reason))
+    : v));
 }
 
 /** Every clause of every client rule, judged from the traffic (one verdict per clause). */
 export async function judgeClientRules(t: Traffic, validate?: RequestValidator): Promise<ClauseVerdict[]> {
-  return [
+  return prerequisites(t, [
     ...cred(t),
     ...rest01(t),
     ...api03(t),
@@ -664,5 +702,5 @@ export async function judgeClientRules(t: Traffic, validate?: RequestValidator):
     ...sess08(t),
     ...env02(t),
     ...err06(t),
-  ];
+  ]);
 }

@@ -15,6 +15,7 @@ import { observeReferenceClient } from './test-support.ts';
 /** Mutants whose fault traffic cannot show, with the clause that says why (their rule is judged by the driver suite). */
 const UNOBSERVABLE: Readonly<Record<string, string>> = {
   'err06-generic-error': 'ERR-06.keeps-error: what the client reports to its caller is not in its traffic',
+  'err06-retry-loop': 'ERR-06.no-retry-loop: traffic cannot tell a retry from the application asking again',
 };
 
 /**

@@ -34,6 +34,12 @@ export interface ObservedExchange {
   /** When the request started and when its answer ended, ms since the epoch. */
   readonly startedAt: number;
   readonly endedAt: number;
+  /**
+   * The earliest the client can have sent the request (the proxy's): when its connection was accepted, or when the
+   * previous answer on a kept-alive connection was written. A loaded machine may read a request long after the client
+   * sent it; a claim that a request was sent after something else happened uses this, not `startedAt`.
+   */
+  readonly earliestSend?: number;
   readonly request: ObservedRequest;
   readonly response: ObservedResponse | undefined;
   /** Why there is no response. */
@@ -68,3 +74,6 @@ export interface JudgeContext {
   /** Where the traffic comes from, for the hints of `not-applicable` verdicts. */
   readonly source: 'observe-sim' | 'observe-live' | 'har';
 }
+
+/** The earliest the client can have sent `x`: what "sent after" claims are judged on (a HAR file has `startedAt` only). */
+export const sentFrom = (x: ObservedExchange): number => x.earliestSend ?? x.startedAt;

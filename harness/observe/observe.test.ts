@@ -3,6 +3,7 @@
  * can show the rule: the TypeScript client used as a library, the Python client inside an ordinary application run
  * by the observation (`observe -- <command>`). Nothing written holds a secret or a token.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
@@ -29,12 +30,14 @@ const statusOf = (report: Report, id: string) => report.rules.find((r) => r.id =
 const clientRules = rules.filter((r) => r.side === 'client').map((r) => r.id);
 
 /**
- * The applications built on the published client libraries of the client suite (examples under the client suite's
- * own directory, written on another branch) plug in here: a name and the command that runs one (it reads
- * TDS_CERT_REST_URL, TDS_CERT_SOAP_URL, TDS_CERT_EPR, TDS_CERT_PCC, TDS_CERT_PASSWORD and the PROD ones). Each is
- * run under the observation and must break no client rule, as through its driver.
+ * The published client libraries of the client suite (examples/clients/<library>/, each with the verdicts its driver
+ * gets in expected-verdicts.json), used by an ordinary application with no driver (examples/observe/library-app.mjs).
  */
-export const LIBRARY_EXAMPLES: readonly { readonly name: string; readonly command: string }[] = [];
+const LIBRARIES = ['simple-oauth2', 'sabre-rest', 'sabre-dev-studio'] as const;
+
+interface ExpectedVerdicts {
+  readonly rules: Readonly<Record<string, { readonly status: string; readonly after?: string }>>;
+}
 
 describe('the reference TypeScript client, observed with no driver', () => {
   it('CRED-01, CRED-02, CRED-04, REST-01, API-03, API-04, API-05, LIFE-03, SOAP-01, SOAP-03, SOAP-04, SOAP-05, SESS-05, SESS-06, SESS-07, SESS-08, ENV-02: every client rule passes, as through its driver', () => {
@@ -81,14 +84,25 @@ describe('an application on the Python reference client, run by the observation'
     }
   }, 30_000);
 
-  for (const example of LIBRARY_EXAMPLES) {
-    it(`CRED-01, CRED-02, REST-01, API-03, API-04: the library example ${example.name}, observed, breaks no client rule`, async () => {
+  for (const library of LIBRARIES) {
+    it(`an application on ${library}, observed with no driver, gets its driver's verdict on every rule the traffic decides`, async () => {
+      const expected = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'examples/clients', library, 'expected-verdicts.json'), 'utf8')) as ExpectedVerdicts;
       const observation = await Observation.start({ upstream: 'sim' });
       try {
-        const exit = await runApplication(example.command, observation.childEnvironment(), { quiet: true, cwd: PACKAGE_ROOT });
+        const exit = await runApplication(`node ${join(PACKAGE_ROOT, 'examples/observe/library-app.mjs')} ${library}`, observation.childEnvironment(), { quiet: true, cwd: PACKAGE_ROOT });
         expect(exit).toMatchObject({ kind: 'exited', code: 0 });
         const { report } = await observation.judge({ wholeRun: true, validator });
-        expect(report.rules.filter((r) => r.side === 'client' && (r.status === 'fail' || r.status === 'warn')).map((r) => r.id)).toEqual([]);
+        // A rule the traffic decides (anything but not-applicable) gets the verdict the driver got, and a skip names
+        // the same failed rule.
+        const decided = report.rules.filter((r) => r.side === 'client' && r.status !== 'not-applicable' && expected.rules[r.id]);
+        const got = decided.map((r) => `${r.id} ${r.status}${r.status === 'skipped' ? ` after ${r.reason?.match(/\(([A-Z]+-\d+) failed\)/)?.[1] ?? '?'}` : ''}`);
+        const want = decided.map((r) => {
+          const e = expected.rules[r.id]!;
+          return `${r.id} ${e.status}${e.status === 'skipped' ? ` after ${e.after ?? '?'}` : ''}`;
+        });
+        expect(got).toEqual(want);
+        // What the workload exercises is decided on every library: the credentials and the token request.
+        expect(decided.map((r) => r.id)).toEqual(expect.arrayContaining(['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'API-05', 'ENV-02']));
       } finally {
         await observation.close();
       }

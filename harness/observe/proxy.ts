@@ -92,8 +92,13 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   let last = Date.now();
   let pending = 0;
 
+  // Per connection, the earliest its next request can have been sent: accepted, or the last answer written on it.
+  const readySince = new WeakMap<Socket, number>();
+
   const handle = async (env: Environment, upstream: EnvironmentEndpoints, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = Date.now();
+    const earliestSend = Math.min(startedAt, readySince.get(req.socket) ?? startedAt);
+    res.once('finish', () => readySince.set(req.socket, Date.now()));
     last = startedAt;
     pending++;
     try {
@@ -117,11 +122,11 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         const answer = await options.transport.request({ method, url: forwardUrl, headers: forwardHeaders, ...(body !== '' || !['GET', 'HEAD'].includes(method) ? { body } : {}) });
         const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !RESPONSE_DROPPED.has(k)));
         res.writeHead(answer.status, { ...out, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
-        exchange = { seq: mine, env, protocol, startedAt, endedAt: Date.now(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
+        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
       } catch (err) {
         const message = (err as Error).message;
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
-        exchange = { seq: mine, env, protocol, startedAt, endedAt: Date.now(), request, response: undefined, error: message };
+        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
       }
       registerSecretsOf(exchange, options.redactor);
       recorded.push(exchange);
@@ -143,6 +148,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     });
     server.keepAliveTimeout = 5_000;
     server.on('connection', (s: Socket) => {
+      readySince.set(s, Date.now());
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
     });
