@@ -80,6 +80,12 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
     const after: RuleId[] = last.outcome === 'token-refused-request' ? ['REST-01'] : last.outcome === 'token-refused-syntax' ? ['CRED-02', 'CRED-01'] : ['CRED-01', 'CRED-02'];
     return { after, reason: `the service refused the client's ${rest.length} token request(s) (${restRefusal(last)}), so the client held no token to check this rule with (see ${after.join(', ')})` };
   }
+  // A token request sent somewhere else than the token path (REST-01 judges where it goes): no token could come back.
+  const misdirected = events.find((e) => e.protocol === 'rest' && !isTokenRequest(e)
+    && (/^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? '')));
+  if (misdirected) {
+    return { after: ['REST-01'], reason: `the client sent its token request to ${misdirected.method} ${misdirected.path}, not to the token path (answered ${misdirected.status}), so it held no token to check this rule with (see REST-01)` };
+  }
   const soap = events.filter((e) => e.protocol === 'soap' && TOKEN_CREATING.has(e.action ?? '') && e.answer !== undefined).flatMap((e) => {
     const parsed = parseEnvelope(e.answer ?? '');
     const answer = classifySoap({ status: e.status, envelope: parsed.ok ? parsed.envelope : undefined });

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { basicAuthorization, clientIdFor } from '../credentials/index.ts';
 import { createTransport, type HttpResponse, type Transport, type TransportOptions } from '../targets/transport.ts';
@@ -66,7 +67,31 @@ async function control(t: Transport, controlUrl: string | undefined, method: str
   return { status: res.status, body: JSON.parse(res.body) as unknown };
 }
 
+/** Sends raw bytes and reads the whole answer (the connection is closed by the server). */
+function rawRequest(base: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
 describe('startSimServer', () => {
+  it('API-03: a request whose method is not upper-case (which Node\'s parser refuses) reaches the event log as sent', async () => {
+    const { server, accounts, core } = await serve();
+    const token = accessToken(await tokenRequest(transport(), server.urls.cert.restBaseUrl, auth(accounts.main.cert)));
+    const answer = await rawRequest(server.urls.cert.restBaseUrl, `get ${THEMES} HTTP/1.1\r\nHost: sim\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
+    const last = core.events.since(0).at(-1);
+    expect(last).toMatchObject({ method: 'get', path: THEMES, headers: { authorization: `Bearer ${token}` } });
+    // Anything else the parser refuses is a plain 400, not an event.
+    expect(await rawRequest(server.urls.cert.restBaseUrl, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(core.events.since(0).at(-1)).toBe(last);
+  });
+
   it('serves CERT and PROD on distinct loopback ports, REST and SOAP on each', async () => {
     const { server } = await serve();
     const { cert, prod } = server.urls;

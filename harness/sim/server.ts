@@ -51,6 +51,7 @@ export async function startSimServer(core: SimCore, options: SimServerOptions = 
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
     });
+    server.on('clientError', (err: Error & { rawPacket?: Buffer }, socket: Socket) => answerUnparsed(core, env, err, socket));
     server.on('secureConnection', (s: Socket) => {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
@@ -72,6 +73,38 @@ export async function startSimServer(core: SimCore, options: SimServerOptions = 
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     },
   };
+}
+
+/**
+ * A request Node's HTTP parser refused. One with a method that is not upper-case (`get /path HTTP/1.1`: the parser
+ * knows only upper-case methods) is handed to the simulator as it came, so that it is in the event log and API-03 can
+ * judge it; anything else gets a plain 400. Either way the connection is closed.
+ */
+function answerUnparsed(core: SimCore, env: Environment, err: Error & { rawPacket?: Buffer }, socket: Socket): void {
+  if (!socket.writable) return;
+  const raw = err.rawPacket?.toString('latin1') ?? '';
+  const headEnd = raw.indexOf('\r\n\r\n');
+  const [line = '', ...fields] = (headEnd >= 0 ? raw.slice(0, headEnd) : raw).split('\r\n');
+  const m = /^([A-Za-z]+) (\/\S*) HTTP\/1\.[01]$/.exec(line);
+  if (!m || m[1] === m[1]!.toUpperCase()) {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const field of fields) {
+    const colon = field.indexOf(':');
+    if (colon > 0) headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
+  }
+  const target = m[2]!;
+  const url = new URL(target, 'http://sim');
+  const answer = core.handle({ env, method: m[1]!, path: url.pathname, query: url.search.slice(1), headers, body: headEnd >= 0 ? raw.slice(headEnd + 4) : '' });
+  if (answer.kind !== 'response') {
+    socket.destroy();
+    return;
+  }
+  const head = [`HTTP/1.1 ${answer.status} ${answer.status < 400 ? 'OK' : 'Error'}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(answer.body)}`,
+    ...Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${answer.body}`);
 }
 
 /**

@@ -190,7 +190,8 @@ export class TdsClient {
     const started = this.#now();
     const trailingSlash = this.#faults.has('rest01-trailing-slash') ? '/' : '';
     const json = this.#faults.has('rest01-json-body');
-    const res = await this.#fetch(joinUrl(target.restBaseUrl, TOKEN_PATH + trailingSlash), {
+    const path = this.#faults.has('rest01-wrong-path') ? '/v2/oauth/token' : TOKEN_PATH + trailingSlash;
+    const res = await this.#fetch(joinUrl(target.restBaseUrl, path), {
       method: 'POST',
       headers: {
         authorization: this.#basicAuthorization(target),
