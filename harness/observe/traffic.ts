@@ -77,6 +77,12 @@ export interface TokenUse {
 export const TOKEN_CREATING: ReadonlySet<string> = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
 
 const isTokenPath = (path: string) => path.replace(/\/+$/, '').endsWith(TOKEN_PATH);
+/**
+ * A token request is one at the token path, or one the client meant as one wherever it sent it (REST-01 judges the
+ * path): Basic credentials, or a grant_type in its body.
+ */
+const isTokenRequest = (x: ObservedExchange) => isTokenPath(x.request.path)
+  || /^basic\b/i.test(x.request.headers.authorization ?? '') || /(^|&)grant_type=/.test(x.request.body) || /"grant_type"/.test(x.request.body);
 
 function jsonObject(body: string): Record<string, unknown> | undefined {
   try {
@@ -120,7 +126,7 @@ export class Traffic {
     const issued = new Map<string, IssuedToken>();
     const uses: TokenUse[] = [];
     for (const x of this.exchanges) {
-      if (x.protocol === 'rest' && isTokenPath(x.request.path)) {
+      if (x.protocol === 'rest' && isTokenRequest(x)) {
         const t = this.#tokenRequest(x);
         tokenRequests.push(t);
         if (t.token) this.#issuedSoFar.add(t.token);
