@@ -331,12 +331,13 @@ export function ruleProperty<T>(
   /** The inputs, or a function of the check context that builds them (from the target's account, say). */
   arbitrary: fc.Arbitrary<T> | ((ctx: CheckContext) => fc.Arbitrary<T>),
   predicate: (ctx: CheckContext, value: T) => Promise<void>,
-  options: CheckOptions & { numRuns?: number },
+  /** `examples`: the cases every run tries first, whatever the seed and `--runs` (the ones a deviation shows on). */
+  options: CheckOptions & { numRuns?: number; examples?: readonly T[] },
 ): void {
   const list = typeof ids === 'string' ? [ids] : ids;
   const fullTitle = titleFor(list, title);
   checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
-    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, { ...runOptions, clauses: options.clauses, ...(options.where && { where: options.where }) }));
+    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, { ...runOptions, clauses: options.clauses, ...(options.where && { where: options.where }) }), options.examples);
   }, options.timeout ?? 120_000);
 }

@@ -212,7 +212,8 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   if (!replayMatched && !interrupted) {
     process.stderr.write(
       `\nThe check "${options.replay?.check}" did not run: no check has that title. The --replay title must be a check's full title, `
-        + 'as in the report\'s replay line, and --only (and --suite) must select its rule.\n',
+        + 'as in the report\'s replay line, and --only (and --suite) must select its rule. Exit code 2 (usage), whatever the '
+        + 'summary above says: nothing was replayed.\n',
     );
   }
   if (process.env['GITHUB_ACTIONS'] === 'true') {

@@ -58,6 +58,8 @@ ruleTest('STOK-02', 'SessionCreateRQ with valid credentials gets SessionCreateRS
 
 type Wrong = { readonly label: string; readonly security: (good: Extract<RequestSecurity, { kind: 'usernameToken' }>) => RequestSecurity };
 
+const WRONG_PASSWORD: Wrong = { label: 'a wrong password', security: (g) => ({ ...g, password: `${g.password}x` }) };
+
 const wrongCredentials: fc.Arbitrary<Wrong> = fc.oneof(
   fc.string({ minLength: 1, maxLength: 16 }).map((p): Wrong => ({ label: 'a wrong password', security: (g) => ({ ...g, password: g.password === p ? `${p}x` : p }) })),
   fc.stringMatching(/^[0-9A-Z]{3,8}$/).map((u): Wrong => ({ label: 'a wrong Username (EPR)', security: (g) => ({ ...g, username: g.username === u ? `${u}9` : u }) })),
@@ -91,7 +93,12 @@ ruleProperty(
     }
     expectThat(!token, `the fault for ${action} with ${wrong.label} carries a token`, { expected: 'no BinarySecurityToken', actual: 'a token' });
   },
-  { numRuns: 20, clauses: ['STOK-03.refused', 'STOK-03.no-token'] },
+  {
+    numRuns: 20,
+    clauses: ['STOK-03.refused', 'STOK-03.no-token'],
+    // Tried first whatever the seed: the plainest wrong credentials, a wrong password, on both token-creating actions.
+    examples: (['TokenCreateRQ', 'SessionCreateRQ'] as const).map((action) => ({ action, wrong: WRONG_PASSWORD })),
+  },
 );
 
 auditExchanges('SOAP token checks');
