@@ -34,6 +34,16 @@ describe('tokenRefusal (client checks that need a token)', () => {
     expect(tokenRefusal([event({ path: '/v1/lists/supported/shop/themes', method: 'GET', status: 401, outcome: 'api-refused-token' })])).toBeUndefined();
   });
 
+  it('names REST-01 when the token endpoint did not answer the token request as one (wrong path, trailing slash)', () => {
+    const slash = event({ path: '/v2/auth/token/', status: 404, outcome: 'not-found', headers: { authorization: 'Basic abc' } });
+    expect(tokenRefusal([slash])).toEqual({
+      after: ['REST-01'],
+      reason: 'the client sent its token request as POST /v2/auth/token/, which the token endpoint did not answer (HTTP 404, not-found), so it held no token to check this rule with (see REST-01)',
+    });
+    expect(tokenRefusal([event({ path: '/v2/oauth/token', status: 404, outcome: 'not-found', body: 'grant_type=client_credentials' })])?.after).toEqual(['REST-01']);
+    expect(tokenRefusal([event({ status: 0, outcome: 'no-answer' })])).toBeUndefined();
+  });
+
   it('reads a SOAP token-creating request as refused only when harness/classify says so (SOAP-03)', () => {
     const soap = (answer: string) => event({ protocol: 'soap', path: '/websvc', action: 'TokenCreateRQ', status: 500, outcome: 'soap-fault', answer });
     expect(tokenRefusal([soap(soapFault)])?.after).toEqual(['SOAP-03']);

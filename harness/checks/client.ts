@@ -53,6 +53,9 @@ export interface ClientCheckOptions extends CheckOptions {
 }
 
 const isTokenRequest = (e: SimEvent) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH;
+/** A REST request for a token, wherever it was sent: at the token path, or carrying Basic credentials or a grant type. */
+const isTokenAttempt = (e: SimEvent) => e.protocol === 'rest'
+  && (isTokenRequest(e) || /^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? ''));
 const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
 
 function restRefusal(e: SimEvent): string {
@@ -80,11 +83,12 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
     const after: RuleId[] = last.outcome === 'token-refused-request' ? ['REST-01'] : last.outcome === 'token-refused-syntax' ? ['CRED-02', 'CRED-01'] : ['CRED-01', 'CRED-02'];
     return { after, reason: `the service refused the client's ${rest.length} token request(s) (${restRefusal(last)}), so the client held no token to check this rule with (see ${after.join(', ')})` };
   }
-  // A token request sent somewhere else than the token path (REST-01 judges where it goes): no token could come back.
-  const misdirected = events.find((e) => e.protocol === 'rest' && !isTokenRequest(e)
-    && (/^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? '')));
+  // A token request the token endpoint did not answer as one (sent to another path, with a trailing slash, with
+  // another method: REST-01 judges where it goes): no token could come back. A request with no answer at all is not
+  // the client's doing, so it does not count.
+  const misdirected = events.find((e) => isTokenAttempt(e) && !e.outcome.startsWith('token-') && e.outcome !== 'no-answer');
   if (misdirected) {
-    return { after: ['REST-01'], reason: `the client sent its token request to ${misdirected.method} ${misdirected.path}, not to the token path (answered ${misdirected.status}), so it held no token to check this rule with (see REST-01)` };
+    return { after: ['REST-01'], reason: `the client sent its token request as ${misdirected.method} ${misdirected.path}, which the token endpoint did not answer (HTTP ${misdirected.status}, ${misdirected.outcome}), so it held no token to check this rule with (see REST-01)` };
   }
   const soap = events.filter((e) => e.protocol === 'soap' && TOKEN_CREATING.has(e.action ?? '') && e.answer !== undefined).flatMap((e) => {
     const parsed = parseEnvelope(e.answer ?? '');
