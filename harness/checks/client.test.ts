@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientError } from '../clients/protocol.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import type { SimEvent } from '../sim/index.ts';
-import { ConfigurationRefused, explainFailure, tokenRefusal } from './client.ts';
+import { bearerRefusal, ConfigurationRefused, explainFailure, tokenRefusal } from './client.ts';
 import { CheckFailure } from './failure.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
 
@@ -51,6 +51,22 @@ describe('tokenRefusal (client checks that need a token)', () => {
   });
 });
 
+describe('bearerRefusal (API calls refused for their Authorization header)', () => {
+  const api = (authorization: string, outcome: SimEvent['outcome']) => event({ method: 'GET', path: '/v1/lists/supported/shop/themes', headers: { authorization }, status: outcome === 'api-ok' ? 200 : 401, outcome });
+
+  it('names API-03 when every API call was refused and one carried a header that is not "Bearer <token>"', () => {
+    expect(bearerRefusal([event({ tokenIssued: 'T1' }), api('BearerT1', 'api-refused-token')])).toEqual({
+      after: ['API-03'],
+      reason: 'the service refused the client\'s 1 API call(s) whose Authorization header is not "Bearer <token>" and accepted none, so the client\'s use of its token could not be seen (see API-03)',
+    });
+  });
+
+  it('is nothing when an API call was accepted, or the refused calls carried a well-formed header', () => {
+    expect(bearerRefusal([api('BearerT1', 'api-refused-token'), api('Bearer T1', 'api-ok')])).toBeUndefined();
+    expect(bearerRefusal([api('Bearer T1', 'api-refused-token')])).toBeUndefined();
+  });
+});
+
 describe('explainFailure', () => {
   const refused = [refusedToken('token-refused-syntax', 'Credentials are missing or the syntax is not correct')];
 
@@ -58,6 +74,13 @@ describe('explainFailure', () => {
     const explained = explainFailure(new CheckFailure('the client made fewer API calls than asked'), refused, 'token');
     expect(explained).toBeInstanceOf(PrerequisiteFailed);
     expect((explained as PrerequisiteFailed).after).toEqual(['CRED-02', 'CRED-01']);
+  });
+
+  it('skips a check that needs a token after API-03 when its calls were refused for their header, but not API-03\'s own check', () => {
+    const malformed = [event({ tokenIssued: 'T1' }), event({ method: 'GET', path: '/v1/lists/supported/shop/themes', headers: { authorization: 'BearerT1' }, status: 401, outcome: 'api-refused-token' })];
+    const failure = new CheckFailure('unexpected token requests');
+    expect((explainFailure(failure, malformed, 'token', ['API-04']) as PrerequisiteFailed).after).toEqual(['API-03']);
+    expect(explainFailure(failure, malformed, 'token', ['API-03'])).toBe(failure);
   });
 
   it('turns a client error into a fail that quotes it, when the token was not the matter', () => {

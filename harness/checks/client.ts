@@ -102,17 +102,37 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
   return undefined;
 }
 
+const WELL_FORMED_BEARER = /^Bearer [^\s]+$/;
+
+/**
+ * When the client held a token but the service accepted none of its API calls, refusing them for an Authorization
+ * header that is not `Bearer <token>` (API-03 judges the header): the rule and why. `undefined` when an API call was
+ * accepted, or none was refused for its header.
+ */
+export function bearerRefusal(events: readonly SimEvent[]): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
+  const calls = events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));
+  if (calls.some((e) => e.outcome === 'api-ok')) return undefined;
+  const malformed = calls.filter((e) => e.outcome === 'api-refused-token' && !WELL_FORMED_BEARER.test(e.headers.authorization ?? ''));
+  if (malformed.length === 0) return undefined;
+  return {
+    after: ['API-03'],
+    reason: `the service refused the client's ${malformed.length} API call(s) whose Authorization header is not "Bearer <token>" and accepted none, so the client's use of its token could not be seen (see API-03)`,
+  };
+}
+
 /**
  * What a check's failure means, given what the client exchanged with the service: a check that needs a token whose
- * client got none because its token requests were refused is `skipped` naming the rule that judges them; an error
- * the client reported for an op becomes a `fail` of the check's rule that says so (kind, code, description), not an
- * unexplained exception.
+ * client got none because its token requests were refused, or whose API calls were all refused for a malformed
+ * Authorization header, is `skipped` naming the rule that judges them (unless that rule is one the check judges
+ * itself: then it is its own failure); an error the client reported for an op becomes a `fail` of the check's rule
+ * that says so (kind, code, description), not an unexplained exception.
  */
-export function explainFailure(err: unknown, events: readonly SimEvent[], needs: ClientNeed | undefined): unknown {
+export function explainFailure(err: unknown, events: readonly SimEvent[], needs: ClientNeed | undefined, own: readonly RuleId[] = []): unknown {
   if (err instanceof PrerequisiteFailed || err instanceof DriverFailure) return err;
   if (needs === 'token') {
-    const refusal = tokenRefusal(events);
-    if (refusal) return new PrerequisiteFailed(refusal.reason, refusal.after);
+    for (const refusal of [tokenRefusal(events), bearerRefusal(events)]) {
+      if (refusal && !refusal.after.some((id) => own.includes(id))) return new PrerequisiteFailed(refusal.reason, refusal.after);
+    }
   }
   if (err instanceof ClientError && err.kind !== 'unsupported') {
     return new CheckFailure(`the client failed an operation the check asked for (error kind "${err.kind}"): ${err.message}`, {
@@ -229,7 +249,7 @@ export function clientTest(ids: RuleId | readonly RuleId[], title: string, body:
       try {
         await body(ctx);
       } catch (err) {
-        throw explainFailure(err, await ctx.events(), options.needs);
+        throw explainFailure(err, await ctx.events(), options.needs, list);
       }
     }, { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
@@ -257,7 +277,7 @@ export function clientProperty<T>(
         try {
           await predicate(ctx, value);
         } catch (err) {
-          throw explainFailure(err, await ctx.events(), options.needs);
+          throw explainFailure(err, await ctx.events(), options.needs, list);
         }
       }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses }), options.examples),
     );
