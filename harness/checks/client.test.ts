@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientError } from '../clients/protocol.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import type { SimEvent } from '../sim/index.ts';
-import { bearerRefusal, ConfigurationRefused, explainFailure, tokenRefusal } from './client.ts';
+import { bearerRefusal, callRefusal, ConfigurationRefused, explainFailure, sessionsLeftOpen, tokenRefusal } from './client.ts';
 import { CheckFailure } from './failure.ts';
 import { PrerequisiteFailed } from './rule-test.ts';
 
@@ -64,6 +64,36 @@ describe('bearerRefusal (API calls refused for their Authorization header)', () 
   it('is nothing when an API call was accepted, or the refused calls carried a well-formed header', () => {
     expect(bearerRefusal([api('BearerT1', 'api-refused-token'), api('Bearer T1', 'api-ok')])).toBeUndefined();
     expect(bearerRefusal([api('Bearer T1', 'api-refused-token')])).toBeUndefined();
+  });
+});
+
+describe('callRefusal (SOAP calls refused for what another rule judges)', () => {
+  const envelope = (name: string) => readFileSync(join(PACKAGE_ROOT, 'fixtures/envelopes/valid', name), 'utf8');
+  const ping = envelope('request-ping.xml');
+  const pingToken = /<wsse:BinarySecurityToken>([^<]+)</.exec(ping)![1]!;
+  const invalidToken = envelope('response-fault-invalid-security-token.xml');
+  const soapEvent = (e: Partial<SimEvent>) => event({ protocol: 'soap', path: '/websvc', status: 500, outcome: 'soap-fault', ...e });
+  const unknownAction = invalidToken.replace(/<faultcode>[^<]*<\/faultcode><faultstring>[^<]*<\/faultstring>/, '<faultcode>soap-env:Client.InvalidEbXmlMessage</faultcode><faultstring>Unknown action OTA</faultstring>').replace('USG_INVALID_SECURITY_TOKEN', 'USG_UNKNOWN_ACTION');
+
+  it('names SOAP-04 for an action the service does not know', () => {
+    expect(callRefusal([soapEvent({ action: 'OTA', body: ping, answer: unknownAction })])?.after).toEqual(['SOAP-04']);
+  });
+
+  it('names SOAP-04 for a refused token only when the call carried no issued token in wsse:BinarySecurityToken', () => {
+    const refused = soapEvent({ action: 'OTA_PingRQ', body: ping, answer: invalidToken });
+    expect(callRefusal([refused])).toMatchObject({ after: ['SOAP-04'], reason: expect.stringContaining('which carried no token the service issued in wsse:BinarySecurityToken (binarySecurityToken)') });
+    // The token was issued (and then refused: expired, revoked): another rule's matter, no explanation here.
+    const issued = soapEvent({ action: 'SessionCreateRQ', status: 200, outcome: 'soap-ok', tokenKind: 'session', tokenIssued: pingToken });
+    expect(callRefusal([refused], [issued, refused])).toBeUndefined();
+  });
+
+  it('names SESS-06 for a full pool only while sessions the client opened before are still open', () => {
+    const opened = soapEvent({ action: 'SessionCreateRQ', status: 200, outcome: 'soap-ok', tokenKind: 'session', tokenIssued: 'S1' });
+    const closed = soapEvent({ action: 'SessionCloseRQ', status: 200, outcome: 'soap-ok', tokenUsed: 'S1' });
+    const full = soapEvent({ action: 'SessionCreateRQ', answer: envelope('response-fault-reached-ta-limit-no-security.xml') });
+    expect(callRefusal([full], [opened, full])?.after).toEqual(['SESS-06']);
+    expect(sessionsLeftOpen([opened, closed])).toEqual([]);
+    expect(callRefusal([full], [opened, closed, full])).toBeUndefined();
   });
 });
 
