@@ -24,6 +24,8 @@ export interface ClientContext extends CheckContext {
   configure(options?: { accounts?: Partial<Record<Environment, Account>>; omitDomains?: boolean; sessionPoolSize?: number; environments?: readonly Environment[] }): Promise<void>;
   /** The simulator's events since the check started (or since `mark()`). */
   events(): Promise<readonly SimEvent[]>;
+  /** Every event of the check, whatever the window. */
+  history(): Promise<readonly SimEvent[]>;
   /** Starts a new window of events (for properties: one window per case). */
   mark(): Promise<void>;
 }
@@ -46,13 +48,18 @@ export type ClientNeed = 'token';
 /** Options of a client check: what it needs (see {@link explainFailure}). */
 export interface ClientCheckOptions extends CheckOptions {
   /**
-   * `token`: the check judges what the client does with a token. When the service refused every token request of
-   * the client, the check cannot judge its rule: it is `skipped` naming the rule that judges the token request.
+   * `token`: the check judges what the client does with a token and the calls it makes with it. When the service
+   * refused every token request of the client, or every API call for its Authorization header, or an op of the check
+   * failed on a SOAP call the service refused for what another rule judges (see {@link callRefusal}), the check
+   * cannot judge its rule: it is `skipped` naming the rule that judges the refused request.
    */
   readonly needs?: ClientNeed;
 }
 
 const isTokenRequest = (e: SimEvent) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH;
+/** A REST request for a token, wherever it was sent: at the token path, or carrying Basic credentials or a grant type. */
+const isTokenAttempt = (e: SimEvent) => e.protocol === 'rest'
+  && (isTokenRequest(e) || /^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? ''));
 const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
 
 function restRefusal(e: SimEvent): string {
@@ -80,11 +87,12 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
     const after: RuleId[] = last.outcome === 'token-refused-request' ? ['REST-01'] : last.outcome === 'token-refused-syntax' ? ['CRED-02', 'CRED-01'] : ['CRED-01', 'CRED-02'];
     return { after, reason: `the service refused the client's ${rest.length} token request(s) (${restRefusal(last)}), so the client held no token to check this rule with (see ${after.join(', ')})` };
   }
-  // A token request sent somewhere else than the token path (REST-01 judges where it goes): no token could come back.
-  const misdirected = events.find((e) => e.protocol === 'rest' && !isTokenRequest(e)
-    && (/^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? '')));
+  // A token request the token endpoint did not answer as one (sent to another path, with a trailing slash, with
+  // another method: REST-01 judges where it goes): no token could come back. A request with no answer at all is not
+  // the client's doing, so it does not count.
+  const misdirected = events.find((e) => isTokenAttempt(e) && !e.outcome.startsWith('token-') && e.outcome !== 'no-answer');
   if (misdirected) {
-    return { after: ['REST-01'], reason: `the client sent its token request to ${misdirected.method} ${misdirected.path}, not to the token path (answered ${misdirected.status}), so it held no token to check this rule with (see REST-01)` };
+    return { after: ['REST-01'], reason: `the client sent its token request as ${misdirected.method} ${misdirected.path}, which the token endpoint did not answer (HTTP ${misdirected.status}, ${misdirected.outcome}), so it held no token to check this rule with (see REST-01)` };
   }
   const soap = events.filter((e) => e.protocol === 'soap' && TOKEN_CREATING.has(e.action ?? '') && e.answer !== undefined).flatMap((e) => {
     const parsed = parseEnvelope(e.answer ?? '');
@@ -98,17 +106,88 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
   return undefined;
 }
 
+const WELL_FORMED_BEARER = /^Bearer [^\s]+$/;
+
+/**
+ * When the client held a token but the service accepted none of its API calls, refusing them for an Authorization
+ * header that is not `Bearer <token>` (API-03 judges the header): the rule and why. `undefined` when an API call was
+ * accepted, or none was refused for its header.
+ */
+export function bearerRefusal(events: readonly SimEvent[]): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
+  const calls = events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));
+  if (calls.some((e) => e.outcome === 'api-ok')) return undefined;
+  const malformed = calls.filter((e) => e.outcome === 'api-refused-token' && !WELL_FORMED_BEARER.test(e.headers.authorization ?? ''));
+  if (malformed.length === 0) return undefined;
+  return {
+    after: ['API-03'],
+    reason: `the service refused the client's ${malformed.length} API call(s) whose Authorization header is not "Bearer <token>" and accepted none, so the client's use of its token could not be seen (see API-03)`,
+  };
+}
+
+function soapAnswer(e: SimEvent) {
+  const parsed = parseEnvelope(e.answer ?? '');
+  return classifySoap({ status: e.status, envelope: parsed.ok ? parsed.envelope : undefined });
+}
+
+/** Session tokens the service issued that no accepted `SessionCloseRQ` ended. */
+export function sessionsLeftOpen(history: readonly SimEvent[]): string[] {
+  const closed = new Set(history.filter((e) => e.protocol === 'soap' && e.action === 'SessionCloseRQ' && e.outcome === 'soap-ok').map((e) => e.tokenUsed));
+  return history.filter((e) => e.tokenKind === 'session' && e.tokenIssued !== undefined && !closed.has(e.tokenIssued)).map((e) => e.tokenIssued as string);
+}
+
+/**
+ * When the service refused a SOAP call of the client for what another rule judges, so that an op the check asked
+ * for failed: the rule and why. The first such refusal in `events` counts:
+ * - an action the service does not know (the simulator offers every action the checks ask for, so the client sent
+ *   another one in eb:Action: SOAP-04);
+ * - a later call refused as carrying no valid token, that carried no token the service issued in
+ *   wsse:BinarySecurityToken (SOAP-04);
+ * - a `SessionCreateRQ` refused because the pool was full while sessions the client opened before (in `history`, the
+ *   check's whole event log) were never closed (SESS-06).
+ */
+export function callRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
+  const issuedTokens = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+  for (const e of events) {
+    if (e.protocol !== 'soap' || e.outcome !== 'soap-fault' || e.answer === undefined) continue;
+    const answer = soapAnswer(e);
+    const action = e.action ?? '(no eb:Action)';
+    if (TOKEN_CREATING.has(e.action ?? '')) {
+      const open = answer.kind === 'pool-full' ? sessionsLeftOpen(history.filter((h) => h.seq < e.seq)) : [];
+      if (open.length > 0) {
+        return { after: ['SESS-06'], reason: `the service refused the client's ${action} for a full session pool (${describeSoapAnswer(answer)}) while ${open.length} session(s) the client opened before were never closed, so the check's work could not run (see SESS-06)` };
+      }
+      continue;
+    }
+    if (answer.kind === 'unknown-action') {
+      return { after: ['SOAP-04'], reason: `the service did not know the eb:Action "${action}" the client sent for a call the check asked for (${describeSoapAnswer(answer)}), so the call could not go through (see SOAP-04)` };
+    }
+    if (answer.kind === 'refused' && answer.why === 'invalid-token') {
+      const parsed = parseEnvelope(e.body);
+      const security = parsed.ok ? parsed.envelope.security : undefined;
+      if (security?.kind !== 'binarySecurityToken' || !issuedTokens.has(security.token)) {
+        return { after: ['SOAP-04'], reason: `the service refused the client's ${action} (${describeSoapAnswer(answer)}), which carried no token the service issued in wsse:BinarySecurityToken (${security?.kind ?? 'no envelope'}), so the call could not go through (see SOAP-04)` };
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * What a check's failure means, given what the client exchanged with the service: a check that needs a token whose
- * client got none because its token requests were refused is `skipped` naming the rule that judges them; an error
- * the client reported for an op becomes a `fail` of the check's rule that says so (kind, code, description), not an
- * unexplained exception.
+ * client got none because its token requests were refused, or whose API calls were all refused for a malformed
+ * Authorization header, or one of whose ops failed on a refused SOAP call ({@link callRefusal}; `history` is the
+ * check's whole event log), is `skipped` naming the rule that judges them (unless that rule is one the check judges
+ * itself, `own`: then it is its own failure); an error the client reported for an op becomes a `fail` of the check's rule
+ * that says so (kind, code, description), not an unexplained exception.
  */
-export function explainFailure(err: unknown, events: readonly SimEvent[], needs: ClientNeed | undefined): unknown {
+export function explainFailure(err: unknown, events: readonly SimEvent[], needs: ClientNeed | undefined, own: readonly RuleId[] = [], history: readonly SimEvent[] = events): unknown {
   if (err instanceof PrerequisiteFailed || err instanceof DriverFailure) return err;
   if (needs === 'token') {
-    const refusal = tokenRefusal(events);
-    if (refusal) return new PrerequisiteFailed(refusal.reason, refusal.after);
+    // Only an op that failed is explained by a refused call; a check's own finding stands.
+    const refusals = [tokenRefusal(events), bearerRefusal(events), err instanceof ClientError ? callRefusal(events, history) : undefined];
+    for (const refusal of refusals) {
+      if (refusal && !refusal.after.some((id) => own.includes(id))) return new PrerequisiteFailed(refusal.reason, refusal.after);
+    }
   }
   if (err instanceof ClientError && err.kind !== 'unsupported') {
     return new CheckFailure(`the client failed an operation the check asked for (error kind "${err.kind}"): ${err.message}`, {
@@ -188,6 +267,9 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
       async events() {
         return (await sim.events(since)).filter((e) => !e.path.startsWith('/__sim'));
       },
+      async history() {
+        return (await sim.events(0)).filter((e) => !e.path.startsWith('/__sim'));
+      },
       async mark() {
         since = await sim.lastEventSeq();
       },
@@ -225,7 +307,7 @@ export function clientTest(ids: RuleId | readonly RuleId[], title: string, body:
       try {
         await body(ctx);
       } catch (err) {
-        throw explainFailure(err, await ctx.events(), options.needs);
+        throw explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
       }
     }, { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
@@ -253,7 +335,7 @@ export function clientProperty<T>(
         try {
           await predicate(ctx, value);
         } catch (err) {
-          throw explainFailure(err, await ctx.events(), options.needs);
+          throw explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
         }
       }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses }), options.examples),
     );

@@ -27,8 +27,14 @@ clientTest('ERR-06', 'on invalid_client the client reports an auth error with th
     error = err;
   }
   const requests = tokenRequests(await ctx.events());
-  const refused = requests.filter((e) => e.outcome.startsWith('token-refused')).at(-1);
-  if (!refused) throw new PrerequisiteFailed('the client sent no token request that the service refused (a wrong password)', ['REST-01']);
+  // ERR-06 judges what the client does with invalid_client: a token request refused for its form (invalid_request,
+  // unsupported_grant_type: REST-01 judges the form) never reached the credentials, so there is no invalid_client.
+  const refused = requests.filter((e) => e.outcome === 'token-refused-credentials' || e.outcome === 'token-refused-syntax').at(-1);
+  if (!refused) {
+    const malformed = requests.filter((e) => e.outcome === 'token-refused-request');
+    if (malformed.length) throw new PrerequisiteFailed(`the service refused the client's ${malformed.length} token request(s) for their form (HTTP ${malformed.at(-1)!.status}, not invalid_client), so its answer to a wrong password could not be seen`, ['REST-01']);
+    throw new PrerequisiteFailed('the client sent no token request that the service refused (a wrong password)', ['REST-01']);
+  }
   // What the client surfaces is compared with what the service sent in that exchange, not with a fixed text.
   const sent = serviceSaid(refused.answer, refused.status);
   if (!(error instanceof ClientError)) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { clientProperty, clientTest, op } from '../../harness/checks/client.ts';
 import { expectEqual, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/spec/index.ts';
-import { apiCalls, issuingEnvironment, tokenRequests } from './support/events.ts';
+import { apiCalls, issued, issuingEnvironment, tokenRequests } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
 const sessionless = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
@@ -87,7 +87,9 @@ clientTest('LIFE-03', 'after its token expired, the client obtains a new one and
   expectEqual('status of the call after the token expired (the client must recover)', after.status, 200);
   await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
   const events = await ctx.events();
-  expectEqual('token requests (one at first, one after expiry)', tokenRequests(events).length, 2);
+  // LIFE-03 asks for a new token after the expiry; how many the client requests besides is API-04's matter.
+  const tokens = issued(events).length;
+  expectThat(tokens >= 2, 'the client obtained no new token after its token expired', { expected: 'a token issued after the expiry (2 in all, at least)', actual: `${tokens} token(s) issued` });
   const refused = apiCalls(events).filter((e) => e.outcome === 'api-refused-token');
   expectThat(refused.length <= 1, 'the client sent the refused token more than once', { expected: 'at most one refused call', actual: `${refused.length} refused calls` });
 }, { clauses: ["LIFE-03.after-expiry"], needs: 'token' });

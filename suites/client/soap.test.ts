@@ -1,10 +1,18 @@
-import { clientProperty } from '../../harness/checks/client.ts';
+import { clientProperty, explainFailure, type ClientContext } from '../../harness/checks/client.ts';
 import { CheckFailure, expectEqual, expectThat, validateEnvelope } from '../../harness/checks/index.ts';
 import { envelopeExcerpt } from '../../harness/soap/index.ts';
 import { envelopes } from './support/events.ts';
-import { runSoapWorkload, soapWorkload } from './support/workload.ts';
+import { runSoapWorkload, runSoapWorkloadSettled, soapWorkload } from './support/workload.ts';
 
 const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
+
+/**
+ * After the requests the client sent were judged: the failure of the workload, explained (a token or a call the
+ * service refused for what another rule judges makes the check `skipped`, naming that rule).
+ */
+async function settle(ctx: ClientContext, failure: unknown, rule: 'SOAP-01' | 'SOAP-03' | 'SOAP-05'): Promise<void> {
+  if (failure !== undefined) throw explainFailure(failure, await ctx.events(), 'token', [rule], await ctx.history());
+}
 
 clientProperty(
   'SOAP-01',
@@ -12,9 +20,10 @@ clientProperty(
   soapWorkload,
   async (ctx, workload) => {
     await ctx.configure();
-    await runSoapWorkload(ctx, workload);
+    // What the client sent is judged even when the workload failed: a request that breaks this rule fails it.
+    const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const sent = envelopes(await ctx.events());
-    expectThat(sent.length > 0, 'the client sent no SOAP request', { expected: 'SOAP requests', actual: 'none' });
+    if (failure === undefined) expectThat(sent.length > 0, 'the client sent no SOAP request', { expected: 'SOAP requests', actual: 'none' });
     for (const { event, envelope } of sent) {
       const verdict = await validateEnvelope(event.body, 'request');
       const h = envelope?.messageHeader;
@@ -35,6 +44,7 @@ clientProperty(
       expectThat(missing.length === 0, `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: envelopeExcerpt(event.body, { element: 'Header', maxLength: 800 }) ?? event.body.slice(0, 300) });
       if (!verdict.valid) throw new CheckFailure(`${what} does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}` });
     }
+    await settle(ctx, failure, 'SOAP-01');
   },
   { numRuns: 5, clauses: ["SOAP-01.message-header", "SOAP-01.security-header", "SOAP-01.schema"] },
 );
@@ -45,10 +55,10 @@ clientProperty(
   soapWorkload,
   async (ctx, workload) => {
     await ctx.configure();
-    await runSoapWorkload(ctx, workload);
+    const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const account = ctx.target.accounts.cert!;
     const creating = envelopes(await ctx.events()).filter((x) => TOKEN_CREATING.has(x.envelope?.action ?? ''));
-    expectThat(creating.length > 0, 'the client sent no TokenCreateRQ or SessionCreateRQ', { expected: 'a token-creating request', actual: 'none' });
+    if (failure === undefined) expectThat(creating.length > 0, 'the client sent no TokenCreateRQ or SessionCreateRQ', { expected: 'a token-creating request', actual: 'none' });
     for (const { envelope } of creating) {
       const s = envelope!.security;
       const what = envelope!.action!;
@@ -59,6 +69,7 @@ clientProperty(
       expectThat(Boolean(s.domain), `${what} carries no Domain`, { expected: 'a Domain', actual: s.domain });
       expectEqual(`number of manifest references in ${what}`, envelope!.body.manifest?.references.length ?? 0, 1);
     }
+    await settle(ctx, failure, 'SOAP-03');
   },
   { numRuns: 4, clauses: ["SOAP-03.username-token", "SOAP-03.manifest"] },
 );
@@ -83,7 +94,7 @@ clientProperty(
     const missing = asked.filter((a) => !calls.includes(a));
     expectThat(missing.length === 0, 'eb:Action does not carry the called API\'s action code', { expected: asked.join(', '), actual: calls.join(', ') });
   },
-  { numRuns: 4, clauses: ["SOAP-04.binary-security-token", "SOAP-04.action-code"] },
+  { numRuns: 4, clauses: ["SOAP-04.binary-security-token", "SOAP-04.action-code"], needs: 'token' },
 );
 
 clientProperty(
@@ -92,7 +103,7 @@ clientProperty(
   soapWorkload,
   async (ctx, workload) => {
     await ctx.configure();
-    await runSoapWorkload(ctx, workload);
+    const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const account = ctx.target.accounts.cert!;
     const sent = envelopes(await ctx.events());
     for (const { envelope } of sent) expectEqual(`eb:CPAId of ${envelope?.action ?? 'a request'}`, envelope?.messageHeader?.cpaId, account.pcc);
@@ -101,6 +112,7 @@ clientProperty(
     const inSession = sent.filter((x) => token && x.envelope?.security.kind === 'binarySecurityToken' && x.envelope.security.token === token);
     const ids = new Set([create, ...inSession].map((x) => x?.envelope?.messageHeader?.conversationId));
     expectThat(ids.size === 1, 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', ') });
+    await settle(ctx, failure, 'SOAP-05');
   },
   { numRuns: 4, clauses: ["SOAP-05.cpaid", "SOAP-05.conversation-id"] },
 );
