@@ -3,7 +3,7 @@
  * suite (suites/client), read from what the client actually sent instead of from a scripted workload. A clause the
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
-import { attributeValue, childElement, NS, envelopeExcerpt, type Verdict } from '../soap/index.ts';
+import { attributeValue, childElement, NS, envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
 import { decodeCredentials } from '../credentials/index.ts';
 import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
@@ -340,18 +340,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
   for (const m of sent) {
     const h = m.request?.messageHeader;
     const what = `the ${h?.action ?? 'SOAP'} request`;
-    const missing = [
-      !h && 'eb:MessageHeader',
-      h && !h.from[0]?.value && 'From/PartyId',
-      h && !h.to[0]?.value && 'To/PartyId',
-      h && !h.cpaId && 'CPAId',
-      h && !h.conversationId && 'ConversationId',
-      h && !h.service && 'Service',
-      h && !h.action && 'Action',
-      h && !h.messageData?.messageId && 'MessageData/MessageId',
-      h && !h.messageData?.timestamp && 'MessageData/Timestamp',
-      h && !h.messageData?.timeToLive && 'MessageData/TimeToLive',
-    ].filter(Boolean);
+    const missing = missingHeaderElements(h);
     if (!headerFail && missing.length > 0) headerFail = broken('SOAP-01.message-header', `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: m.requestError ?? excerptOf(m), x: m.x });
     if (!securityFail && m.request && m.request.security.kind === 'none' && !m.request.security.securityHeader) {
       securityFail = broken('SOAP-01.security-header', `${what} lacks wsse:Security`, { expected: 'a wsse Security header', actual: excerptOf(m), x: m.x });

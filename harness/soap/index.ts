@@ -14,7 +14,7 @@ export { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
 export { JavaHelperError } from './java-helper.ts';
 export { envelopeExcerpt, MASK, maskEnvelope } from './mask.ts';
 export { NS, PREFIX } from './namespaces.ts';
-export { parseEnvelope } from './parse-envelope.ts';
+export { missingHeaderElements, parseEnvelope } from './parse-envelope.ts';
 export { SCHEMA_NAMES, schemaPath, XSD_DIR } from './schemas.ts';
 export { createValidator } from './validator.ts';
 export { VALID } from './verdict.ts';

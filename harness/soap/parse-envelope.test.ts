@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
 import { NS } from './namespaces.ts';
-import { parseEnvelope, type ParsedEnvelope } from './parse-envelope.ts';
+import { missingHeaderElements, parseEnvelope, type ParsedEnvelope } from './parse-envelope.ts';
 
 const SESSION_TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-3177016070087638144!110012!0';
 
@@ -131,5 +131,22 @@ describe('SOAP envelope parsing, refusals', () => {
     const xml = goldenEnvelope('request-ping.xml').xml;
     expect(parseEnvelope(xml, { maxBytes: 100 })).toEqual({ ok: false, code: 'too-large', message: 'the document is larger than 100 bytes' });
     expect(parseEnvelope(xml, { maxBytes: xml.length }).ok).toBe(true);
+  });
+});
+
+describe('missingHeaderElements (SOAP-01)', () => {
+  const headerOf = (name: string) => {
+    const parsed = parseEnvelope(goldenEnvelope(name).xml);
+    if (!parsed.ok) throw new Error(`${name} does not parse`);
+    return parsed.envelope.messageHeader;
+  };
+
+  it('names nothing for a complete request header', () => {
+    expect(missingHeaderElements(headerOf('request-token-create-prefixed-v1.xml'))).toEqual([]);
+  });
+
+  it('names the MessageData elements a request lacks, and the whole header when there is none', () => {
+    expect(missingHeaderElements(headerOf('request-no-messagedata.xml'))).toEqual(['MessageData/MessageId', 'MessageData/Timestamp', 'MessageData/TimeToLive']);
+    expect(missingHeaderElements(undefined)).toEqual(['eb:MessageHeader']);
   });
 });

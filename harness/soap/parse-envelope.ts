@@ -228,3 +228,22 @@ function parseFault(fault: XmlElement): ParsedFault {
     stackTrace: trimmed(childElement(childElement(fault, undefined, 'detail'), undefined, 'StackTrace')),
   };
 }
+
+/**
+ * The elements of eb:MessageHeader the interface document lists for every request that `header` lacks (SOAP-01), by
+ * their path under the header; `['eb:MessageHeader']` when there is none.
+ */
+export function missingHeaderElements(header: ParsedMessageHeader | undefined): string[] {
+  if (!header) return ['eb:MessageHeader'];
+  return [
+    !header.from[0]?.value && 'From/PartyId',
+    !header.to[0]?.value && 'To/PartyId',
+    !header.cpaId && 'CPAId',
+    !header.conversationId && 'ConversationId',
+    !header.service && 'Service',
+    !header.action && 'Action',
+    !header.messageData?.messageId && 'MessageData/MessageId',
+    !header.messageData?.timestamp && 'MessageData/Timestamp',
+    !header.messageData?.timeToLive && 'MessageData/TimeToLive',
+  ].filter((m): m is string => typeof m === 'string');
+}

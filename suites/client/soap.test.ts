@@ -1,6 +1,6 @@
 import { clientProperty, explainFailure, type ClientContext } from '../../harness/checks/client.ts';
 import { CheckFailure, expectEqual, expectThat, validateEnvelope } from '../../harness/checks/index.ts';
-import { envelopeExcerpt } from '../../harness/soap/index.ts';
+import { envelopeExcerpt, missingHeaderElements } from '../../harness/soap/index.ts';
 import { envelopes } from './support/events.ts';
 import { runSoapWorkload, runSoapWorkloadSettled, soapWorkload } from './support/workload.ts';
 
@@ -29,18 +29,9 @@ clientProperty(
       const h = envelope?.messageHeader;
       const what = `the ${h?.action ?? 'SOAP'} request`;
       const missing = [
-        !h && 'eb:MessageHeader',
-        h && !h.from[0]?.value && 'From/PartyId',
-        h && !h.to[0]?.value && 'To/PartyId',
-        h && !h.cpaId && 'CPAId',
-        h && !h.conversationId && 'ConversationId',
-        h && !h.service && 'Service',
-        h && !h.action && 'Action',
-        h && !h.messageData?.messageId && 'MessageData/MessageId',
-        h && !h.messageData?.timestamp && 'MessageData/Timestamp',
-        h && !h.messageData?.timeToLive && 'MessageData/TimeToLive',
-        envelope && envelope.security.kind === 'none' && !envelope.security.securityHeader && 'wsse:Security',
-      ].filter(Boolean);
+        ...missingHeaderElements(h),
+        ...(envelope && envelope.security.kind === 'none' && !envelope.security.securityHeader ? ['wsse:Security'] : []),
+      ];
       expectThat(missing.length === 0, `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: envelopeExcerpt(event.body, { element: 'Header', maxLength: 800 }) ?? event.body.slice(0, 300) });
       if (!verdict.valid) throw new CheckFailure(`${what} does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}` });
     }
