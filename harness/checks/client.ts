@@ -58,7 +58,7 @@ export interface ClientCheckOptions extends CheckOptions {
 
 const isTokenRequest = (e: SimEvent) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH;
 /** A REST request for a token, wherever it was sent: at the token path, or carrying Basic credentials or a grant type. */
-const isTokenAttempt = (e: SimEvent) => e.protocol === 'rest'
+export const isTokenAttempt = (e: SimEvent): boolean => e.protocol === 'rest'
   && (isTokenRequest(e) || /^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? ''));
 const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { clientProperty, clientTest, op } from '../../harness/checks/client.ts';
+import { clientProperty, clientTest, isTokenAttempt, op } from '../../harness/checks/client.ts';
 import { expectEqual, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/spec/index.ts';
 import { apiCalls, issued, issuingEnvironment, tokenRequests } from './support/events.ts';
@@ -15,8 +15,7 @@ clientTest('REST-01', 'the token request is POST /v2/auth/token, form-encoded, w
   // The token request is the one at the token path, or else the request the client meant as one (wherever it sent
   // it): a REST request with Basic credentials or a grant_type, before any Bearer call. Only a client that sent no
   // such request at all leaves the rule unjudged.
-  const request = tokenRequests(events)[0] ?? events.find((e) => e.protocol === 'rest'
-    && (/^basic\b/i.test(e.headers.authorization ?? '') || /grant_type/.test(e.body ?? '')));
+  const request = tokenRequests(events)[0] ?? events.find(isTokenAttempt);
   if (!request) throw new PrerequisiteFailed('the client sent no token request for a REST call (no request at the token path, none with Basic credentials or a grant_type)');
   expectEqual('method of the token request', request.method, 'POST');
   expectEqual('path of the token request', request.path, TOKEN_PATH);
