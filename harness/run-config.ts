@@ -45,6 +45,11 @@ export interface RunConfig {
    * token is used, and the budget is counted there. Its key is made for the run; it is not a secret of the target.
    */
   readonly registry?: RegistryEndpoint | undefined;
+  /**
+   * The loopback port of the schema validator the main process runs for every worker (one JVM per run, or per
+   * self-test); a worker starts a JVM of its own when left out or unreachable.
+   */
+  readonly validatorPort?: number | undefined;
 }
 
 export const DEFAULT_SEED = 42;

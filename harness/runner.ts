@@ -13,6 +13,7 @@ import type { Baseline } from './report/baseline.ts';
 import type { ReplayTarget } from './report/replay.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig, type TargetSpec } from './run-config.ts';
 import type { LatitudeProfile } from './sim/latitude.ts';
+import type { ValidatorService } from './soap/validator.ts';
 import { defaultAccounts } from './sim/default-accounts.ts';
 import { parseDefects } from './sim/defects.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
@@ -265,15 +266,20 @@ export function filesFor(ids: readonly RuleId[], suite: SuiteName): string[] {
 export class ConformanceSession {
   readonly #vitest: Vitest;
   readonly #switch: SwitchReporter;
-  private constructor(vitest: Vitest, reporter: SwitchReporter) {
+  readonly #validator: Promise<ValidatorService | undefined>;
+  private constructor(vitest: Vitest, reporter: SwitchReporter, validator: Promise<ValidatorService | undefined>) {
     this.#vitest = vitest;
     this.#switch = reporter;
+    this.#validator = validator;
   }
 
   static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    // One schema validator JVM for every run of the session, started while Vitest starts: the workers connect to it
+    // instead of starting one each (and its JIT warms up once). Without Java, the workers report that themselves.
+    const validator = import('./soap/validator.ts').then((m) => m.startValidatorService()).catch(() => undefined);
     // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
     // paying for Vitest.
     const { createVitest } = await import('vitest/node');
@@ -305,7 +311,7 @@ export class ConformanceSession {
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-    return new ConformanceSession(vitest, reporter);
+    return new ConformanceSession(vitest, reporter, validator);
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
@@ -335,6 +341,7 @@ export class ConformanceSession {
       ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
       ...(budget && { budget }),
       ...(guard && { registry: guard.endpoint }),
+      validatorPort: (await this.#validator)?.port,
     };
     const selection = selectRules(suite, options.only);
     const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
@@ -418,6 +425,7 @@ export class ConformanceSession {
 
   async close(): Promise<void> {
     await this.#vitest.close();
+    await (await this.#validator)?.close();
   }
 }
 

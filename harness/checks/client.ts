@@ -255,7 +255,8 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
           environments[env] = { restBaseUrl: urls.restBaseUrl, soapUrl: urls.soapUrl, credentials };
         }
         try {
-          await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4 });
+          // The service is the simulator: the client may skip its back-offs' waits (nothing here is timed).
+          await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4, clock: 'virtual' });
         } catch (err) {
           // `configure` is every driver's first op: answering it `unsupported` is a broken driver (an error). Any other
           // error answer is the client refusing a valid configuration: judged by the credential checks.

@@ -1,5 +1,5 @@
 import {
-  buildRequest, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
+  buildRequest, connectValidator, createValidator, JavaHelperError, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
   type Verdict,
 } from '../soap/index.ts';
@@ -251,10 +251,29 @@ export function openSessionCount(): number {
 
 let validator: Promise<EnvelopeValidator> | undefined;
 
-/** Validates an envelope against the harness's schemas (fast path: one JVM per worker, started on first use). */
+/**
+ * The validator of this worker: a connection to the JVM the main process runs for the whole run (the CLI and the
+ * self-test start one), or, without one (plain `npx vitest`) or when it cannot be reached, a JVM of this worker's own.
+ */
+function workerValidator(): Promise<EnvelopeValidator> {
+  const port = runConfig().validatorPort;
+  if (port === undefined) return createValidator();
+  return connectValidator(port).catch(() => createValidator());
+}
+
+/** Validates an envelope against the harness's schemas (fast path: one JVM, started on first use). */
 export async function validateEnvelope(xml: string, schema: 'request' | 'response'): Promise<Verdict> {
-  validator ??= createValidator();
-  return (await validator).validate(xml, schema);
+  validator ??= workerValidator();
+  const current = validator;
+  try {
+    return await (await current).validate(xml, schema);
+  } catch (error) {
+    // The shared JVM went away with the run that started it (the worker outlived it): start again, once.
+    if (!(error instanceof JavaHelperError) || error.code !== 'helper-exited' || validator !== current) throw error;
+    validator = undefined;
+    validator = workerValidator();
+    return (await validator).validate(xml, schema);
+  }
 }
 
 export async function closeValidator(): Promise<void> {

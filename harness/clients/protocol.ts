@@ -37,6 +37,13 @@ export interface ConfigureRequest {
   readonly environments: Readonly<Partial<Record<Environment, DriverEnvironment>>>;
   /** The most sessions the client may hold open per environment (its pool size, SESS-08). */
   readonly sessionPoolSize: number;
+  /**
+   * `virtual`: the service is the harness's simulator, and the client may skip the waits of its back-offs (a retry
+   * after `Client.ReachedTALimit`, say): a wait returns at once and the client's clock moves on by the time it would
+   * have waited. The harness counts requests, it does not time them. A driver that ignores it is just as correct,
+   * only slower. Left out: waits are real.
+   */
+  readonly clock?: 'virtual';
 }
 
 /** `rest.call`: call a published REST API; the client obtains and reuses tokens as it must. */

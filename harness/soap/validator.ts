@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Socket } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
 import { compiledHelperDir, HELPER_CLASS, JavaHelperError, javaTool } from './java-helper.ts';
 import { SCHEMA_NAMES, schemaPath, type SchemaName } from './schemas.ts';
@@ -48,31 +48,111 @@ interface Pending {
 }
 
 /**
- * Starts the fast validation path: compiles `harness/soap/java/EnvelopeValidatorServer.java` at first use, starts one
- * JVM that compiles both schemas once, and resolves when it is ready. Documents are framed on its stdin
- * (`<id> <schema> <length>\n<bytes>`) and answered one line each; DOCTYPEs are refused in Node and again in Java
- * (secure processing, `disallow-doctype-decl`). Close it when done; it is killed at process exit in any case.
+ * The framing of the helper's protocol over one byte stream (a JVM's stdio, or a loopback connection to a shared
+ * JVM): requests written with an ID, answer lines matched to them.
  */
-export async function createValidator(options: ValidatorOptions = {}): Promise<EnvelopeValidator> {
+class FramedValidator {
+  readonly #pending = new Map<string, Pending>();
+  readonly #maxBytes: number;
+  readonly #write: (chunk: Buffer) => void;
+  readonly #setRef: (on: boolean) => void;
+  #nextId = 0;
+  #failure: JavaHelperError | undefined;
+  #closing = false;
+  #buffered = '';
+  /** Called with the first line that is not an answer (READY, FATAL, PROTOCOL). */
+  onStatus: ((head: string, rest: string) => void) | undefined;
+
+  constructor(maxBytes: number, write: (chunk: Buffer) => void, setRef: (on: boolean) => void) {
+    this.#maxBytes = maxBytes;
+    this.#write = write;
+    this.#setRef = setRef;
+  }
+
+  get failure(): JavaHelperError | undefined {
+    return this.#failure;
+  }
+
+  /** Stops taking documents (a close is under way). */
+  closing(): void {
+    this.#closing = true;
+  }
+
+  fail(error: JavaHelperError): void {
+    this.#failure ??= error;
+    for (const { reject } of this.#pending.values()) reject(this.#failure);
+    this.#pending.clear();
+  }
+
+  receive(chunk: string): void {
+    this.#buffered += chunk;
+    let newline: number;
+    while ((newline = this.#buffered.indexOf('\n')) >= 0) {
+      const line = this.#buffered.slice(0, newline);
+      this.#buffered = this.#buffered.slice(newline + 1);
+      this.#handleLine(line);
+    }
+  }
+
+  #handleLine(line: string): void {
+    const fields = line.split('\t');
+    const [head = '', status, code, ...messages] = fields;
+    if (head.startsWith('READY')) {
+      this.onStatus?.('READY', head.slice('READY'.length).trim());
+      return;
+    }
+    if (head === 'FATAL' || head === 'PROTOCOL') {
+      const error = new JavaHelperError(head === 'FATAL' ? 'start-failed' : 'protocol', `validator helper: ${unescape(fields.slice(1).join(' '))}`);
+      this.onStatus?.(head, error.message);
+      this.fail(error);
+      return;
+    }
+    const request = this.#pending.get(head);
+    if (!request) return;
+    this.#pending.delete(head);
+    if (this.#pending.size === 0 && !this.#closing) this.#setRef(false);
+    if (status === 'OK') {
+      request.resolve(VALID);
+    } else if (status === 'INVALID' && code !== undefined && VERDICT_CODES.has(code)) {
+      request.resolve({ valid: false, code: code as VerdictCode, errors: messages.map(unescape) });
+    } else {
+      request.reject(new JavaHelperError('protocol', `unexpected answer from the validator helper: ${line}`));
+    }
+  }
+
+  validate(xml: string, schema: SchemaName): Promise<Verdict> {
+    if (this.#failure || this.#closing) return Promise.reject(this.#failure ?? new JavaHelperError('closed', 'the validator is closed'));
+    if (!SCHEMA_NAMES.includes(schema)) return Promise.reject(new TypeError(`unknown schema "${String(schema)}"`));
+    const screened = screenInput(xml, this.#maxBytes);
+    if (screened) return Promise.resolve({ valid: false, code: screened.code, errors: [`[fatal] ${screened.message}`] });
+    const id = String(this.#nextId++);
+    const body = Buffer.from(xml, 'utf8');
+    return new Promise<Verdict>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#setRef(true);
+      this.#pending.set(id, { resolve, reject });
+      this.#write(Buffer.concat([Buffer.from(`${id} ${schema} ${body.length}\n`, 'ascii'), body]));
+    });
+  }
+}
+
+/** Starts the helper JVM; resolves with it once it wrote READY (and, with `--listen`, the port it listens on). */
+async function startHelper(options: ValidatorOptions, listen: boolean) {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_ENVELOPE_BYTES;
   const classDir = await compiledHelperDir(options.cacheDir);
   const args = [
     ...DEFAULT_JVM_OPTIONS,
     ...(options.jvmOptions ?? []),
     '-cp', classDir, HELPER_CLASS,
+    ...(listen ? ['--listen'] : []),
     `--max-bytes=${maxBytes}`,
     ...SCHEMA_NAMES.map((name) => `${name}=${schemaPath(name)}`),
   ];
   const child = spawn(javaTool('java'), args, { stdio: ['pipe', 'pipe', 'pipe'] });
   track(child);
 
-  const pending = new Map<string, Pending>();
-  let nextId = 0;
-  let failure: JavaHelperError | undefined;
   let closing: Promise<void> | undefined;
   let stderr = '';
-  let buffered = '';
-  let onReady: ((error?: JavaHelperError) => void) | undefined;
+  let onReady: ((error?: JavaHelperError, detail?: string) => void) | undefined;
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
   const handles = [child.stdin, child.stdout, child.stderr] as unknown as Socket[];
@@ -81,12 +161,14 @@ export async function createValidator(options: ValidatorOptions = {}): Promise<E
     else child.unref();
     for (const handle of handles) (on ? handle.ref : handle.unref)?.call(handle);
   };
-
+  const framed = new FramedValidator(maxBytes, (chunk) => child.stdin.write(chunk), setRef);
+  framed.onStatus = (head, rest) => {
+    if (head === 'READY') onReady?.(undefined, rest);
+    else onReady?.(new JavaHelperError('start-failed', rest));
+  };
   const fail = (error: JavaHelperError): void => {
-    failure ??= error;
-    onReady?.(failure);
-    for (const { reject } of pending.values()) reject(failure);
-    pending.clear();
+    framed.fail(error);
+    onReady?.(framed.failure);
   };
 
   child.stdin.on('error', () => {
@@ -109,50 +191,17 @@ export async function createValidator(options: ValidatorOptions = {}): Promise<E
       : new JavaHelperError('helper-exited', `the validator JVM exited (code ${code}, signal ${signal})${detail}`));
   });
   child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      handleLine(line);
-    }
-  });
+  child.stdout.on('data', (chunk: string) => framed.receive(chunk));
 
-  function handleLine(line: string): void {
-    const fields = line.split('\t');
-    const [head = '', status, code, ...messages] = fields;
-    if (head === 'READY') {
-      onReady?.();
-      onReady = undefined;
-      return;
-    }
-    if (head === 'FATAL' || head === 'PROTOCOL') {
-      fail(new JavaHelperError(head === 'FATAL' ? 'start-failed' : 'protocol', `validator helper: ${unescape(fields.slice(1).join(' '))}`));
-      return;
-    }
-    const request = pending.get(head);
-    if (!request) return;
-    pending.delete(head);
-    if (pending.size === 0 && !closing) setRef(false);
-    if (status === 'OK') {
-      request.resolve(VALID);
-    } else if (status === 'INVALID' && code !== undefined && VERDICT_CODES.has(code)) {
-      request.resolve({ valid: false, code: code as VerdictCode, errors: messages.map(unescape) });
-    } else {
-      request.reject(new JavaHelperError('protocol', `unexpected answer from the validator helper: ${line}`));
-    }
-  }
-
-  await new Promise<void>((resolve, reject) => {
+  const ready = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       fail(new JavaHelperError('start-failed', `the validator JVM did not start within ${options.startTimeoutMs ?? 30_000} ms`));
     }, options.startTimeoutMs ?? 30_000);
-    onReady = (error) => {
+    onReady = (error, detail) => {
       clearTimeout(timer);
       onReady = undefined;
       if (error) reject(error);
-      else resolve();
+      else resolve(detail ?? '');
     };
   }).catch(async (error: unknown) => {
     // A JVM that never started (no pid) emits no 'close' to wait for.
@@ -166,28 +215,90 @@ export async function createValidator(options: ValidatorOptions = {}): Promise<E
   setRef(false);
 
   return {
+    framed,
+    ready,
     pid: child.pid,
-    validate(xml: string, schema: SchemaName): Promise<Verdict> {
-      if (failure || closing) return Promise.reject(failure ?? new JavaHelperError('closed', 'the validator is closed'));
-      if (!SCHEMA_NAMES.includes(schema)) return Promise.reject(new TypeError(`unknown schema "${String(schema)}"`));
-      const screened = screenInput(xml, maxBytes);
-      if (screened) return Promise.resolve({ valid: false, code: screened.code, errors: [`[fatal] ${screened.message}`] });
-      const id = String(nextId++);
-      const body = Buffer.from(xml, 'utf8');
-      return new Promise<Verdict>((resolve, reject) => {
-        if (pending.size === 0) setRef(true);
-        pending.set(id, { resolve, reject });
-        child.stdin.write(Buffer.concat([Buffer.from(`${id} ${schema} ${body.length}\n`, 'ascii'), body]));
-      });
-    },
     close(): Promise<void> {
       closing ??= (async () => {
+        framed.closing();
         setRef(true);
         child.stdin.end();
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
       })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Starts the fast validation path: compiles `harness/soap/java/EnvelopeValidatorServer.java` at first use, starts one
+ * JVM that compiles both schemas once, and resolves when it is ready. Documents are framed on its stdin
+ * (`<id> <schema> <length>\n<bytes>`) and answered one line each; DOCTYPEs are refused in Node and again in Java
+ * (secure processing, `disallow-doctype-decl`). Close it when done; it is killed at process exit in any case.
+ */
+export async function createValidator(options: ValidatorOptions = {}): Promise<EnvelopeValidator> {
+  const helper = await startHelper(options, false);
+  return { pid: helper.pid, validate: (xml, schema) => helper.framed.validate(xml, schema), close: () => helper.close() };
+}
+
+/** One JVM that validates for several processes (the workers of a run), over loopback connections. */
+export interface ValidatorService {
+  /** The loopback port to give {@link connectValidator}. */
+  readonly port: number;
+  readonly pid: number | undefined;
+  /** Ends the JVM (its connections with it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the helper JVM in `--listen` mode: the worker processes of a run each connect ({@link connectValidator})
+ * instead of starting a JVM of their own, so a run pays for one JVM start and one schema compilation, and the JIT's
+ * work is shared. It is killed at the exit of this process in any case.
+ */
+export async function startValidatorService(options: ValidatorOptions = {}): Promise<ValidatorService> {
+  const helper = await startHelper(options, true);
+  const port = Number(helper.ready);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+    await helper.close();
+    throw new JavaHelperError('protocol', `the validator helper announced no port: "READY ${helper.ready}"`);
+  }
+  return { port, pid: helper.pid, close: () => helper.close() };
+}
+
+/**
+ * A validator over a loopback connection to a {@link startValidatorService} JVM. It does not hold the process open
+ * while no document is in flight; `close` ends the connection only.
+ */
+export async function connectValidator(port: number, options: Pick<ValidatorOptions, 'maxBytes'> = {}): Promise<EnvelopeValidator> {
+  const socket = createConnection({ host: '127.0.0.1', port, noDelay: true });
+  const setRef = (on: boolean): void => void (on ? socket.ref() : socket.unref());
+  const framed = new FramedValidator(options.maxBytes ?? DEFAULT_MAX_ENVELOPE_BYTES, (chunk) => socket.write(chunk), setRef);
+  let closing: Promise<void> | undefined;
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', (error) => reject(new JavaHelperError('start-failed', `cannot reach the shared validator on port ${port}: ${error.message}`)));
+  });
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => framed.receive(chunk));
+  socket.on('error', () => {
+    // reported through 'close'
+  });
+  socket.on('close', () => {
+    framed.fail(closing ? new JavaHelperError('closed', 'the validator is closed') : new JavaHelperError('helper-exited', 'the shared validator closed the connection'));
+  });
+  setRef(false);
+  return {
+    pid: undefined,
+    validate: (xml, schema) => framed.validate(xml, schema),
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        framed.closing();
+        if (socket.destroyed) return resolve();
+        socket.once('close', () => resolve());
+        socket.end();
+      });
       return closing;
     },
   };

@@ -16,7 +16,7 @@ import {
 } from '../../../harness/soap/index.ts';
 import { FORM_CONTENT_TYPE, TOKEN_PATH } from '../../../harness/spec/index.ts';
 import { createClient } from './adapter.ts';
-import { TdsClient, type TdsClientOptions } from './client.ts';
+import { TdsClient, virtualClock, type TdsClientOptions } from './client.ts';
 
 const THEMES = '/v1/lists/supported/shop/themes';
 const LIFETIME_SECONDS = 604800;
@@ -347,6 +347,19 @@ describe('SOAP sessions', () => {
     expect(soapSent(core, 'SessionCreateRQ').map((s) => s.event.outcome)).toEqual([...Array(4).fill('soap-ok'), 'soap-fault', 'soap-fault']);
   });
 
+  it('waits its back-off on its own clock: with a virtual clock (driver protocol "clock": "virtual") no real time passes', async () => {
+    const clock = virtualClock();
+    const { core, client } = setup({ sessionPoolSize: 10, poolFullBackoffMs: 60_000, clock });
+    for (let i = 0; i < 4; i++) await client.openSession('cert');
+    const before = clock.now();
+    const started = performance.now();
+    await expect(client.openSession('cert')).rejects.toMatchObject({ code: 'Client.ReachedTALimit' });
+    // One retry, after the back-off: a minute on the client's clock, a moment in real time.
+    expect(soapSent(core, 'SessionCreateRQ').filter((s) => s.event.outcome === 'soap-fault')).toHaveLength(2);
+    expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
   it('replaces a session whose token was refused and never sends that token again', async () => {
     const { core, clock, client } = setup();
     const handle = await client.openSession('cert');
@@ -402,11 +415,27 @@ describe('the adapter and the stdio driver', () => {
       await adapter.configure(configure); // a reset closes the previous client's sessions
       expect(core.openSessionCount()).toBe(0);
       await adapter.openSession({ environment: 'cert' });
+
     } finally {
       await adapter.shutdown();
     }
     expect(core.openSessionCount()).toBe(0);
   });
+
+  it('configure with "clock": "virtual" skips the back-off\'s wait and still makes the one retry', async () => {
+    const core = new SimCore({ clock: new ManualClock(), accounts: accounts.accounts, seed: 11 });
+    server.use(...createSimHandlers(core));
+    // A back-off of an hour: waited for real, the test would run out of time.
+    const adapter = createClient({ poolFullBackoffMs: 3_600_000 });
+    try {
+      await adapter.configure({ environments: { cert: environment(inProcessUrls.cert, credentialsOf(accounts.main.cert)) }, sessionPoolSize: 10, clock: 'virtual' });
+      for (let i = 0; i < 4; i++) await adapter.openSession({ environment: 'cert' });
+      await expect(adapter.openSession({ environment: 'cert' })).rejects.toMatchObject({ code: 'Client.ReachedTALimit' });
+      expect(soapSent(core, 'SessionCreateRQ').filter((s) => s.event.outcome === 'soap-fault')).toHaveLength(2);
+    } finally {
+      await adapter.shutdown();
+    }
+  }, 20_000);
 
   it('driver.ts serves the protocol over stdio against the simulator on loopback', async () => {
     const core = new SimCore({ clock: new ManualClock(), accounts: accounts.accounts, seed: 11 });

@@ -27,10 +27,41 @@ export interface TdsClientOptions {
   readonly poolFullBackoffMs?: number;
   /** The client's clock, ms since the epoch (default `Date.now`): token expiry and envelope timestamps. */
   readonly now?: () => number;
+  /**
+   * The client's clock and timer together (overrides `now`): what it reads and how it waits for a back-off. The
+   * default is the real one; {@link virtualClock} skips the waits (against a simulator that does not count time).
+   */
+  readonly clock?: ClientClock;
   /** The eb:From PartyId (default `tds-reference-client`). */
   readonly partyId?: string;
   /** Deliberate deviations, for the harness's mutant clients only (`fixtures/mutants/`). */
   readonly faults?: readonly ClientFault[];
+}
+
+/** How the client reads the time and waits. */
+export interface ClientClock {
+  /** ms since the epoch. */
+  now(): number;
+  /** Resolves after `ms` (of this clock). */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The real clock: `Date.now` and a timer. */
+export const realClock: ClientClock = { now: () => Date.now(), sleep: (ms) => delay(ms) };
+
+/**
+ * A clock whose waits return at once and move it on by the time waited: the client behaves as with the real clock,
+ * without spending the time (driver protocol: `configure` with `"clock": "virtual"`).
+ */
+export function virtualClock(): ClientClock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: async (ms) => {
+      skipped += Math.max(0, ms);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+  };
 }
 
 /** The answer to a SOAP call that succeeded. */
@@ -106,6 +137,7 @@ export class TdsClient {
   readonly #keepAliveAfterMs: number;
   readonly #poolFullBackoffMs: number;
   readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
   readonly #partyId: string;
   readonly #faults: ReadonlySet<ClientFault>;
   readonly #restTokens: TokenCache;
@@ -125,7 +157,8 @@ export class TdsClient {
     const sessionTimeoutSeconds = options.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds;
     this.#keepAliveAfterMs = options.keepAliveAfterMs ?? Math.round((sessionTimeoutSeconds * 1000 * 2) / 3);
     this.#poolFullBackoffMs = options.poolFullBackoffMs ?? 1_000;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.clock ? () => options.clock!.now() : options.now ?? Date.now;
+    this.#sleep = options.clock ? (ms) => options.clock!.sleep(ms) : delay;
     this.#partyId = options.partyId ?? 'tds-reference-client';
     this.#faults = new Set(options.faults ?? []);
     const policy: TokenCachePolicy = {
@@ -364,7 +397,7 @@ export class TdsClient {
         });
         if (answer.fault?.faultcodeLocal === REACHED_TA_LIMIT && attempt < attempts) {
           // SESS-08: a full pool is not a reason for a retry storm.
-          if (!this.#faults.has('sess08-ta-limit-storm')) await delay(this.#poolFullBackoffMs);
+          if (!this.#faults.has('sess08-ta-limit-storm')) await this.#sleep(this.#poolFullBackoffMs);
           continue;
         }
         session.token = tokenOf(answer, 'SessionCreateRQ');

@@ -6,6 +6,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,15 +32,22 @@ import org.xml.sax.XMLReader;
  * Long-lived XSD validator for tds-auth-conformance (harness/soap/validator.ts). One JVM validates many documents, so
  * the JVM start and the schema compilation are paid once.
  *
- * Arguments: --max-bytes=N name=/abs/path.xsd ...
+ * Arguments: [--listen] --max-bytes=N name=/abs/path.xsd ...
  *
- * Protocol (stdin/stdout, bytes):
- *   on start       the helper writes "READY\n" once every schema is compiled, or "FATAL\t<message>\n" and exits 3.
+ * Without --listen the documents come on stdin and the answers go to stdout. With --listen the helper serves
+ * loopback TCP connections instead (one thread each, each with its own validators; the compiled schemas and the JIT's
+ * work are shared), so that the worker processes of one run share one JVM; it exits at EOF on stdin (when the process
+ * that started it ends).
+ *
+ * Protocol (stdin/stdout, or each connection; bytes):
+ *   on start       the helper writes "READY\n" (with --listen: "READY <port>\n") on stdout once every schema is
+ *                  compiled, or "FATAL\t<message>\n" and exits 3.
  *   request        "<id> <schema-name> <byte-length>\n" followed by exactly <byte-length> bytes of the document.
  *   answer         "<id>\tOK\n" or "<id>\tINVALID\t<code>\t<message>\t<message>...\n", one line per request, in order.
  *                  code: not-well-formed | doctype-forbidden | schema-invalid | too-large | unknown-schema.
  *                  Messages are "[error] text (line:col)" with \ \t \n \r escaped as \\ \t \n \r.
- *   end            EOF on stdin: the helper exits 0. A malformed request line: "PROTOCOL\t<message>\n", exit 2.
+ *   end            EOF on stdin: the helper exits 0. A malformed request line: "PROTOCOL\t<message>\n", exit 2
+ *                  (with --listen: that connection is closed, the helper goes on).
  *
  * Documents are parsed with secure processing on, DOCTYPE disallowed, no external entity or schema access.
  */
@@ -103,18 +113,28 @@ public final class EnvelopeValidatorServer {
     }
   }
 
+  /** A malformed request line: answered with PROTOCOL, then the stream (or the process) ends. */
+  private static final class ProtocolException extends Exception {
+    ProtocolException(String message) {
+      super(message);
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
     InputStream in = new BufferedInputStream(System.in, 1 << 16);
     int maxBytes = 1 << 20;
-    Map<String, Target> targets = new HashMap<>();
+    boolean listen = false;
+    Map<String, Schema> compiled = new HashMap<>();
+    SAXParserFactory parsers;
+    Map<String, Target> targets;
     try {
       SchemaFactory schemas = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
       schemas.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       schemas.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
       // Our own schemas import each other by relative file path.
       schemas.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "file");
-      SAXParserFactory parsers = SAXParserFactory.newInstance();
+      parsers = SAXParserFactory.newInstance();
       parsers.setNamespaceAware(true);
       parsers.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       parsers.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
@@ -123,24 +143,104 @@ public final class EnvelopeValidatorServer {
       parsers.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
       parsers.setXIncludeAware(false);
       for (String arg : args) {
-        if (arg.startsWith("--max-bytes=")) {
+        if (arg.equals("--listen")) {
+          listen = true;
+        } else if (arg.startsWith("--max-bytes=")) {
           maxBytes = Integer.parseInt(arg.substring("--max-bytes=".length()));
         } else {
           int eq = arg.indexOf('=');
           if (eq <= 0) throw new IllegalArgumentException("expected name=path.xsd, got " + arg);
-          Schema schema = schemas.newSchema(new File(arg.substring(eq + 1)));
-          targets.put(arg.substring(0, eq), new Target(schema, parsers));
+          compiled.put(arg.substring(0, eq), schemas.newSchema(new File(arg.substring(eq + 1))));
         }
       }
+      targets = targetsFor(compiled, parsers);
     } catch (Exception e) {
       out.write(("FATAL\t" + escape(String.valueOf(e)) + "\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
       System.exit(3);
       return;
     }
+    if (listen) {
+      listen(compiled, parsers, maxBytes, targets, in, out);
+      return;
+    }
     out.write("READY\n".getBytes(StandardCharsets.US_ASCII));
     out.flush();
+    try {
+      serve(in, out, targets, maxBytes);
+    } catch (ProtocolException e) {
+      protocolError(out, e.getMessage());
+      System.exit(2);
+    }
+    out.flush();
+  }
 
+  private static Map<String, Target> targetsFor(Map<String, Schema> compiled, SAXParserFactory parsers) throws Exception {
+    Map<String, Target> targets = new HashMap<>();
+    for (Map.Entry<String, Schema> e : compiled.entrySet()) targets.put(e.getKey(), new Target(e.getValue(), parsers));
+    return targets;
+  }
+
+  /**
+   * Serves loopback connections until stdin ends. The first connection uses the validators already made (they are
+   * warm); every other gets its own, as a Validator is not thread-safe.
+   */
+  private static void listen(Map<String, Schema> compiled, SAXParserFactory parsers, int maxBytes, Map<String, Target> first,
+      InputStream in, OutputStream out) throws IOException {
+    ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread acceptor = new Thread(() -> {
+      Map<String, Target> spare = first;
+      while (true) {
+        Socket socket;
+        try {
+          socket = server.accept();
+        } catch (IOException e) {
+          return;
+        }
+        Map<String, Target> targets;
+        try {
+          targets = spare != null ? spare : targetsFor(compiled, parsers);
+        } catch (Exception e) {
+          try {
+            socket.close();
+          } catch (IOException ignored) {
+            // nothing to do
+          }
+          continue;
+        }
+        spare = null;
+        Map<String, Target> mine = targets;
+        Thread connection = new Thread(() -> {
+          try (Socket s = socket) {
+            s.setTcpNoDelay(true);
+            OutputStream sout = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
+            try {
+              serve(new BufferedInputStream(s.getInputStream(), 1 << 16), sout, mine, maxBytes);
+            } catch (ProtocolException e) {
+              protocolError(sout, e.getMessage());
+            }
+            sout.flush();
+          } catch (IOException e) {
+            // the other end went away: nothing to answer
+          }
+        }, "validator-connection");
+        connection.setDaemon(true);
+        connection.start();
+      }
+    }, "validator-acceptor");
+    acceptor.setDaemon(true);
+    acceptor.start();
+    out.write(("READY " + server.getLocalPort() + "\n").getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    // The process that started the helper holds stdin open: its end (or its death) ends the helper.
+    while (in.read() >= 0) {
+      // ignore anything written
+    }
+    System.exit(0);
+  }
+
+  /** Answers the requests of one stream until its EOF. */
+  private static void serve(InputStream in, OutputStream out, Map<String, Target> targets, int maxBytes) throws IOException, ProtocolException {
     byte[] buffer = new byte[64 * 1024];
     while (true) {
       String header = readLine(in);
@@ -152,8 +252,7 @@ public final class EnvelopeValidatorServer {
         length = Long.parseLong(parts[2]);
         if (length < 0) throw new NumberFormatException();
       } catch (NumberFormatException e) {
-        protocolError(out, "bad request line: " + header);
-        return;
+        throw new ProtocolException("bad request line: " + header);
       }
       String id = parts[0];
       if (length > maxBytes) {
@@ -172,7 +271,6 @@ public final class EnvelopeValidatorServer {
       // Flush only when nothing more is waiting, so a pipelined batch is answered in large writes.
       if (in.available() == 0) out.flush();
     }
-    out.flush();
   }
 
   private static void validate(Target target, byte[] buffer, int length, String id, OutputStream out) throws IOException {
@@ -214,7 +312,6 @@ public final class EnvelopeValidatorServer {
   private static void protocolError(OutputStream out, String message) throws IOException {
     out.write(("PROTOCOL\t" + escape(message) + "\n").getBytes(StandardCharsets.UTF_8));
     out.flush();
-    System.exit(2);
   }
 
   private static String escape(String text) {
