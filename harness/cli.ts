@@ -32,7 +32,17 @@ async function listRules(): Promise<number> {
 }
 
 /** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
+/**
+ * A console nobody reads any more (a pipe into `head`, a parent that died) must not stop a run: a failed write to
+ * stdout or stderr is dropped, the run goes on and writes its report. Without a listener, each failed write would be
+ * an uncaught error whose message goes to the same closed stderr.
+ */
+function toleratePipeErrors(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
+  toleratePipeErrors();
   const [command, ...args] = argv;
   try {
     switch (command) {
