@@ -15,6 +15,12 @@ export type TargetSpec =
       readonly defects: readonly string[];
       /** The conforming variant of the simulator; `DEFAULT_PROFILE` (the public service's answers) when left out. */
       readonly profile?: LatitudeProfile;
+      /**
+       * A variant per test file (each file has a simulator of its own), by the file's path from the project root
+       * with a `.ts` extension (`suites/service/sessions.test.ts`); `profile` for the files it does not name. The
+       * latitude property gives every file its own random profile, so that one run of the suite checks many.
+       */
+      readonly fileProfiles?: Readonly<Record<string, LatitudeProfile>>;
     }
   | {
       readonly kind: 'live';
