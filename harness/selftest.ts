@@ -29,7 +29,7 @@ export type SelfTestResult =
 
 const BAD = new Set(['fail', 'warn', 'error']);
 
-function statusOf(report: Report, id: RuleId): string {
+function statusOf(report: Pick<Report, 'rules'>, id: RuleId): string {
   const rule = report.rules.find((r) => r.id === id);
   // An INFO rule never fails: its defect is caught when the observation no longer matches the public behaviour.
   if (rule?.status === 'info') return rule.checks.some((c) => c.status === 'info' && c.matchesPublic === false) ? 'info (differs from public)' : 'info (matches public)';
@@ -38,22 +38,32 @@ function statusOf(report: Report, id: RuleId): string {
 
 const quiet = { outDir: '', write: false, quiet: true, log: () => {} } satisfies Partial<RunOptions>;
 
-/** Runs one subject in a session and judges it. */
+/** Runs one subject in a session and judges it ({@link judgeSubject}). */
 export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
+  // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
+  const { report } = await session.run(subject.kind === 'reference'
+    ? { target: 'sim', suite: subject.suite, ...(subject.client && { client: subject.client }), ...quiet, ...options }
+    : {
+        target: 'sim',
+        suite: subject.kind === 'defect' ? 'service' : 'client',
+        ...(subject.kind === 'defect' ? { defects: [subject.id] } : { client: subject.client }),
+        ...quiet,
+        ...options,
+      });
+  return judgeSubject(subject, report);
+}
+
+/**
+ * The verdict on a subject from the report of its run: a reference subject is clean when no rule failed, warned or
+ * errored; a defect or mutant is caught when each rule it breaks has its expected status and no rule outside
+ * `breaks` and `mayFollow` failed, warned or errored.
+ */
+export function judgeSubject(subject: Subject, report: Pick<Report, 'rules'>): SelfTestResult {
   if (subject.kind === 'reference') {
-    const { report } = await session.run({ target: 'sim', suite: subject.suite, ...(subject.client && { client: subject.client }), ...quiet, ...options });
-    const bad = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+    const bad = report.rules.filter((r) => BAD.has(r.status));
     const statuses = Object.fromEntries(bad.map((r) => [r.id, r.status]));
     return bad.length ? { kind: 'dirty', subject, statuses, wrong: bad.map((r) => r.id) } : { kind: 'clean', subject, statuses };
   }
-  // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
-  const { report } = await session.run({
-    target: 'sim',
-    suite: subject.kind === 'defect' ? 'service' : 'client',
-    ...(subject.kind === 'defect' ? { defects: [subject.id] } : { client: subject.client }),
-    ...quiet,
-    ...options,
-  });
   const statuses: Partial<Record<RuleId, string>> = {};
   for (const id of subject.breaks) statuses[id] = statusOf(report, id);
   const wrong = subject.breaks.filter((id) => statuses[id] !== expectedStatus(id));
