@@ -279,14 +279,26 @@ export async function checkProperty<T, C extends CheckContext>(
   const replay = config.replay && config.replay.check === fullTitle ? config.replay.path : undefined;
   let details: fc.RunDetails<[T]> | undefined;
   await run(async (ctx) => {
-    // After a network failure every further case fails at once: shrinking must not wait out more time-outs.
+    // After a network failure (or a lost prerequisite, an exhausted budget) every further case ends at once:
+    // shrinking must not wait out more time-outs. Before any case failed for real, that error is the check's verdict.
+    // After one did (a deviation was found, and shrinking it used up the pool, say), the cases still to try count as
+    // not failing: the shrinking stops at the last case that really failed, and that failure is the verdict.
     let fatal: unknown;
+    let failedForReal = false;
     const guarded = async (value: T) => {
-      if (fatal) throw fatal;
+      if (fatal) {
+        if (failedForReal) return;
+        throw fatal;
+      }
       try {
         await predicate(ctx, value);
       } catch (err) {
-        if (isErrorVerdict(err) || err instanceof BudgetExhausted || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) fatal = err;
+        if (isErrorVerdict(err) || err instanceof BudgetExhausted || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) {
+          fatal = err;
+          if (failedForReal) return;
+        } else {
+          failedForReal = true;
+        }
         throw err;
       }
     };
@@ -299,7 +311,7 @@ export async function checkProperty<T, C extends CheckContext>(
       ...(replay !== undefined && { path: replay, endOnFailure: true }),
     });
     if (details.failed) {
-      if (fatal) throw fatal;
+      if (fatal && !failedForReal) throw fatal;
       const cause = details.errorInstance;
       // Replay the shrunk counterexample once, so that the evidence is that of the minimal failing case.
       if (details.counterexample) {

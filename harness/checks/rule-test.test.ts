@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CheckFailure } from './failure.ts';
+import { checkProperty, PrerequisiteFailed, type CheckContext, type CheckRunOptions } from './rule-test.ts';
+
+/** Runs checkProperty's body with a stand-in context; resolves with the check's error and its failure details. */
+async function outcome(predicate: (value: number) => Promise<void>): Promise<{ error: unknown; extra: Record<string, unknown> }> {
+  const ctx = { resetEvidence: () => undefined } as unknown as CheckContext;
+  let options: CheckRunOptions | undefined;
+  let error: unknown;
+  await checkProperty(['SESS-04'], 'SESS-04: a property', fc.integer({ min: 0, max: 1000 }), (_ctx, value) => predicate(value), 200, async (body, o) => {
+    options = o;
+    error = await body(ctx).then(() => undefined, (err: unknown) => err);
+  });
+  return { error, extra: (options?.extra?.(error) ?? {}) as Record<string, unknown> };
+}
+
+describe('checkProperty', () => {
+  it('reports the deviation it found when a prerequisite is lost while shrinking it, with a counterexample that failed', async () => {
+    let found = false;
+    const { error, extra } = await outcome(async (value) => {
+      // The first failure uses up what the check needs: every later case would find no session slot.
+      if (found) throw new PrerequisiteFailed('no session slot: the pool is full');
+      if (value >= 10) {
+        found = true;
+        throw new CheckFailure(`the pool refused session ${value}`);
+      }
+    });
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(String((error as Error).message)).toMatch(/^the pool refused session \d+$/);
+    expect((JSON.parse(String(extra['counterexample'])) as number[])[0]).toBeGreaterThanOrEqual(10);
+  });
+
+  it('reports a lost prerequisite as such when no case failed for real before it', async () => {
+    const { error } = await outcome(async (value) => {
+      if (value >= 0) throw new PrerequisiteFailed('no session slot: the pool is full');
+    });
+    expect(error).toBeInstanceOf(PrerequisiteFailed);
+  });
+
+  it('shrinks a deviation as usual when nothing else goes wrong', async () => {
+    const { error, extra } = await outcome(async (value) => {
+      if (value >= 10) throw new CheckFailure(`too big: ${value}`);
+    });
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(extra['counterexample']).toBe('[10]');
+  });
+});
