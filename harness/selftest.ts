@@ -83,7 +83,8 @@ interface MutantEntry {
 
 /** The reference TypeScript driver as a command: compiled, plain Node; from the sources, through tsx. */
 function referenceDriverCommand(): string {
-  return CODE_EXT === '.js' ? `"${process.execPath}" examples/clients/typescript/driver.js` : 'npx tsx examples/clients/typescript/driver.ts';
+  // `node --import tsx` rather than `npx tsx`: half the start-up (0.6 s against 1.3 s), and the suite starts it often.
+  return CODE_EXT === '.js' ? `"${process.execPath}" examples/clients/typescript/driver.js` : `"${process.execPath}" --import tsx examples/clients/typescript/driver.ts`;
 }
 
 /** Every subject of the self-test: each simulator defect, each mutant client, and the reference clients. */
@@ -96,4 +97,27 @@ export async function allSubjects(): Promise<Subject[]> {
     { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: referenceDriverCommand(), cwd: CODE_ROOT } },
     { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },
   ];
+}
+
+/** One line of the self-test's output: the subject, and the statuses of the rules it breaks (and what followed). */
+export function resultLine(r: SelfTestResult): string {
+  const mark = r.kind === 'caught' || r.kind === 'clean' ? '✓' : '✗';
+  const collateral = r.kind === 'collateral' ? `; collateral: ${r.wrong.map((id) => `${id} ${r.statuses[id]}`).join(', ')}` : '';
+  const kind = r.subject.kind === 'defect' ? 'defect' : r.subject.kind === 'mutant' ? 'mutant' : 'clean ';
+  let detail: string;
+  if (r.subject.kind === 'reference') detail = r.kind === 'clean' ? 'no rule failed' : Object.entries(r.statuses).map(([id, s]) => `${id} ${s}`).join(', ');
+  else {
+    detail = r.subject.breaks.map((id) => `${id} ${r.statuses[id]}${r.statuses[id] === expectedStatus(id) ? '' : ` (expected ${expectedStatus(id)})`}`).join(', ');
+    const followed = r.subject.mayFollow.filter((id) => r.statuses[id] !== undefined);
+    if (followed.length) detail += `; also ${followed.map((id) => `${id} ${r.statuses[id]}`).join(', ')} (declared to follow)`;
+  }
+  return `${mark} ${kind} ${r.subject.id.padEnd(40)} ${detail}${collateral}`;
+}
+
+/** The precision of a set of results: defects and mutants caught by exactly their rules, and the collateral verdicts. */
+export function precisionLine(results: readonly SelfTestResult[]): string {
+  const judged = results.filter((r) => r.subject.kind !== 'reference');
+  const collateral = judged.flatMap((r) => (r.kind === 'collateral' ? r.wrong : []));
+  const precise = judged.filter((r) => r.kind === 'caught').length;
+  return `precision: ${precise} of ${judged.length} defects and mutants caught by exactly their rules; ${collateral.length} collateral verdict${collateral.length === 1 ? '' : 's'}`;
 }

@@ -95,6 +95,15 @@ describe('callRefusal (SOAP calls refused for what another rule judges)', () => 
     expect(sessionsLeftOpen([opened, closed])).toEqual([]);
     expect(callRefusal([full], [opened, closed, full])).toBeUndefined();
   });
+
+  it('names SOAP-03 when the op ended on a token request refused for its credentials, though a REST token was issued', () => {
+    const restToken = event({ tokenIssued: 'T1RLAQrest' });
+    const refusedCreate = soapEvent({ action: 'TokenCreateRQ', answer: soapFault });
+    expect(callRefusal([restToken, refusedCreate])).toMatchObject({ after: ['SOAP-03'], reason: expect.stringContaining('TokenCreateRQ') });
+    // A refused token request the op got past (a later SOAP call went through) explains nothing.
+    const later = soapEvent({ action: 'OTA_PingRQ', status: 200, outcome: 'soap-ok' });
+    expect(callRefusal([restToken, refusedCreate, later])).toBeUndefined();
+  });
 });
 
 describe('explainFailure', () => {

@@ -143,7 +143,9 @@ export function sessionsLeftOpen(history: readonly SimEvent[]): string[] {
  * - a later call refused as carrying no valid token, that carried no token the service issued in
  *   wsse:BinarySecurityToken (SOAP-04);
  * - a `SessionCreateRQ` refused because the pool was full while sessions the client opened before (in `history`, the
- *   check's whole event log) were never closed (SESS-06).
+ *   check's whole event log) were never closed (SESS-06);
+ * - a `TokenCreateRQ` or `SessionCreateRQ` refused for its credentials, the last SOAP request of the op (SOAP-03).
+ *   `tokenRefusal` covers a client that got no token at all; this, one that got a REST token but no SOAP one.
  */
 export function callRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
   const issuedTokens = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
@@ -155,6 +157,11 @@ export function callRefusal(events: readonly SimEvent[], history: readonly SimEv
       const open = answer.kind === 'pool-full' ? sessionsLeftOpen(history.filter((h) => h.seq < e.seq)) : [];
       if (open.length > 0) {
         return { after: ['SESS-06'], reason: `the service refused the client's ${action} for a full session pool (${describeSoapAnswer(answer)}) while ${open.length} session(s) the client opened before were never closed, so the check's work could not run (see SESS-06)` };
+      }
+      // The op failed on its token request, refused for the credentials (the client may hold a REST token all the
+      // same, so tokenRefusal does not apply): SOAP-03 judges what the request carried.
+      if (answer.kind === 'refused' && e === events.filter((x) => x.protocol === 'soap').at(-1)) {
+        return { after: ['SOAP-03'], reason: `the service refused the client's ${action} (${describeSoapAnswer(answer)}), so the SOAP call the check asked for could not go through (see SOAP-03)` };
       }
       continue;
     }

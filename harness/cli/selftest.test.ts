@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-info.ts';
+
+const exec = promisify(execFile);
+
+/** `tds-conformance selftest`, as a user runs it (the whole self-test runs in `npm test` as harness/precision.*.test.ts). */
+async function selftest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'selftest', ...args], { cwd: PACKAGE_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('tds-conformance selftest', () => {
+  it('prints a line per subject, the precision and the count, and exits 0 when every subject is caught', async () => {
+    const { code, stdout } = await selftest('--only', 'rest03-expires-in-string', '--runs', '1');
+    expect(stdout).toMatch(/^✓ defect rest03-expires-in-string +REST-03 fail$/m);
+    expect(stdout).toContain('precision: 1 of 1 defects and mutants caught by exactly their rules; 0 collateral verdicts');
+    expect(stdout).toContain('1 passed, 0 failed');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('refuses an --only that matches no subject: exit code 2 and one line saying what to give', async () => {
+    const { code, stdout, stderr } = await selftest('--only', 'no-such-subject');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('--only no-such-subject matches no subject');
+  }, 60_000);
+});
