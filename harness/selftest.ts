@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ClientSpec } from './clients/load.ts';
 import { CODE_EXT, CODE_ROOT, codeFile, PACKAGE_ROOT } from './package-info.ts';
 import type { Report } from './report/index.ts';
@@ -81,10 +84,21 @@ interface MutantEntry {
   readonly module: string;
 }
 
-/** The reference TypeScript driver as a command: compiled, plain Node; from the sources, through tsx. */
-function referenceDriverCommand(): string {
-  // `node --import tsx` rather than `npx tsx`: half the start-up (0.6 s against 1.3 s), and the suite starts it often.
-  return CODE_EXT === '.js' ? `"${process.execPath}" examples/clients/typescript/driver.js` : `"${process.execPath}" --import tsx examples/clients/typescript/driver.ts`;
+/**
+ * The reference TypeScript driver as a command: compiled, on plain Node. From the sources (the harness's own tests),
+ * the compiled one too when `dist/` was built after the last change to the sources (as bin/tds-conformance.js
+ * decides), else through tsx: `node --import tsx` rather than `npx tsx`, half the start-up (0.6 s against 1.3 s), and
+ * the client suite starts it for every check.
+ */
+async function referenceDriver(): Promise<{ command: string; cwd: string }> {
+  const compiled = { command: `"${process.execPath}" examples/clients/typescript/driver.js`, cwd: CODE_ROOT };
+  if (CODE_EXT === '.js') return compiled;
+  const freshness = join(PACKAGE_ROOT, 'scripts', 'dist-fresh.mjs');
+  if (existsSync(freshness)) {
+    const { distIsFresh } = (await import(pathToFileURL(freshness).href)) as { distIsFresh: (root: string) => boolean };
+    if (distIsFresh(PACKAGE_ROOT)) return { command: compiled.command, cwd: join(PACKAGE_ROOT, 'dist') };
+  }
+  return { command: `"${process.execPath}" --import tsx examples/clients/typescript/driver.ts`, cwd: CODE_ROOT };
 }
 
 /** Every subject of the self-test: each simulator defect, each mutant client, and the reference clients. */
@@ -94,7 +108,7 @@ export async function allSubjects(): Promise<Subject[]> {
     ...defects.map((d: Defect): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks, mayFollow: d.mayFollow ?? [] })),
     ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: codeFile(m.module) } })),
     { kind: 'reference', id: 'simulator and reference TypeScript client (in-process)', suite: 'all' },
-    { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', command: referenceDriverCommand(), cwd: CODE_ROOT } },
+    { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', ...(await referenceDriver()) } },
     { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },
   ];
 }

@@ -1,0 +1,74 @@
+/**
+ * The latitude property, shared by its test files (Vitest runs them side by side): the whole service suite passes on
+ * every conforming variant of the service. Each profile is a simulator that chooses differently wherever the interface
+ * document leaves a choice (harness/spec/latitudes.ts); a `fail`, `warn` or `error` on any of them is an over-reach
+ * of a check, printed with the rule, the check, the suite file and the profile it met.
+ *
+ * Every suite file has a simulator of its own, so one run of the suite checks one profile per file (`fileProfiles`):
+ * a random run gives each of the service suite's files its own random profile, and the covering runs rotate the
+ * covering profiles over the files, so that every file meets every value of every freedom.
+ */
+import fc from 'fast-check';
+import { relative, sep } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CODE_ROOT } from './package-info.ts';
+import type { Report } from './report/index.ts';
+import { ConformanceSession, filesFor, selectRules, type RunOptions } from './runner.ts';
+import { conformingProfile, type LatitudeProfile } from './sim/latitude.ts';
+
+/** Random runs across the latitude test files (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */
+export const RANDOM_RUNS = Number(process.env.TDS_LATITUDE_RUNS ?? 17);
+/** The seed (`TDS_LATITUDE_SEED`), fixed so that CI is reproducible. */
+export const SEED = Number(process.env.TDS_LATITUDE_SEED ?? 20261123);
+const quiet = { outDir: '', write: false, quiet: true, log: () => {} } satisfies Partial<RunOptions>;
+
+/** The service suite's files, as `fileProfiles` names them. */
+export const FILES = filesFor(selectRules('service'), 'service').map((f) => relative(CODE_ROOT, f).split(sep).join('/').replace(/\.js$/, '.ts')).sort();
+
+/** A session for the file's runs, opened before its tests and closed after them. */
+export function useSession(): () => ConformanceSession {
+  let session: ConformanceSession | undefined;
+  beforeAll(async () => {
+    session = await ConformanceSession.open('sim');
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+  return () => {
+    if (!session) throw new Error('the session is not open yet');
+    return session;
+  };
+}
+
+/** What a conforming service must never get: each check that failed, warned or errored, with the profile it met. */
+function overReach(report: Report, profiles: Readonly<Record<string, LatitudeProfile>>): string[] {
+  return report.rules
+    .filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')
+    .flatMap((r) => r.checks.filter((c) => c.status === r.status).map((c) => {
+      const message = 'message' in c ? String(c.message).slice(0, 400) : '';
+      const profile = (c.file !== undefined && profiles[c.file.replace(/\.js$/, '.ts')]) || 'default';
+      return `${r.id} ${r.status}: ${c.name} — ${message}\n  in ${c.file}, on profile ${JSON.stringify(profile)}`;
+    }));
+}
+
+/** One run of the service suite with a profile per file; the over-reaches it found. */
+export async function runOn(session: ConformanceSession, profiles: Readonly<Record<string, LatitudeProfile>>, seed: number, only?: RunOptions['only']): Promise<{ report: Report; bad: string[] }> {
+  const { report } = await session.run({ ...quiet, target: 'sim', suite: 'service', runs: 1, seed, fileProfiles: profiles, ...(only && { only }) });
+  return { report, bad: overReach(report, profiles) };
+}
+
+/** A test of `runs` random runs, a random conforming profile per file in each. */
+export function randomRuns(session: () => ConformanceSession, runs: number, seed: number): void {
+  it(`passes on ${runs} runs of random conforming profiles, one per file (${runs * FILES.length} profiles, seed ${seed})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(...FILES.map(() => conformingProfile())), fc.nat({ max: 1_000_000 }), async (profiles, runSeed) => {
+        const byFile = Object.fromEntries(FILES.map((f, i) => [f, profiles[i]!]));
+        const { report, bad } = await runOn(session(), byFile, runSeed);
+        expect(report.summary.pass).toBeGreaterThan(0);
+        if (bad.length) throw new Error(`over-reach on a conforming profile (run seed ${runSeed}):\n${bad.join('\n')}`);
+      }),
+      // No shrinking: each case is a whole run; the failure names the rule, the file and its profile.
+      { seed, numRuns: runs, endOnFailure: true },
+    );
+  }, 3_600_000);
+}

@@ -1,3 +1,0 @@
-import { precisionSuite } from './precision-suite.ts';
-
-await precisionSuite('mutant clients and the reference subjects', (s) => s.kind !== 'defect');
