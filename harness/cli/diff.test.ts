@@ -53,8 +53,8 @@ describe('tds-conformance diff', () => {
       'REST-02  pass → fail',
       'REST-03  fail → pass',
       '',
-      'pass 1, partial 0, fail 1, warn 1, info 1, skipped 44, not-applicable 1, error 1',
-      '2 rules changed status, 48 unchanged',
+      'pass 1, partial 0, fail 1, warn 1, info 1, skipped 45, not-applicable 1, error 1',
+      '2 rules changed status, 49 unchanged',
       '',
     ].join('\n'));
   });
@@ -62,7 +62,7 @@ describe('tds-conformance diff', () => {
   it('exits 0 when nothing changed, and reads the report.json of a directory', async () => {
     capture();
     expect(await diffCommand([after, join(dir, 'b')])).toBe(0);
-    expect(output.join('')).toContain('no rule changed status (50 unchanged)\n');
+    expect(output.join('')).toContain('no rule changed status (51 unchanged)\n');
   });
 
   it('fails with REPORT_FILE_NOT_FOUND or REPORT_FILE_INVALID for a bad file', async () => {

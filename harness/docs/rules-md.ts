@@ -30,6 +30,13 @@ export interface Breaker {
   readonly description: string;
 }
 
+/** Statements of the document considered for the catalog and left out, with the reason (issue 11, item 5). */
+const NOT_RULES: readonly (readonly [string, string])[] = [
+  ['Token endpoint (REST): "HTTP 1.1 over HTTPS."', 'A property of the addresses, which the target config gives (`restBaseUrl`, `soapUrl`): the harness talks to what the user configured, HTTPS with certificate checks (a private CA through `caFile`), and reports a target it cannot reach as `error`, not as a broken rule. The simulator serves plain HTTP on loopback (HTTPS in the harness\'s TLS tests).'],
+  ['"eb:ConversationId: … echoed in responses."', 'Checked on every SOAP answer by SOAP-02 (the service side), and by STOK-01 and STOK-02 for the token operations; SOAP-05 checks that a client keeps one per workflow.'],
+  ['"An agency may hold several PCCs/iPCCs or EPRs with differing permissions."', 'A "may" about accounts, not a requirement. That access follows the PCC and EPR of the credentials is ACCESS-02 (with a second agency\'s account declared in `access.otherAgency`); that each API takes the token kinds its reference lists is ACCESS-01.'],
+];
+
 export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly IndexedTest[]>, breakers: readonly Breaker[] = []): string {
   const out: string[] = [];
   out.push('# Auth rules of the travel distribution service');
@@ -43,7 +50,7 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
   out.push('');
   out.push('## Contents');
   for (const a of areas) out.push(`- [${a.id} — ${a.title}](#${a.id.toLowerCase()}--${a.title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')})`);
-  out.push('- [State diagrams](#state-diagrams)', '- [Credential encoding](#credential-encoding)', '- [Limits](#limits)', '- [Endpoints](#endpoints)', '- [Errors](#errors)', '- [Version history](#version-history)');
+  out.push('- [State diagrams](#state-diagrams)', '- [Credential encoding](#credential-encoding)', '- [Limits](#limits)', '- [Endpoints](#endpoints)', '- [Errors](#errors)', '- [Version history](#version-history)', '- [Statements that are not rules of their own](#statements-that-are-not-rules-of-their-own)');
   out.push('');
   for (const a of areas) {
     out.push(`## ${a.id} — ${a.title}`);
@@ -138,6 +145,13 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
   out.push('');
   out.push('| API | version | released | note |', '|---|---|---|---|');
   for (const r of releaseHistory) out.push(`| ${r.api} | ${r.version} | ${r.released} | ${r.note ?? ''} |`);
+  out.push('');
+  out.push('## Statements that are not rules of their own');
+  out.push('');
+  out.push('Sentences of the interface document that the catalog checks through other rules, or that state no requirement a conformance check can decide:');
+  out.push('');
+  out.push('| the document says | why it is not a rule of its own |', '|---|---|');
+  for (const [quote, why] of NOT_RULES) out.push(`| ${cell(quote)} | ${cell(why)} |`);
   out.push('');
   return out.join('\n');
 }

@@ -18,7 +18,7 @@ describe('renderMarkdown', () => {
     expect(md.startsWith('# Conformance report: simulator (sim)\n')).toBe(true);
     expect(md).toContain('| seed | 42 (25 runs per property) |');
     expect(md).toContain('| exit code | 1 |');
-    expect(md).toContain('| pass | partial | fail | warn | info | skipped | not applicable | error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n| 1 | 0 | 1 | 1 | 1 | 44 | 1 | 1 |');
+    expect(md).toContain('| pass | partial | fail | warn | info | skipped | not applicable | error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n| 1 | 0 | 1 | 1 | 1 | 45 | 1 | 1 |');
   });
 
   it('has a table per area with a row per rule', () => {

@@ -23,6 +23,8 @@ export interface SimAccount {
   readonly amendments: readonly string[];
   /** Developer-portal test credentials: only the public REST APIs of CERT (ACCESS-03). */
   readonly portal: boolean;
+  /** The account's iPCC or organization: also accepted as the REST Client ID's group (CRED-05). */
+  readonly groupAlternatives?: readonly string[];
 }
 
 export type SimAccountInput = Pick<SimAccount, 'epr' | 'pcc' | 'password'> & Partial<SimAccount>;
@@ -56,8 +58,10 @@ export class AccountIndex {
   #rest = new Map<string, SimAccount[]>();
   #soap = new Map<string, SimAccount[]>();
 
-  add(account: SimAccount): void {
+  /** `groupAlternatives`: whether the account's iPCC or organization also find it as the Client ID's group (CRED-05). */
+  add(account: SimAccount, groupAlternatives = true): void {
     push(this.#rest, buildClientId(clientIdFor(account)), account);
+    if (groupAlternatives) for (const group of account.groupAlternatives ?? []) push(this.#rest, buildClientId(clientIdFor({ ...account, pcc: group })), account);
     push(this.#soap, soapKey(account.epr, account.pcc, account.soapDomain), account);
   }
   /** The accounts whose REST Client ID is `clientId`. */

@@ -63,7 +63,7 @@ export class SimCore {
 
   #add(env: Environment, account: SimAccount): void {
     this.#accounts[env].push(account);
-    this.#byLogin[env].add(account);
+    this.#byLogin[env].add(account, !this.defects.has('cred05-group-alternative-refused'));
   }
 
   /** Sessions that still hold a pool slot, across all accounts. */

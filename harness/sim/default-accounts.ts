@@ -30,8 +30,9 @@ export interface MainAccountShape {
 export function defaultAccounts(seed = 1, shape: MainAccountShape = {}): DefaultAccounts {
   const random = new Random(seed ^ 0x5eed);
   const amendments = allAmendments();
-  const cert = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, ...shape });
-  const prod = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, ...shape });
+  // The main account's organization is also accepted as its Client ID's group (CRED-05).
+  const cert = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, groupAlternatives: ['7TZA'], ...shape });
+  const prod = simAccount({ epr: '7971', pcc: 'Z2NL', password: password(random), amendments, groupAlternatives: ['7TZA'], ...shape });
   const otherAgency = simAccount({ epr: '4402', pcc: 'K9QA', password: password(random), apis: ['shop-themes'], amendments });
   const noAmendment = simAccount({ epr: '5150', pcc: 'B7TT', password: password(random) });
   const portal = simAccount({ epr: 'devportal01', pcc: 'DEVCENTER', password: password(random), restDomain: 'EXT', portal: true });

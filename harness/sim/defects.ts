@@ -18,6 +18,7 @@ export interface Defect {
 
 export const defects = [
   { id: 'cred03-latin1-decoding', breaks: ['CRED-03'], description: 'decodes the credential layers as Latin-1, so non-ASCII user IDs and passwords fail' },
+  { id: 'cred05-group-alternative-refused', breaks: ['CRED-05'], description: 'accepts only the group itself in the Client ID, refusing the account\'s iPCC or organization there (invalid_client)' },
   { id: 'cred03-client-id-four-fields', breaks: ['CRED-03'], description: 'splits the Client ID into exactly four fields, so a user ID containing ":" fails' },
   { id: 'rest02-source-ip-rejected', breaks: ['REST-02'], description: 'answers 400 invalid_request when the form carries source_ip' },
   { id: 'rest03-token-type-capitalized', breaks: ['REST-03'], description: 'answers token_type "Bearer" instead of "bearer"' },

@@ -23,7 +23,7 @@ export const AREA_IDS = ['CRED', 'REST', 'API', 'LIFE', 'SOAP', 'STOK', 'SESS', 
 export type AreaId = (typeof AREA_IDS)[number];
 
 export const RULE_IDS = [
-  'CRED-01', 'CRED-02', 'CRED-03', 'CRED-04',
+  'CRED-01', 'CRED-02', 'CRED-03', 'CRED-04', 'CRED-05',
   'REST-01', 'REST-02', 'REST-03', 'REST-04', 'REST-05',
   'API-01', 'API-02', 'API-03', 'API-04', 'API-05',
   'LIFE-01', 'LIFE-02', 'LIFE-03',

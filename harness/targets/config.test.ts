@@ -77,6 +77,16 @@ describe('parseTargetConfig', () => {
     expect(parseTargetConfig(unnamed)).toStrictEqual({ name: 'live target', environments: { cert }, accounts: { cert: account } });
   });
 
+  it('reads an account\'s iPCC or organization values (CRED-05) and refuses a list that is empty or holds a ":"', () => {
+    const parsed = parseTargetConfig(config({ accounts: { cert: { ...account, groupAlternatives: ['7TZA'] } } }), 'target.json');
+    expect(parsed.accounts.cert?.groupAlternatives).toEqual(['7TZA']);
+    expect(resolveAccount({ ...account, password: 'x', groupAlternatives: ['7TZA'] }).groupAlternatives).toEqual(['7TZA']);
+    for (const bad of [[], ['AB:CD'], [''], '7TZA']) {
+      const err = configError(() => parseTargetConfig(config({ accounts: { cert: { ...account, groupAlternatives: bad } } }), 'target.json'));
+      expect(err.message).toContain('accounts.cert.groupAlternatives');
+    }
+  });
+
   it('accepts a PROD environment without an account when CERT has one', () => {
     const parsed = parseTargetConfig(config({ environments: { cert, prod: cert } }));
     expect(Object.keys(parsed.environments)).toEqual(['cert', 'prod']);

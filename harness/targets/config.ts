@@ -15,6 +15,8 @@ export interface AccountConfig {
   readonly password: SecretRef;
   readonly restDomain?: string;
   readonly soapDomain?: string;
+  /** The account's iPCC or organization, where it differs from `pcc`: also accepted as the Client ID's group (CRED-05). */
+  readonly groupAlternatives?: readonly string[];
 }
 
 /** The target config file (ARCHITECTURE.md "Target config"). */
@@ -128,12 +130,14 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     if (!isRecord(a)) throw invalid(file, `accounts.${env}`, 'must be an object with epr, pcc and password');
     const restDomain = str(file, a, 'restDomain', `accounts.${env}.`, true);
     const soapDomain = str(file, a, 'soapDomain', `accounts.${env}.`, true);
+    const groupAlternatives = a.groupAlternatives === undefined ? undefined : alternatives(file, a.groupAlternatives, `accounts.${env}.groupAlternatives`);
     accounts[env] = {
       epr: str(file, a, 'epr', `accounts.${env}.`) as string,
       pcc: str(file, a, 'pcc', `accounts.${env}.`) as string,
       password: secret(file, a.password, `accounts.${env}.password`),
       ...(restDomain && { restDomain }),
       ...(soapDomain && { soapDomain }),
+      ...(groupAlternatives && { groupAlternatives }),
     };
   }
   if (!environments.cert && !environments.prod) throw invalid(file, 'environments', 'names no environment (add "cert" and/or "prod")');
@@ -166,6 +170,14 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     ...(typeof value.allowOptIn === 'boolean' && { allowOptIn: value.allowOptIn }),
     ...(caFile !== undefined && { caFile: resolve(dirname(file), caFile) }),
   };
+}
+
+/** `groupAlternatives`: a non-empty list of the account's iPCC or organization values, none empty nor with a ":". */
+function alternatives(file: string, v: unknown, at: string): string[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string' && x.trim() !== '' && !x.includes(':'))) {
+    throw invalid(file, at, 'must be a non-empty list of the account\'s iPCC or organization values (strings without ":"), e.g. ["7TZA"]');
+  }
+  return v as string[];
 }
 
 function accountConfig(file: string, a: unknown, at: string): AccountConfig {
@@ -306,6 +318,7 @@ export function resolveAccount(a: AccountConfig, env: NodeJS.ProcessEnv = proces
     password: resolveSecret(a.password, env),
     restDomain: a.restDomain ?? DEFAULT_REST_DOMAIN,
     soapDomain: a.soapDomain ?? DEFAULT_SOAP_DOMAIN,
+    ...(a.groupAlternatives && { groupAlternatives: a.groupAlternatives }),
   };
 }
 

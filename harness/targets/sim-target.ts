@@ -25,7 +25,7 @@ export interface SimTargetOptions {
 }
 
 export function toAccount(a: SimAccount): Account {
-  return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain };
+  return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain, ...(a.groupAlternatives && { groupAlternatives: a.groupAlternatives }) };
 }
 
 const restRef = (e: (typeof restEndpoints)[number]) => `${e.method ?? 'GET'} ${e.path}${e.query ? `?${e.query}` : ''}`;

@@ -19,6 +19,8 @@ export interface Account {
   readonly restDomain: string;
   /** SOAP domain (`DEFAULT` usually). */
   readonly soapDomain: string;
+  /** Other values the service accepts in the REST Client ID's group for this account: its iPCC or organization (CRED-05). */
+  readonly groupAlternatives?: readonly string[];
 }
 
 /** Accounts the simulator has besides the main ones, for the access rules (sim targets only). */

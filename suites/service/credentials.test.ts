@@ -52,4 +52,17 @@ ruleProperty(
   },
 );
 
+ruleTest('CRED-05', 'credentials with the account\'s iPCC or organization as the Client ID\'s group obtain a token', async (ctx) => {
+  const acct = ctx.target.accounts.cert;
+  if (!acct) return ctx.notApplicable('the target has no CERT account configured');
+  const groups = acct.groupAlternatives ?? [];
+  if (groups.length === 0) {
+    return ctx.notApplicable('the account\'s iPCC or organization is not declared: give it in the target config as accounts.cert.groupAlternatives (e.g. ["7TZA"])');
+  }
+  for (const group of groups) {
+    ctx.note(`group ${show(group)} instead of ${show(acct.pcc)}`);
+    await expectTokenFor(ctx, { ...acct, pcc: group }, `the configured account with ${show(group)} as its group`);
+  }
+}, { clauses: ['CRED-05.group-alternatives'] });
+
 auditExchanges('credential checks');

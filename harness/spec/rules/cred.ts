@@ -59,4 +59,17 @@ export const rules: readonly Rule[] = [
     ],
     latitudes: [],
   },
+  {
+    id: "CRED-05",
+    area: "CRED",
+    side: "service",
+    level: "MUST",
+    where: "any",
+    statement: "The token endpoint also accepts the account's iPCC or organization in the Client ID's group element: such credentials obtain a token as the group's do.",
+    source: { section: "Resources and their fields › Client credentials", quote: "group: The group; the values iPCC or organization are also accepted for this element" },
+    clauses: [
+      { id: "CRED-05.group-alternatives", text: "Correctly built credentials whose group is the account's iPCC or organization obtain a token.", needs: "an account whose iPCC or organization differs from its group, declared in the target config (`accounts.<env>.groupAlternatives`)" },
+    ],
+    latitudes: ["token-format"],
+  },
 ];
