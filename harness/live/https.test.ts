@@ -27,8 +27,8 @@ async function httpsTarget(withCaFile: boolean): Promise<{ dir: string; config: 
     name: 'simulator over HTTPS',
     environments: server.urls,
     accounts: {
-      cert: { epr: accounts.main.cert.epr, pcc: accounts.main.cert.pcc, passwordEnv: 'TDS_TEST_HTTPS_CERT_PASSWORD' },
-      prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, passwordEnv: 'TDS_TEST_HTTPS_PROD_PASSWORD' },
+      cert: { epr: accounts.main.cert.epr, pcc: accounts.main.cert.pcc, passwordEnv: 'TDS_TEST_HTTPS_CERT_PASSWORD', groupAlternatives: accounts.main.cert.groupAlternatives ?? [] },
+      prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, passwordEnv: 'TDS_TEST_HTTPS_PROD_PASSWORD', groupAlternatives: accounts.main.prod.groupAlternatives ?? [] },
     },
     // Relative to the config file, as a user writes it.
     ...(withCaFile && { caFile: 'ca.pem' }),

@@ -53,6 +53,8 @@ export interface ConfigAccount {
   readonly pcc: string;
   /** The environment variable the config reads the password from. */
   readonly passwordEnv: string;
+  /** The account's iPCC or organization (CRED-05). */
+  readonly groupAlternatives?: readonly string[];
 }
 
 export interface ConfigInput {
@@ -70,7 +72,7 @@ export function writeTargetConfig(dir: string, file: string, input: ConfigInput)
     name: input.name,
     environments: input.environments,
     accounts: Object.fromEntries(
-      Object.entries(input.accounts).map(([env, a]) => [env, { epr: a.epr, pcc: a.pcc, password: { env: a.passwordEnv } }]),
+      Object.entries(input.accounts).map(([env, a]) => [env, { epr: a.epr, pcc: a.pcc, password: { env: a.passwordEnv }, ...(a.groupAlternatives && { groupAlternatives: a.groupAlternatives }) }]),
     ),
     sessionPoolSize: input.sessionPoolSize ?? 4,
     sessionTimeoutSeconds: 900,
