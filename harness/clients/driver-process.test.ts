@@ -61,10 +61,11 @@ describe('driver process', () => {
   });
 
   it('reads a line that is not an answer as a diagnostic, and quotes it when the op then times out', async () => {
-    const d = start('garbage', { opTimeoutMs: 400 });
+    // Time to start and print on a loaded machine, before the op times out.
+    const d = start('garbage', { opTimeoutMs: 4_000 });
     const err = await d.configure(configure).catch((e: unknown) => e);
     expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
-    expect((err as Error).message).toBe('the driver did not answer "configure" within 400 ms; it printed 1 line(s) on stdout that are not answers, the last: "handling configure... done" (answers are JSON objects with "id" and "ok"; logs belong on stderr)');
+    expect((err as Error).message).toBe('the driver did not answer "configure" within 4000 ms; it printed 1 line(s) on stdout that are not answers, the last: "handling configure... done" (answers are JSON objects with "id" and "ok"; logs belong on stderr)');
     expect(d.diagnostics()).toEqual({ lines: ['handling configure... done'], total: 1 });
   });
 
