@@ -71,8 +71,11 @@ describe('an application on the Python reference client, run by the observation'
       const exit = await runApplication(`python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`, observation.childEnvironment(), { quiet: true });
       expect(exit).toEqual({ kind: 'exited', code: 0, signal: null });
       const { report } = await observation.judge({ wholeRun: true, validator });
-      const rest = ['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'API-05', 'ENV-02'];
+      const rest = ['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'ENV-02'];
       expect(rest.map((id) => `${id} ${statusOf(report, id)}`)).toEqual(rest.map((id) => `${id} pass`));
+      // API-05 needs the application's concurrent first calls to overlap in time. On a loaded machine its threads may
+      // start one after the other; the judge then says it saw none (not-applicable), and never fails the client.
+      expect(['API-05 pass', 'API-05 not-applicable']).toContain(`API-05 ${statusOf(report, 'API-05')}`);
       // One refusal (injected), no expiry: LIFE-03 is checked after a refusal only.
       expect(statusOf(report, 'LIFE-03')).toBe('partial');
       const soap = report.rules.find((r) => r.id === 'SOAP-01');
