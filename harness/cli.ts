@@ -37,8 +37,8 @@ async function listRules(): Promise<number> {
  * stdout or stderr is dropped, the run goes on and writes its report. Without a listener, each failed write would be
  * an uncaught error whose message goes to the same closed stderr.
  */
-function toleratePipeErrors(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
-  for (const stream of streams) if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
+function toleratePipeErrors(): void {
+  for (const stream of [process.stdout, process.stderr]) if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -9,11 +9,10 @@
  * covering profiles over the files, so that every file meets every value of every freedom.
  */
 import fc from 'fast-check';
-import { relative, sep } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CODE_ROOT } from './package-info.ts';
+import { expect, it } from 'vitest';
+import { suiteFileKey } from './package-info.ts';
 import type { Report } from './report/index.ts';
-import { ConformanceSession, filesFor, selectRules, type RunOptions } from './runner.ts';
+import { filesFor, selectRules, type ConformanceSession, type RunOptions } from './runner.ts';
 import { conformingProfile, type LatitudeProfile } from './sim/latitude.ts';
 
 /** Random runs across the latitude test files (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */
@@ -23,22 +22,7 @@ export const SEED = Number(process.env.TDS_LATITUDE_SEED ?? 20261123);
 const quiet = { outDir: '', write: false, quiet: true, log: () => {} } satisfies Partial<RunOptions>;
 
 /** The service suite's files, as `fileProfiles` names them. */
-export const FILES = filesFor(selectRules('service'), 'service').map((f) => relative(CODE_ROOT, f).split(sep).join('/').replace(/\.js$/, '.ts')).sort();
-
-/** A session for the file's runs, opened before its tests and closed after them. */
-export function useSession(): () => ConformanceSession {
-  let session: ConformanceSession | undefined;
-  beforeAll(async () => {
-    session = await ConformanceSession.open('sim');
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-  });
-  return () => {
-    if (!session) throw new Error('the session is not open yet');
-    return session;
-  };
-}
+export const FILES = filesFor(selectRules('service'), 'service').map(suiteFileKey).sort();
 
 /** What a conforming service must never get: each check that failed, warned or errored, with the profile it met. */
 function overReach(report: Report, profiles: Readonly<Record<string, LatitudeProfile>>): string[] {
@@ -46,7 +30,7 @@ function overReach(report: Report, profiles: Readonly<Record<string, LatitudePro
     .filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')
     .flatMap((r) => r.checks.filter((c) => c.status === r.status).map((c) => {
       const message = 'message' in c ? String(c.message).slice(0, 400) : '';
-      const profile = (c.file !== undefined && profiles[c.file.replace(/\.js$/, '.ts')]) || 'default';
+      const profile = (c.file !== undefined && profiles[suiteFileKey(c.file)]) || 'default';
       return `${r.id} ${r.status}: ${c.name} — ${message}\n  in ${c.file}, on profile ${JSON.stringify(profile)}`;
     }));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FILES, RANDOM_RUNS, randomRuns, runOn, SEED, useSession } from './latitude-suite.ts';
+import { FILES, RANDOM_RUNS, randomRuns, runOn, SEED } from './latitude-suite.ts';
+import { useSession } from './test-session.ts';
 import { coveringProfiles, profileWith, type LatitudeProfile } from './sim/latitude.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
-import { RANDOM_RUNS, randomRuns, SEED, useSession } from './latitude-suite.ts';
+import { RANDOM_RUNS, randomRuns, SEED } from './latitude-suite.ts';
+import { useSession } from './test-session.ts';
 
 /** The second part of the latitude property's random runs (harness/latitude-suite.ts), with a seed of its own. */
 const session = useSession();

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -23,3 +23,12 @@ export function codeFile(sourcePath: string): string {
 }
 
 export const TOOL_VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * A suite file as run options name it (`fileProfiles`): its path from the code root, with `/` and a `.ts` extension
+ * (`suites/service/sessions.test.ts`), whether it runs from the sources or compiled. `path` is absolute, or already
+ * relative to the code root (a report's `file`).
+ */
+export function suiteFileKey(path: string): string {
+  return (isAbsolute(path) ? relative(CODE_ROOT, path) : path).split(sep).join('/').replace(/\.js$/, '.ts');
+}

@@ -149,6 +149,7 @@ export function sessionsLeftOpen(history: readonly SimEvent[]): string[] {
  */
 export function callRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
   const issuedTokens = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+  const lastSoap = events.filter((x) => x.protocol === 'soap').at(-1);
   for (const e of events) {
     if (e.protocol !== 'soap' || e.outcome !== 'soap-fault' || e.answer === undefined) continue;
     const answer = soapAnswer(e);
@@ -160,7 +161,7 @@ export function callRefusal(events: readonly SimEvent[], history: readonly SimEv
       }
       // The op failed on its token request, refused for the credentials (the client may hold a REST token all the
       // same, so tokenRefusal does not apply): SOAP-03 judges what the request carried.
-      if (answer.kind === 'refused' && e === events.filter((x) => x.protocol === 'soap').at(-1)) {
+      if (answer.kind === 'refused' && e === lastSoap) {
         return { after: ['SOAP-03'], reason: `the service refused the client's ${action} (${describeSoapAnswer(answer)}), so the SOAP call the check asked for could not go through (see SOAP-03)` };
       }
       continue;

@@ -1,5 +1,5 @@
 import {
-  buildRequest, connectValidator, createValidator, JavaHelperError, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
+  buildRequest, connectValidator, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
   type Verdict,
 } from '../soap/index.ts';
@@ -264,16 +264,7 @@ function workerValidator(): Promise<EnvelopeValidator> {
 /** Validates an envelope against the harness's schemas (fast path: one JVM, started on first use). */
 export async function validateEnvelope(xml: string, schema: 'request' | 'response'): Promise<Verdict> {
   validator ??= workerValidator();
-  const current = validator;
-  try {
-    return await (await current).validate(xml, schema);
-  } catch (error) {
-    // The shared JVM went away with the run that started it (the worker outlived it): start again, once.
-    if (!(error instanceof JavaHelperError) || error.code !== 'helper-exited' || validator !== current) throw error;
-    validator = undefined;
-    validator = workerValidator();
-    return (await validator).validate(xml, schema);
-  }
+  return (await validator).validate(xml, schema);
 }
 
 export async function closeValidator(): Promise<void> {

@@ -1,6 +1,5 @@
-import { relative, sep } from 'node:path';
 import { expect, inject } from 'vitest';
-import { CODE_ROOT } from '../package-info.ts';
+import { suiteFileKey } from '../package-info.ts';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
 import { presetConfig } from '../targets/presets.ts';
@@ -16,15 +15,11 @@ export function runConfig(): RunConfig {
   return providedRunConfig(inject('tdsRun'));
 }
 
-/** The suite file this worker is running, from the project root, with a `.ts` extension (as `fileProfiles` names it). */
-export function currentSuiteFile(): string | undefined {
-  const path = expect.getState().testPath;
-  return path === undefined ? undefined : relative(CODE_ROOT, path).split(sep).join('/').replace(/\.js$/, '.ts');
-}
-
 async function create(run: RunConfig): Promise<Target> {
   if (run.target.kind === 'sim') {
-    const file = run.target.fileProfiles ? currentSuiteFile() : undefined;
+    // The suite file this worker is running, as `fileProfiles` names it.
+    const path = run.target.fileProfiles ? expect.getState().testPath : undefined;
+    const file = path === undefined ? undefined : suiteFileKey(path);
     const profile = (file !== undefined ? run.target.fileProfiles?.[file] : undefined) ?? run.target.profile;
     return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
   }

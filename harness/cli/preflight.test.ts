@@ -3,22 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkClientCommand, checkClientModule, checkOutDir } from './preflight.ts';
-import { UsageError } from './usage-error.ts';
+import { usage } from './test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-preflight-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = join(dir, 'file.txt');
 writeFileSync(file, 'x');
 
-const usage = (run: () => void): string => {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof UsageError) return err.message;
-    throw err;
-  }
-  throw new Error('no usage error');
-};
 
 describe('the report directory', () => {
   it('is created with its parents when absent, and left with nothing of the check in it', () => {

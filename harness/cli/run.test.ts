@@ -2,17 +2,9 @@ import { resolve } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';
+import { usage } from './test-support.ts';
 import { UsageError } from './usage-error.ts';
 
-const usage = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof UsageError) return err.message;
-    throw err;
-  }
-  throw new Error('no usage error');
-};
 
 describe('parseRunArgs', () => {
   it('has the documented defaults', () => {

@@ -46,9 +46,6 @@ export interface ClientClock {
   sleep(ms: number): Promise<void>;
 }
 
-/** The real clock: `Date.now` and a timer. */
-export const realClock: ClientClock = { now: () => Date.now(), sleep: (ms) => delay(ms) };
-
 /**
  * A clock whose waits return at once and move it on by the time waited: the client behaves as with the real clock,
  * without spending the time (driver protocol: `configure` with `"clock": "virtual"`).
@@ -157,8 +154,9 @@ export class TdsClient {
     const sessionTimeoutSeconds = options.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds;
     this.#keepAliveAfterMs = options.keepAliveAfterMs ?? Math.round((sessionTimeoutSeconds * 1000 * 2) / 3);
     this.#poolFullBackoffMs = options.poolFullBackoffMs ?? 1_000;
-    this.#now = options.clock ? () => options.clock!.now() : options.now ?? Date.now;
-    this.#sleep = options.clock ? (ms) => options.clock!.sleep(ms) : delay;
+    const clock: ClientClock = options.clock ?? { now: options.now ?? Date.now, sleep: delay };
+    this.#now = () => clock.now();
+    this.#sleep = (ms) => clock.sleep(ms);
     this.#partyId = options.partyId ?? 'tds-reference-client';
     this.#faults = new Set(options.faults ?? []);
     const policy: TokenCachePolicy = {
