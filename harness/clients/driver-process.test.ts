@@ -51,21 +51,22 @@ describe('driver process', () => {
 
   it('gives up on a driver that does not answer, naming the op, and ends the process', async () => {
     const file = pidFile();
-    const d = start('hang', { opTimeoutMs: 400, pidFile: file });
+    // Time to start (and write its pid file) on a loaded machine, before the op times out.
+    const d = start('hang', { opTimeoutMs: 3_000, pidFile: file });
     const err = await d.restCall({ environment: 'cert', method: 'GET', path: '/v1/lists/supported/shop/themes' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DriverFailure);
     expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
-    expect((err as Error).message).toBe('the driver did not answer "rest.call" within 400 ms');
+    expect((err as Error).message).toBe('the driver did not answer "rest.call" within 3000 ms');
     await d.exited;
     expect(await processEnded(Number(readFileSync(file, 'utf8')))).toBe(true);
   });
 
   it('reads a line that is not an answer as a diagnostic, and quotes it when the op then times out', async () => {
     // Time to start and print on a loaded machine, before the op times out.
-    const d = start('garbage', { opTimeoutMs: 4_000 });
+    const d = start('garbage', { opTimeoutMs: 3_000 });
     const err = await d.configure(configure).catch((e: unknown) => e);
     expect((err as DriverFailure).code).toBe('DRIVER_TIMEOUT');
-    expect((err as Error).message).toBe('the driver did not answer "configure" within 4000 ms; it printed 1 line(s) on stdout that are not answers, the last: "handling configure... done" (answers are JSON objects with "id" and "ok"; logs belong on stderr)');
+    expect((err as Error).message).toBe('the driver did not answer "configure" within 3000 ms; it printed 1 line(s) on stdout that are not answers, the last: "handling configure... done" (answers are JSON objects with "id" and "ok"; logs belong on stderr)');
     expect(d.diagnostics()).toEqual({ lines: ['handling configure... done'], total: 1 });
   });
 
