@@ -1,4 +1,7 @@
-import { classifyRest, classifySoap, describeRestAnswer, describeSoapAnswer, isTokenRefusal, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
+import {
+  attribute, classifyRest, classifySoap, describeRestAnswer, describeSoapAnswer, isTokenRefusal, type Attribution, type Factor, type Observed, type RestAnswer,
+  type SoapAnswer,
+} from '../classify/index.ts';
 import { actionBody, rawBody, type SoapBody } from '../soap/index.ts';
 import type { Environment } from '../spec/index.ts';
 import { parseApiRef, type ApiRef, type HttpResponse, type RestProbe, type SoapProbe } from '../targets/index.ts';
@@ -20,6 +23,8 @@ export type ProbeName = keyof typeof PROBE_HINTS;
 export interface RestProbeResult {
   readonly response: HttpResponse;
   readonly answer: RestAnswer;
+  /** The request and its status in one line (`GET CERT /v1/lists/supported/shop/themes → 400`), for messages. */
+  readonly line: string;
 }
 
 /** Calls a REST API (the target's REST probe unless given) with `Authorization: <authorization>` (`null`: none). */
@@ -34,7 +39,24 @@ export async function callRest(ctx: CheckContext, env: Environment, authorizatio
     headers,
     ...(body !== undefined && { body }),
   });
-  return { response, answer: classifyRest(response.status) };
+  const line = `${probe.method} ${env.toUpperCase()} ${probe.path} with ${authorization === null ? 'no Authorization header' : authorizationLabel(authorization)} → ${response.status}`;
+  return { response, answer: classifyRest(response.status), line };
+}
+
+/** What an Authorization header is, without its secret: the scheme and, for a bearer token, where it came from is the caller's to say. */
+function authorizationLabel(authorization: string): string {
+  const scheme = /^\S*/.exec(authorization)?.[0] ?? '';
+  return scheme === '' ? 'an Authorization header' : `${scheme} …`;
+}
+
+/** A REST call's answer for expectAccepted, expectRefused and attribution. */
+export function restAnswer(r: RestProbeResult): Answer {
+  return rest(r.answer, r.line);
+}
+
+/** A SOAP call's answer for expectAccepted, expectRefused and attribution. */
+export function soapAnswer(r: SoapProbeResult): Answer {
+  return soap(r.answer, `${r.request.action ?? 'a SOAP request'} → ${r.response.status}`);
 }
 
 /** The body of a SOAP probe: the configured XML, or the harness's own for the action. */
@@ -140,35 +162,74 @@ export function soapAnswerOf(ctx: CheckContext, x: SoapExchange): SoapAnswer {
   return classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
 }
 
-type Answer = { readonly protocol: 'rest'; readonly answer: RestAnswer } | { readonly protocol: 'soap'; readonly answer: SoapAnswer };
+type Answer =
+  | { readonly protocol: 'rest'; readonly answer: RestAnswer; readonly line?: string }
+  | { readonly protocol: 'soap'; readonly answer: SoapAnswer; readonly line?: string };
 
 const describe = (a: Answer) => (a.protocol === 'rest' ? describeRestAnswer(a.answer) : describeSoapAnswer(a.answer));
 const accepted = (a: Answer) => a.answer.kind === 'success';
 const refused = (a: Answer) => (a.protocol === 'rest' ? isTokenRefusal(a.answer) : a.answer.kind === 'refused');
+/** Answers that say nothing about any request (rate limiting, a busy service): never attributed to a factor. */
+const transient = (a: Answer) => a.answer.kind === 'rate-limited' || a.answer.kind === 'busy';
 
-export function rest(answer: RestAnswer): Answer {
-  return { protocol: 'rest', answer };
+/** `line`: the request and its answer in one line (`GET /v1/lists/… → 400`), for messages that show both exchanges. */
+export function rest(answer: RestAnswer, line?: string): Answer {
+  return { protocol: 'rest', answer, ...(line !== undefined && { line }) };
 }
 
-export function soap(answer: SoapAnswer): Answer {
-  return { protocol: 'soap', answer };
+export function soap(answer: SoapAnswer, line?: string): Answer {
+  return { protocol: 'soap', answer, ...(line !== undefined && { line }) };
+}
+
+/** An answer as attribution sees it (harness/classify/attribute.ts). */
+export function observed(a: Answer): Observed {
+  return {
+    outcome: accepted(a) ? 'served' : refused(a) ? 'refused' : 'other',
+    ...(transient(a) && { transient: true }),
+    line: a.line ? `${a.line}: ${describe(a)}` : describe(a),
+  };
 }
 
 /**
- * The token must have been accepted: a success passes, a refusal fails (`what` says what was refused), anything else
- * (a probe the service does not offer, a fault that is not a refusal, a server error) is inconclusive, with `hint`.
+ * The control of a trial: the same request with one factor changed (`factor`), which the service served (`before`);
+ * `again` sends it once more after the trial, so that an answer to the trial that is neither a success nor a refusal
+ * is attributed only when the service served the control on both sides of it.
  */
-export function expectAccepted(a: Answer, what: string, hint: string, expected = 'accepted'): void {
-  if (accepted(a)) return;
-  if (refused(a)) throw new CheckFailure(`${what} was refused`, { expected, actual: describe(a) });
-  throw new Inconclusive(`${what}: the answer was ${describe(a)}, which says nothing about the token; ${hint}`);
+export interface Control {
+  readonly factor: Factor;
+  readonly before: Answer;
+  readonly again?: () => Promise<Answer>;
 }
 
-/** The token must have been refused: a refusal passes, a success fails, anything else is inconclusive, with `hint`. */
-export function expectRefused(a: Answer, what: string, hint: string, expected = 'a refusal'): void {
-  if (refused(a)) return;
-  if (accepted(a)) throw new CheckFailure(`${what} was accepted`, { expected, actual: describe(a) });
-  throw new Inconclusive(`${what}: the answer was ${describe(a)}, neither an acceptance nor a refusal of the token; ${hint}`);
+/** The verdict on an answer: as classified, or — when it is neither a success nor a refusal — by difference from its control. */
+export async function attributeAnswer(a: Answer, control?: Control): Promise<Attribution> {
+  const trial = observed(a);
+  if (!control) return attribute(trial, 'token');
+  const controls = [observed(control.before)];
+  if (trial.outcome === 'other' && !trial.transient && controls[0]!.outcome === 'served' && control.again) controls.push(observed(await control.again()));
+  return attribute(trial, control.factor, controls);
+}
+
+/**
+ * The token must have been accepted: a success passes, a refusal fails (`what` says what was refused), and so does
+ * any other answer when a control differing in one factor was served (attribution by difference); anything else (a
+ * probe the service does not offer, a fault that is not a refusal, a server error) is inconclusive, with `hint`.
+ */
+export async function expectAccepted(a: Answer, what: string, hint: string, expected = 'accepted', control?: Control): Promise<void> {
+  const verdict = await attributeAnswer(a, control);
+  if (verdict.kind === 'served') return;
+  if (verdict.kind === 'refused') {
+    throw new CheckFailure(verdict.by === 'answer' ? `${what} was refused` : `${what} was refused: ${verdict.because}`, { expected, actual: describe(a) });
+  }
+  throw new Inconclusive(`${what}: the answer was ${describe(a)}, which says nothing about the token (${verdict.why}); ${hint}`);
+}
+
+/** The token must have been refused: a refusal (by classification or by difference) passes, a success fails, anything else is inconclusive. */
+export async function expectRefused(a: Answer, what: string, hint: string, expected = 'a refusal', control?: Control): Promise<void> {
+  const verdict = await attributeAnswer(a, control);
+  if (verdict.kind === 'refused') return;
+  if (verdict.kind === 'served') throw new CheckFailure(`${what} was accepted`, { expected, actual: describe(a) });
+  throw new Inconclusive(`${what}: the answer was ${describe(a)}, neither an acceptance nor a refusal of the token (${verdict.why}); ${hint}`);
 }
 
 /** Whether the answer accepted the token, or `undefined` when it says nothing about it. */
@@ -183,8 +244,8 @@ export function describeAnswer(a: Answer): string {
 /** Calls an API named in a declaration (a REST path or a SOAP action) with a token, and classifies the answer. */
 export async function callApiRef(ctx: CheckContext, env: Environment, ref: ApiRef, token: string, conversationId?: string): Promise<Answer> {
   const api = parseApiRef(ref);
-  if (api.kind === 'rest') return rest((await callRest(ctx, env, `Bearer ${token}`, { method: api.method, path: api.path, ...(api.query && { query: api.query }) })).answer);
-  return soap((await callSoap(ctx, env, token, { probe: { action: api.action }, ...(conversationId !== undefined && { conversationId }) })).answer);
+  if (api.kind === 'rest') return restAnswer(await callRest(ctx, env, `Bearer ${token}`, { method: api.method, path: api.path, ...(api.query && { query: api.query }) }));
+  return soapAnswer(await callSoap(ctx, env, token, { probe: { action: api.action }, ...(conversationId !== undefined && { conversationId }) }));
 }
 
 export type { Answer };

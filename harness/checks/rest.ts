@@ -3,7 +3,6 @@ import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestE
 import type { Account, HttpResponse } from '../targets/index.ts';
 import { journalToken } from './journal.ts';
 import type { CheckContext } from './rule-test.ts';
-import { PrerequisiteFailed } from './rule-test.ts';
 
 /** The Authorization header of a token request for an account, built per the interface document. */
 export function authorizationFor(account: Account): string {
@@ -51,9 +50,19 @@ export async function requestToken(ctx: CheckContext, env: Environment, req: Tok
   });
   if (res.status === 200) ctx.created({ tokens: 1 });
   const form = contentType === FORM_CONTENT_TYPE;
-  const valid = req.authorization === undefined && form && req.body === undefined;
+  const valid = req.authorization === undefined && form && isDocumentForm(body);
   journalToken({ request: { valid, form, what: valid ? 'a valid token request' : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res });
   return res;
+}
+
+/**
+ * A form the document calls valid: `grant_type=client_credentials`, and optionally `source_ip` ("The form field
+ * `source_ip` is optional"), nothing else.
+ */
+export function isDocumentForm(body: string): boolean {
+  const form = new URLSearchParams(body);
+  const keys = [...form.keys()];
+  return form.getAll('grant_type').length === 1 && form.get('grant_type') === GRANT_TYPE && keys.every((k) => k === 'grant_type' || k === 'source_ip') && form.getAll('source_ip').length <= 1;
 }
 
 /** Parses a JSON body; `undefined` when it is not JSON. */
@@ -83,19 +92,6 @@ export function accessTokenOf(res: HttpResponse): string | undefined {
   const body = jsonBody(res);
   const token = isRecord(body) ? body.access_token : undefined;
   return typeof token === 'string' && token !== '' ? token : undefined;
-}
-
-/**
- * A token for later checks. A target that gives none makes the calling check `skipped` (its prerequisite failed),
- * not failed: the credentials are CRED-03's to judge, the answer's shape REST-03's.
- */
-export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<string> {
-  const res = await requestToken(ctx, env, acct ? { account: acct } : {});
-  const token = accessTokenOf(res);
-  if (token !== undefined) return token;
-  const whose = acct ? `the account ${acct.epr}` : 'the configured account';
-  if (res.status >= 200 && res.status < 300) throw new PrerequisiteFailed(`no access_token in the token answer of ${whose} in ${env.toUpperCase()}`, ['REST-03']);
-  throw new PrerequisiteFailed(`${whose} obtained no access token in ${env.toUpperCase()} (${describeTokenAnswer(res)})`, ['CRED-03']);
 }
 
 export interface ApiCall {

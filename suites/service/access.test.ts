@@ -1,4 +1,4 @@
-import { obtainToken } from '../../harness/checks/rest.ts';
+import { obtainToken } from '../../harness/checks/routes.ts';
 import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
@@ -76,8 +76,8 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
     for (const source of sourcesFor(ctx, api)) {
       const answer = await callWith(ctx, api, source);
       const what = `${api} (declared to accept ${kinds.join(' and ')} tokens) with a fresh ${source.kind} token from ${source.via}`;
-      if (kinds.includes(source.kind)) expectAccepted(answer, what, 'check the "tokenKinds" declaration of that API');
-      else expectRefused(answer, what, 'check the "tokenKinds" declaration of that API');
+      if (kinds.includes(source.kind)) await expectAccepted(answer, what, 'check the "tokenKinds" declaration of that API');
+      else await expectRefused(answer, what, 'check the "tokenKinds" declaration of that API');
     }
   }
 }, { clauses: ['ACCESS-01.sessionless-refused', 'ACCESS-01.declared-kinds-accepted'], where: 'any' });
@@ -88,7 +88,7 @@ ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another 
   registerSecret(other.account.password);
   for (const api of other.agencyApis) {
     await expectMainAccountMayCall(ctx, api, 'agency-specific');
-    expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config');
+    await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config');
   }
 }, { clauses: ['ACCESS-02.other-agency-refused'] });
 
@@ -97,11 +97,11 @@ ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public R
   if (!portal) return ctx.notApplicable(`needs developer-portal credentials and which APIs are public: ${DECLARE} ("access.portal")`);
   registerSecret(portal.account.password);
   const token = await obtainToken(ctx, 'cert', portal.account);
-  for (const api of portal.publicApis) expectAccepted(await callApiRef(ctx, 'cert', api, token), `the public API ${api} with a developer-portal token`, 'check "access.portal.publicApis"');
+  for (const api of portal.publicApis) await expectAccepted(await callApiRef(ctx, 'cert', api, token), `the public API ${api} with a developer-portal token`, 'check "access.portal.publicApis"');
   for (const api of portal.otherApis) {
     const answer = await callApiRef(ctx, 'cert', api, token);
     if (answer.answer.kind === 'success') throw new CheckFailure(`${api}, not a public API, accepted a developer-portal token`, { expected: 'a refusal', actual: describeAnswer(answer) });
-    expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"');
+    await expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"');
   }
 }, { clauses: ['ACCESS-03.public-reached', 'ACCESS-03.only-public'] });
 
@@ -111,7 +111,7 @@ ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens 
   registerSecret(without.account.password);
   for (const api of without.amendmentApis) {
     await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
-    expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config');
+    await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config');
   }
 }, { clauses: ['ACCESS-04.amendment-refused'], where: 'any' });
 

@@ -1,34 +1,46 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
+import { SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
 import { CheckFailure, Inconclusive, registerSecret, ruleProperty, ruleTest, show, type CheckContext } from '../../harness/checks/index.ts';
 import { classifyRest } from '../../harness/classify/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/spec/index.ts';
-import type { Account } from '../../harness/targets/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, type Environment } from '../../harness/spec/index.ts';
+import type { Account, HttpResponse } from '../../harness/targets/index.ts';
 import { accountArbitrary } from './support/arbitraries.ts';
 import { auditExchanges } from './support/audits.ts';
 
 /**
  * CRED-03 asks that correctly built credentials obtain a token: a refusal fails it; an answer that says nothing about
- * the credentials (rate limiting, a server error) is inconclusive. The token's shape is REST-03's, its use API-01's.
+ * the credentials (rate limiting, a server error) is inconclusive. Where the document's request is refused but the
+ * same with its optional source_ip is served, the credentials were accepted and the form refused (REST-02's to judge):
+ * attribution by difference. The token's shape is REST-03's, its use API-01's.
  */
-async function expectTokenFor(ctx: CheckContext, acct: Account, whose: string): Promise<void> {
-  const res = await requestToken(ctx, 'cert', { account: acct });
+async function expectTokenFor(ctx: CheckContext, acct: Account, whose: string, env: Environment = 'cert'): Promise<void> {
+  const res = await requestToken(ctx, env, { account: acct });
   registerSecret(accessTokenOf(res));
   if (res.status >= 200 && res.status < 300) return;
-  const answer = classifyRest(res.status);
-  if (answer.kind === 'rate-limited' || answer.kind === 'server-error' || answer.kind === 'not-found' || answer.kind === 'unexpected') {
+  const inconclusive = (r: HttpResponse) => {
+    const answer = classifyRest(r.status);
+    return answer.kind === 'rate-limited' || answer.kind === 'server-error' || answer.kind === 'not-found' || answer.kind === 'unexpected';
+  };
+  if (inconclusive(res)) {
     throw new Inconclusive(`the token request of ${whose} got ${describeTokenAnswer(res)}, which says nothing about the credentials; check the target's REST base URL and try again`);
   }
-  throw new CheckFailure(`correctly built credentials of ${whose} obtained no token`, {
+  const variant = await requestToken(ctx, env, { account: acct, body: SOURCE_IP_FORM });
+  registerSecret(accessTokenOf(variant));
+  if (variant.status >= 200 && variant.status < 300) {
+    ctx.note(`the request of ${whose} without source_ip got ${describeTokenAnswer(res)}, the same with source_ip=${SOURCE_IP} a token: the credentials were accepted, the form refused (REST-02)`);
+    return;
+  }
+  throw new CheckFailure(`correctly built credentials of ${whose} obtained no token in ${env.toUpperCase()}`, {
     expected: '2xx with an access_token',
-    actual: describeTokenAnswer(res),
+    actual: `${describeTokenAnswer(res)} (and with source_ip: ${describeTokenAnswer(variant)})`,
   });
 }
 
 ruleTest('CRED-03', 'the configured account obtains a token with correctly built credentials', async (ctx) => {
-  const acct = ctx.target.accounts.cert;
-  if (!acct) return ctx.notApplicable('the target has no CERT account configured');
-  ctx.note('if the account in the target config is not right (EPR, PCC, password, REST domain), this fails too: check it first');
-  await expectTokenFor(ctx, acct, 'the configured account');
+  const envs = ENVIRONMENTS.filter((env) => ctx.target.accounts[env] && ctx.target.environments[env]);
+  if (envs.length === 0) return ctx.notApplicable('the target has no account configured');
+  ctx.note('if an account in the target config is not right (EPR, PCC, password, REST domain), this fails too: check it first');
+  for (const env of envs) await expectTokenFor(ctx, ctx.target.accounts[env]!, `the configured ${env.toUpperCase()} account`, env);
 }, { clauses: ['CRED-03.configured-account'] });
 
 ruleProperty(

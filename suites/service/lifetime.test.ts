@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { accessTokenOf, describeTokenAnswer, obtainToken, requestToken } from '../../harness/checks/rest.ts';
+import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
+import { inSomeEnvironment, obtainToken } from '../../harness/checks/routes.ts';
 import { callRest, callSoap, expectAccepted, expectRefused, PROBE_HINTS, rest, soap } from '../../harness/checks/probe.ts';
 import { CheckFailure, obtainSoapToken, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
@@ -10,7 +11,7 @@ import { auditExchanges } from './support/audits.ts';
 const LIFETIME = limits.accessTokenLifetimeSeconds;
 
 /** A fresh token the REST probe accepts: refused at once is API-01's (or LIFE-02's: an expired token handed out again). */
-const freshRestToken = (ctx: CheckContext) => acceptedRestToken(ctx, 'cert', { refusedBy: ['API-01', 'LIFE-02'] });
+const freshRestToken = (ctx: CheckContext) => acceptedRestToken(ctx, { refusedBy: ['API-01', 'LIFE-02'] });
 
 ruleProperty(
   'LIFE-01',
@@ -21,36 +22,36 @@ ruleProperty(
     const control = ctx.target.control!;
     // Two tokens of one moment: the first shows the probe takes a fresh token, the second is first used later, so
     // that a token refused once it was used (API-01's to judge) cannot pass for one that expired early.
-    await freshRestToken(ctx);
-    const token = await obtainToken(ctx, 'cert');
+    const { env } = await freshRestToken(ctx);
+    const token = await obtainToken(ctx, env);
     await control.advanceClock(before);
-    const early = await callRest(ctx, 'cert', `Bearer ${token}`);
-    expectAccepted(rest(early.answer), `the token, ${before} s after it was issued (before expires_in, ${LIFETIME} s)`, PROBE_HINTS.rest);
+    const early = await callRest(ctx, env, `Bearer ${token}`);
+    await expectAccepted(rest(early.answer), `the token, ${before} s after it was issued (before expires_in, ${LIFETIME} s)`, PROBE_HINTS.rest);
     await control.advanceClock(LIFETIME - before + after);
-    const late = await callRest(ctx, 'cert', `Bearer ${token}`);
-    expectRefused(rest(late.answer), `the token, ${LIFETIME + after} s after it was issued (past expires_in, ${LIFETIME} s)`, PROBE_HINTS.rest);
+    const late = await callRest(ctx, env, `Bearer ${token}`);
+    await expectRefused(rest(late.answer), `the token, ${LIFETIME + after} s after it was issued (past expires_in, ${LIFETIME} s)`, PROBE_HINTS.rest);
   },
   { numRuns: 10, clauses: ['LIFE-01.valid-until-expiry', 'LIFE-01.refused-after-expiry'] },
 );
 
 ruleTest('LIFE-01', 'a token is accepted one second before expires_in and refused one second after', async (ctx) => {
   const control = ctx.target.control!;
-  await freshRestToken(ctx);
-  const token = await obtainToken(ctx, 'cert');
+  const { env } = await freshRestToken(ctx);
+  const token = await obtainToken(ctx, env);
   await control.advanceClock(LIFETIME - 1);
-  expectAccepted(rest((await callRest(ctx, 'cert', `Bearer ${token}`)).answer), `the token, ${LIFETIME - 1} s after it was issued`, PROBE_HINTS.rest);
+  await expectAccepted(rest((await callRest(ctx, env, `Bearer ${token}`)).answer), `the token, ${LIFETIME - 1} s after it was issued`, PROBE_HINTS.rest);
   await control.advanceClock(2);
-  expectRefused(rest((await callRest(ctx, 'cert', `Bearer ${token}`)).answer), `the token, ${LIFETIME + 1} s after it was issued`, PROBE_HINTS.rest);
+  await expectRefused(rest((await callRest(ctx, env, `Bearer ${token}`)).answer), `the token, ${LIFETIME + 1} s after it was issued`, PROBE_HINTS.rest);
 }, { clauses: ['LIFE-01.valid-until-expiry', 'LIFE-01.refused-after-expiry'] });
 
 ruleTest('LIFE-01', 'a sessionless token from TokenCreateRQ has the same lifetime in SOAP', async (ctx) => {
   const control = ctx.target.control!;
-  await acceptedSoapToken(ctx, 'cert');
-  const token = await obtainSoapToken(ctx, 'cert');
+  const env = await inSomeEnvironment(ctx, async (env) => (await acceptedSoapToken(ctx, env)).env);
+  const token = await obtainSoapToken(ctx, env);
   await control.advanceClock(LIFETIME - 1);
-  expectAccepted(soap((await callSoap(ctx, 'cert', token)).answer), `the TokenCreateRQ token, ${LIFETIME - 1} s after it was issued`, PROBE_HINTS.soapSessionless);
+  await expectAccepted(soap((await callSoap(ctx, env, token)).answer), `the TokenCreateRQ token, ${LIFETIME - 1} s after it was issued`, PROBE_HINTS.soapSessionless);
   await control.advanceClock(2);
-  expectRefused(soap((await callSoap(ctx, 'cert', token)).answer), `the TokenCreateRQ token, ${LIFETIME + 1} s after it was issued`, PROBE_HINTS.soapSessionless);
+  await expectRefused(soap((await callSoap(ctx, env, token)).answer), `the TokenCreateRQ token, ${LIFETIME + 1} s after it was issued`, PROBE_HINTS.soapSessionless);
 }, { clauses: ['LIFE-01.soap-sessionless'] });
 
 let fresh = 0;
@@ -67,14 +68,14 @@ async function newAccount(ctx: CheckContext): Promise<Account> {
 ruleTest('LIFE-02', 'after the old token expired, a newly requested token works', async (ctx) => {
   const control = ctx.target.control!;
   const account = await newAccount(ctx);
-  const old = await acceptedRestToken(ctx, 'cert', { account, refusedBy: ['API-01'] });
+  const { token: old } = await acceptedRestToken(ctx, { env: 'cert', account, refusedBy: ['API-01'] });
   await control.advanceClock(LIFETIME + 60);
   const res = await requestToken(ctx, 'cert', { account });
   const token = accessTokenOf(res);
   if (token === undefined) throw new CheckFailure('no new token could be obtained after the old one expired', { expected: 'a new token', actual: describeTokenAnswer(res) });
   registerSecret(token);
   if (token === old) throw new CheckFailure('the token endpoint answered with the expired token again', { expected: 'a new token', actual: 'the expired token' });
-  expectAccepted(rest((await callRest(ctx, 'cert', `Bearer ${token}`)).answer), 'the token requested after the old one expired', PROBE_HINTS.rest);
+  await expectAccepted(rest((await callRest(ctx, 'cert', `Bearer ${token}`)).answer), 'the token requested after the old one expired', PROBE_HINTS.rest);
 }, { clauses: ['LIFE-02.new-token-works'] });
 
 auditExchanges('lifetime checks');

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { obtainToken } from '../../harness/checks/rest.ts';
+import { restTokenRoute } from '../../harness/checks/routes.ts';
+import type { Environment } from '../../harness/spec/index.ts';
 import { callRest, describeAnswer, expectAccepted, PROBE_HINTS, rest } from '../../harness/checks/probe.ts';
 import { CheckFailure, Inconclusive, PrerequisiteFailed, ruleProperty, type CheckContext } from '../../harness/checks/index.ts';
 import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';
@@ -23,12 +24,13 @@ ruleProperty(
   fc.array(fc.nat(), { minLength: 2, maxLength: 12 }),
   async (ctx, picks) => {
     const apis = sessionlessRestApis(ctx.target);
-    const token = await obtainToken(ctx, 'cert');
+    // A token from any route (every environment with its account): the APIs are called in the environment it came from.
+    const { token, env } = await restTokenRoute(ctx);
     for (const [i, pick] of picks.entries()) {
       const api = i === 0 ? apis[0]! : apis[pick % apis.length]!;
-      const { answer } = await callRest(ctx, 'cert', `Bearer ${token}`, api);
+      const { answer } = await callRest(ctx, env, `Bearer ${token}`, api);
       const hint = api === ctx.target.probes.rest ? PROBE_HINTS.rest : `the target declares ${label(api)} in "tokenKinds" as accepting sessionless tokens: check that declaration`;
-      expectAccepted(rest(answer), `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${i === 0 ? '' : ', used before'}`, hint);
+      await expectAccepted(rest(answer), `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${i === 0 ? '' : ', used before'}`, hint);
     }
   },
   { numRuns: 10, clauses: ['API-01.accepted', 'API-01.reused'] },
@@ -53,17 +55,17 @@ const unknown: fc.Arbitrary<(token: string) => BadBearer> = fc.oneof(
   }),
 );
 
-const controls = new WeakMap<CheckContext, Promise<string>>();
+const controls = new WeakMap<CheckContext, Promise<{ token: string; env: Environment }>>();
 
-/** A token the REST probe accepts: the same request with a bad token then differs only by the token. */
-function acceptedToken(ctx: CheckContext): Promise<string> {
+/** A token the REST probe accepts (from any route): the same request with a bad token then differs only by the token. */
+function acceptedToken(ctx: CheckContext): Promise<{ token: string; env: Environment }> {
   let control = controls.get(ctx);
   if (!control) {
-    control = obtainToken(ctx, 'cert').then(async (token) => {
-      const { answer } = await callRest(ctx, 'cert', `Bearer ${token}`);
+    control = restTokenRoute(ctx).then(async ({ token, env }) => {
+      const { answer } = await callRest(ctx, env, `Bearer ${token}`);
       if (answer.kind === 'refused' || answer.kind === 'forbidden') throw new PrerequisiteFailed(`the REST probe refuses a valid token (${describeAnswer(rest(answer))})`, ['API-01']);
       if (answer.kind !== 'success') throw new Inconclusive(`the REST probe answered ${describeAnswer(rest(answer))} to a valid token, so its refusals say nothing; ${PROBE_HINTS.rest}`);
-      return token;
+      return { token, env };
     });
     controls.set(ctx, control);
   }
@@ -75,10 +77,10 @@ ruleProperty(
   'a missing, malformed or unknown bearer token is refused',
   fc.tuple(malformed, unknown),
   async (ctx, [makeMalformed, makeUnknown]) => {
-    const token = await acceptedToken(ctx);
+    const { token, env } = await acceptedToken(ctx);
     const cases: BadBearer[] = [{ kind: 'missing', label: 'no Authorization header', authorization: null }, makeMalformed(token), makeUnknown(token)];
     for (const bad of cases) {
-      const { answer, response } = await callRest(ctx, 'cert', bad.authorization);
+      const { answer, response } = await callRest(ctx, env, bad.authorization);
       // With the same request accepted with a valid token, any client error is a refusal of this one.
       if (answer.kind === 'success') {
         throw new CheckFailure(`an API accepted a request with ${bad.label}`, { expected: 'a refusal (publicly seen: 401 ERR.2SG.SEC.INVALID_CREDENTIALS)', actual: `${response.status} ${response.body.slice(0, 120)}` });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
+import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
   CheckFailure, expectEqual, expectThat, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
@@ -10,21 +11,26 @@ import { malformedAuthorizations, wrongGrantType, wrongSecret } from './support/
 import { isJsonContentType } from './support/token-answers.ts';
 import { auditExchanges } from './support/audits.ts';
 
-const controls = new WeakMap<CheckContext, Promise<void>>();
+const controls = new WeakMap<CheckContext, Promise<RestTokenAnswer>>();
 
 /**
- * The configured account's correctly built credentials obtain a token. Without that, no answer to bad credentials
- * means anything (the service may refuse everything): the check is skipped, CRED-03 judges the credentials.
+ * A route on which correctly built credentials obtain a token (every environment with its account, the document's form
+ * and the same with source_ip). Without one, no answer to bad credentials means anything (the service may refuse
+ * everything): the check is skipped naming the routes tried, CRED-03 judges the credentials. The bad requests are
+ * sent on that route: the same request with the credentials (or grant_type) alone changed.
  */
-function requireGoodCredentialsWork(ctx: CheckContext): Promise<void> {
+function goodCredentialsRoute(ctx: CheckContext): Promise<RestTokenAnswer> {
   let control = controls.get(ctx);
   if (!control) {
-    control = requestToken(ctx, 'cert').then((res) => {
-      if (res.status < 200 || res.status >= 300) throw new PrerequisiteFailed(`correctly built credentials of the configured account obtained no token (${describeTokenAnswer(res)}), so refusals of bad ones say nothing`, ['CRED-03']);
-    });
+    control = restTokenAnswer(ctx, { needToken: false });
     controls.set(ctx, control);
   }
   return control;
+}
+
+/** A token request on `route` with other credentials (and, where given, another body). */
+function onRoute(ctx: CheckContext, route: RestTokenAnswer, req: { authorization: string | null; body?: string; timeoutMs?: number }): Promise<HttpResponse> {
+  return requestToken(ctx, route.env, { authorization: req.authorization, body: req.body ?? route.body, ...(req.timeoutMs !== undefined && { timeoutMs: req.timeoutMs }) });
 }
 
 /** The `error` and `error_description` of a token error; a body that is not a JSON object is ERR-03's to judge. */
@@ -58,10 +64,10 @@ ruleProperty(
   'missing or syntactically wrong credentials get invalid_client saying they are missing or malformed',
   (ctx) => malformedAuthorizations(account(ctx, 'cert')),
   async (ctx, cases) => {
-    await requireGoodCredentialsWork(ctx);
+    const route = await goodCredentialsRoute(ctx);
     for (const m of cases) {
       ctx.note(`malformed credentials (${m.kind}): ${m.label}`);
-      const res = await requestToken(ctx, 'cert', { authorization: m.header });
+      const res = await onRoute(ctx, route, { authorization: m.header });
       expectInvalidClient(res, `credentials with ${m.label}`, 'missing-or-syntax');
     }
   },
@@ -73,10 +79,10 @@ ruleProperty(
   'a wrong client secret gets invalid_client saying the client ID or secret is wrong',
   (ctx) => wrongSecret(account(ctx, 'cert').password),
   async (ctx, secret) => {
-    await requireGoodCredentialsWork(ctx);
+    const route = await goodCredentialsRoute(ctx);
     registerSecret(secret);
-    const acct = account(ctx, 'cert');
-    const res = await requestToken(ctx, 'cert', { authorization: authorizationFor({ ...acct, password: secret }) });
+    fc.pre(secret !== route.account.password);
+    const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, password: secret }) });
     expectInvalidClient(res, 'well-formed credentials with a wrong client secret', 'wrong-client');
   },
   { clauses: ['ERR-02.wrong-secret', 'ERR-02.distinguishable'] },
@@ -87,10 +93,9 @@ ruleProperty(
   'an unknown client ID gets invalid_client saying the client ID or secret is wrong',
   fc.stringMatching(/^[A-Z0-9]{4,8}$/),
   async (ctx, epr) => {
-    const acct = account(ctx, 'cert');
-    fc.pre(epr !== acct.epr);
-    await requireGoodCredentialsWork(ctx);
-    const res = await requestToken(ctx, 'cert', { authorization: authorizationFor({ ...acct, epr }) });
+    const route = await goodCredentialsRoute(ctx);
+    fc.pre(epr !== route.account.epr);
+    const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, epr }) });
     expectInvalidClient(res, `well-formed credentials with an unknown client ID (user ID ${epr})`, 'wrong-client');
   },
   { numRuns: 10, clauses: ['ERR-02.unknown-client-id', 'ERR-02.distinguishable'] },
@@ -108,18 +113,18 @@ ruleProperty(
     grantType: wrongGrantType,
   }),
   async (ctx, { malformed, secret, grantType }) => {
-    await requireGoodCredentialsWork(ctx);
+    const route = await goodCredentialsRoute(ctx);
     registerSecret(secret);
-    const acct = account(ctx, 'cert');
+    const acct = route.account;
     const requests = [
-      ...malformed.map((m) => ({ what: `credentials with ${m.label}`, authorization: m.header, body: `grant_type=${GRANT_TYPE}`, secrets: [acct.password] })),
-      { what: 'a wrong client secret', authorization: authorizationFor({ ...acct, password: secret }), body: `grant_type=${GRANT_TYPE}`, secrets: [secret, acct.password] },
-      { what: `grant_type=${JSON.stringify(grantType)}`, authorization: authorizationFor(acct), body: `grant_type=${encodeURIComponent(grantType)}`, secrets: [acct.password] },
+      ...malformed.map((m) => ({ what: `credentials with ${m.label}`, authorization: m.header, body: route.body, secrets: [acct.password] })),
+      { what: 'a wrong client secret', authorization: authorizationFor({ ...acct, password: secret }), body: route.body, secrets: [secret, acct.password] },
+      { what: `grant_type=${JSON.stringify(grantType)}`, authorization: authorizationFor(acct), body: route.body.replace(`grant_type=${GRANT_TYPE}`, `grant_type=${encodeURIComponent(grantType)}`), secrets: [acct.password] },
     ];
     for (const r of requests) {
       let res: HttpResponse;
       try {
-        res = await requestToken(ctx, 'cert', { authorization: r.authorization, body: r.body, timeoutMs: Math.min(runConfig().requestTimeoutMs, 3_000) });
+        res = await onRoute(ctx, route, { authorization: r.authorization, body: r.body, timeoutMs: Math.min(runConfig().requestTimeoutMs, 3_000) });
       } catch (err) {
         // No answer at all is ERR-07's to judge; this answer's body cannot be checked.
         if (err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED')) continue;

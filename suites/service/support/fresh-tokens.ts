@@ -1,31 +1,43 @@
-import { obtainToken } from '../../../harness/checks/rest.ts';
-import { callRest, callSessionProbe, callSoap, describeAnswer, PROBE_HINTS, rest, soap, soapProbe } from '../../../harness/checks/probe.ts';
+import { restTokenRoute } from '../../../harness/checks/routes.ts';
+import {
+  callRest, callSessionProbe, callSoap, describeAnswer, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, type Answer,
+} from '../../../harness/checks/probe.ts';
 import { Inconclusive, obtainSoapToken, PrerequisiteFailed, type CheckContext, type OpenSession } from '../../../harness/checks/index.ts';
 import type { Environment, RuleId } from '../../../harness/spec/index.ts';
 import type { Account } from '../../../harness/targets/index.ts';
 
+/** A token the probe accepted, where it came from, and the probe's answer (the control of a later trial). */
+export interface AcceptedToken {
+  readonly token: string;
+  readonly env: Environment;
+  readonly answer: Answer;
+}
+
 /**
  * A REST token that the REST probe accepts right after it was issued: the control that makes any later answer to it
- * mean something. A token refused at once is `refusedBy`'s to judge (API-01 by default).
+ * mean something. From `env` (with `account`), or — `env` left out — from the first route that gives one (every
+ * environment with its account). A token refused at once is `refusedBy`'s to judge (API-01 by default).
  */
-export async function acceptedRestToken(ctx: CheckContext, env: Environment = 'cert', options: { account?: Account; refusedBy?: readonly RuleId[] } = {}): Promise<string> {
-  const token = await obtainToken(ctx, env, options.account);
-  const { answer } = await callRest(ctx, env, `Bearer ${token}`);
+export async function acceptedRestToken(ctx: CheckContext, options: { env?: Environment; account?: Account; refusedBy?: readonly RuleId[] } = {}): Promise<AcceptedToken> {
+  const { token, env } = await restTokenRoute(ctx, { ...(options.env && { env: options.env }), ...(options.account && { account: options.account }) });
+  const result = await callRest(ctx, env, `Bearer ${token}`);
+  const { answer } = result;
   if (answer.kind === 'refused' || answer.kind === 'forbidden') {
     throw new PrerequisiteFailed(`a token from ${env.toUpperCase()} was refused by ${ctx.target.probes.rest.method} ${ctx.target.probes.rest.path} right after it was issued`, options.refusedBy ?? ['API-01', 'LIFE-02']);
   }
   if (answer.kind !== 'success') throw new Inconclusive(`the REST probe answered ${describeAnswer(rest(answer))} to a fresh token; ${PROBE_HINTS.rest}`);
-  return token;
+  return { token, env, answer: restAnswer(result) };
 }
 
 /**
  * A TokenCreateRQ token that the SOAP sessionless probe accepts. A refusal means the probe does not take sessionless
  * tokens (or the token is not one: STOK-01), which the harness cannot tell apart: inconclusive, with the hint.
  */
-export async function acceptedSoapToken(ctx: CheckContext, env: Environment = 'cert', account?: Account): Promise<string> {
+export async function acceptedSoapToken(ctx: CheckContext, env: Environment = 'cert', account?: Account): Promise<AcceptedToken> {
   const { action } = await soapProbe(ctx, 'soapSessionless');
   const token = await obtainSoapToken(ctx, env, account);
-  const { answer } = await callSoap(ctx, env, token);
+  const result = await callSoap(ctx, env, token);
+  const { answer } = result;
   if (answer.kind === 'refused') {
     throw new PrerequisiteFailed(
       `${action} refused a fresh TokenCreateRQ token (${answer.code}): either the token was not fresh, or that action does not take sessionless tokens (then ${PROBE_HINTS.soapSessionless})`,
@@ -35,7 +47,7 @@ export async function acceptedSoapToken(ctx: CheckContext, env: Environment = 'c
   if (answer.kind !== 'success') {
     throw new Inconclusive(`${action} answered ${describeAnswer(soap(answer))} to a fresh TokenCreateRQ token, so it cannot show whether sessionless tokens are accepted; ${PROBE_HINTS.soapSessionless}`);
   }
-  return token;
+  return { token, env, answer: soapAnswer(result) };
 }
 
 /** A session whose token the session probe (the Refresh Session API) accepts right after SessionCreateRQ. */

@@ -1,0 +1,160 @@
+import { attribute, type Factor } from '../classify/index.ts';
+import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../spec/index.ts';
+import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
+import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
+import { PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+
+/**
+ * Every route to a token before a check gives up. A check that needs *a* token asks for one here: every declared
+ * environment with its account, and for each the document's request as it is and with its optional form field
+ * (`source_ip`). A refusal of one route that a one-factor variant of it was served says which factor the service
+ * refused (attribution by difference); none served gives a `skipped` whose reason lists every route tried and what
+ * each answered.
+ */
+
+/** A documentation address (RFC 5737): the value of the optional `source_ip` form field the harness sends. */
+export const SOURCE_IP = '192.0.2.10';
+
+/** The document's token request body, and the same with its optional form field. */
+export const PLAIN_FORM = `grant_type=${GRANT_TYPE}`;
+export const SOURCE_IP_FORM = `grant_type=${GRANT_TYPE}&source_ip=${SOURCE_IP}`;
+
+/** One route tried, and what it answered (no secret: the answer's status and error code only). */
+export interface RouteTried {
+  readonly route: string;
+  readonly answer: string;
+}
+
+/** A route that got a successful token answer. */
+export interface RestTokenAnswer {
+  readonly env: Environment;
+  readonly account: Account;
+  /** The form that was served: the document's, or the same with `source_ip`. */
+  readonly body: string;
+  readonly response: HttpResponse;
+  /** The access token, when the answer has one. */
+  readonly token: string | undefined;
+  /** `CERT, the configured account, grant_type only`: for messages. */
+  readonly route: string;
+  /** Every route tried before, and this one. */
+  readonly tried: readonly RouteTried[];
+  /**
+   * The same request without `source_ip` was refused while this one was served: the service refused the form (what
+   * REST-02 judges), not the credentials.
+   */
+  readonly formRefused?: { readonly factor: Factor; readonly because: string };
+}
+
+export interface RouteOptions {
+  /** Only this environment (a check of that environment); default: every environment with an account, CERT first. */
+  readonly env?: Environment;
+  /** Only this account (in `env`); default: each environment's configured account. */
+  readonly account?: Account;
+  /** A 2xx answer without an access token is not enough (default true): the check uses the token. */
+  readonly needToken?: boolean;
+}
+
+const describeForm = (body: string) => (body === PLAIN_FORM ? 'grant_type only' : 'grant_type and source_ip');
+
+/** The environments and accounts to try, in order. */
+function candidates(ctx: CheckContext, options: RouteOptions): { env: Environment; account: Account; whose: string }[] {
+  const envs = options.env ? [options.env] : ENVIRONMENTS.filter((e) => ctx.target.environments[e] && ctx.target.accounts[e]);
+  const out: { env: Environment; account: Account; whose: string }[] = [];
+  for (const env of envs) {
+    const account = options.account ?? ctx.target.accounts[env];
+    if (!ctx.target.environments[env] || !account) continue;
+    out.push({ env, account, whose: options.account ? `the account ${options.account.epr}` : 'the configured account' });
+  }
+  if (out.length === 0) return ctx.notApplicable(options.env ? `the target has no ${options.env.toUpperCase()} environment and account configured` : 'the target has no environment with an account configured');
+  return out;
+}
+
+const ok = (res: HttpResponse) => res.status >= 200 && res.status < 300;
+/** 429 and 5xx say nothing about the request: a variant of it is not tried against them. */
+const transient = (res: HttpResponse) => res.status === 429 || res.status >= 500;
+
+/**
+ * The first route whose token request was served. Throws `PrerequisiteFailed` (after CRED-03, or REST-03 when 2xx
+ * answers carried no token) listing every route tried, when none was; a transport failure on every route is
+ * rethrown (an `error`: the target could not be reached).
+ */
+export async function restTokenAnswer(ctx: CheckContext, options: RouteOptions = {}): Promise<RestTokenAnswer> {
+  const needToken = options.needToken ?? true;
+  const tried: RouteTried[] = [];
+  let transportError: unknown;
+  let reachedAny = false;
+  let tokenless = false;
+  for (const { env, account, whose } of candidates(ctx, options)) {
+    let plain: HttpResponse | undefined;
+    for (const body of [PLAIN_FORM, SOURCE_IP_FORM]) {
+      // The variant with source_ip is tried only where the document's request was refused for what it is.
+      if (body === SOURCE_IP_FORM && (plain === undefined || ok(plain) || transient(plain))) break;
+      const route = `${env.toUpperCase()}, ${whose}, ${describeForm(body)}`;
+      let res: HttpResponse;
+      try {
+        res = await requestToken(ctx, env, { account, ...(body !== PLAIN_FORM && { body }) });
+      } catch (err) {
+        if (!(err instanceof TransportError)) throw err;
+        transportError ??= err;
+        tried.push({ route, answer: `no answer (${err.code})` });
+        break;
+      }
+      reachedAny = true;
+      tried.push({ route, answer: describeTokenAnswer(res) });
+      if (body === PLAIN_FORM) plain = res;
+      const token = accessTokenOf(res);
+      if (ok(res) && (token !== undefined || !needToken)) {
+        const found: RestTokenAnswer = { env, account, body, response: res, token, route, tried };
+        if (body === PLAIN_FORM || plain === undefined) return found;
+        const verdict = attribute(
+          { outcome: 'other', line: `POST ${env.toUpperCase()} /v2/auth/token with ${describeForm(PLAIN_FORM)} → ${describeTokenAnswer(plain)}` },
+          'form',
+          [{ outcome: 'served', line: `the same with source_ip=${SOURCE_IP} → ${res.status}` }],
+        );
+        return verdict.kind === 'refused' && verdict.by === 'difference' ? { ...found, formRefused: { factor: 'form', because: verdict.because } } : found;
+      }
+      if (ok(res)) tokenless = true;
+    }
+  }
+  if (!reachedAny && transportError) throw transportError;
+  const list = tried.map((t) => `${t.route}: ${t.answer}`).join('; ');
+  if (tokenless) throw new PrerequisiteFailed(`no token request was answered with an access_token (routes tried: ${list})`, ['REST-03']);
+  throw new PrerequisiteFailed(`no route obtained a REST token (routes tried: ${list})`, ['CRED-03']);
+}
+
+/** A REST access token from the first route that gives one (see {@link restTokenAnswer}), with where it came from. */
+export async function restTokenRoute(ctx: CheckContext, options: Omit<RouteOptions, 'needToken'> = {}): Promise<RestTokenAnswer & { readonly token: string }> {
+  const found = await restTokenAnswer(ctx, options);
+  return found as RestTokenAnswer & { readonly token: string };
+}
+
+/**
+ * A token for later checks of `env` (with `acct`, else the environment's configured account): the document's request,
+ * or the same with `source_ip` where that alone was served. None makes the calling check `skipped` naming the routes
+ * tried: the credentials are CRED-03's to judge, the answer's shape REST-03's.
+ */
+export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<string> {
+  return (await restTokenRoute(ctx, { env, ...(acct && { account: acct }) })).token;
+}
+
+/**
+ * Runs `attempt` in each environment with an account (CERT first) until one has what it needs: an environment whose
+ * prerequisite is missing (`PrerequisiteFailed`) is a route tried, not the end. None having it gives one
+ * `PrerequisiteFailed` listing what each environment answered, after the rules the first one named.
+ */
+export async function inSomeEnvironment<T>(ctx: CheckContext, attempt: (env: Environment) => Promise<T>): Promise<T> {
+  const envs = ENVIRONMENTS.filter((e) => ctx.target.environments[e] && ctx.target.accounts[e]);
+  if (envs.length === 0) return ctx.notApplicable('the target has no environment with an account configured');
+  const missing: PrerequisiteFailed[] = [];
+  for (const env of envs) {
+    try {
+      return await attempt(env);
+    } catch (err) {
+      if (!(err instanceof PrerequisiteFailed)) throw err;
+      missing.push(err);
+      if (envs.length > 1) ctx.note(`in ${env.toUpperCase()}: ${err.reason}`);
+    }
+  }
+  if (missing.length === 1) throw missing[0]!;
+  throw new PrerequisiteFailed(missing.map((m, i) => `in ${envs[i]!.toUpperCase()}: ${m.reason}`).join('; '), [...new Set(missing.flatMap((m) => m.after))]);
+}
