@@ -3,6 +3,7 @@ import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../spec/index.ts';
 import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
 import { PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { obtainSoapToken } from './soap.ts';
 
 /**
  * Every route to a token before a check gives up. A check that needs *a* token asks for one here: every declared
@@ -157,4 +158,25 @@ export async function inSomeEnvironment<T>(ctx: CheckContext, attempt: (env: Env
   }
   if (missing.length === 1) throw missing[0]!;
   throw new PrerequisiteFailed(missing.map((m, i) => `in ${envs[i]!.toUpperCase()}: ${m.reason}`).join('; '), [...new Set(missing.flatMap((m) => m.after))]);
+}
+
+/**
+ * A sessionless token to send as a REST bearer token in `env`: a REST token by any form the document allows, else a
+ * TokenCreateRQ token of the same account (the document: "A sessionless token obtained through REST can also be used
+ * to call SOAP APIs, and the reverse"), noted as such. None by either route: `skipped`, naming both.
+ */
+export async function bearerToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<{ token: string; via: 'rest' | 'soap' }> {
+  try {
+    return { token: await obtainToken(ctx, env, acct), via: 'rest' };
+  } catch (err) {
+    if (!(err instanceof PrerequisiteFailed)) throw err;
+    try {
+      const token = await obtainSoapToken(ctx, env, acct);
+      ctx.note(`no REST token in ${env.toUpperCase()} (${err.reason}): a TokenCreateRQ token of the same account stands in as the bearer token`);
+      return { token, via: 'soap' };
+    } catch (soapErr) {
+      if (!(soapErr instanceof PrerequisiteFailed)) throw soapErr;
+      throw new PrerequisiteFailed(`no sessionless token in ${env.toUpperCase()} by any route: ${err.reason}; TokenCreateRQ: ${soapErr.reason}`, [...new Set([...err.after, ...soapErr.after])]);
+    }
+  }
 }

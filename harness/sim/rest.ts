@@ -131,6 +131,9 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
       detail: `grant_type ${form.get('grant_type') ?? '(none)'}`,
     };
   }
+  if (!form.has('source_ip') && ctx.defects.has('rest02-source-ip-demanded')) {
+    return { response: json(400, { error: 'invalid_request', error_description: 'Missing required parameter: source_ip' }), outcome: 'token-refused-request' };
+  }
   if (form.has('source_ip') && ctx.defects.has('rest02-source-ip-rejected')) {
     return { response: json(400, { error: 'invalid_request', error_description: 'Unexpected parameter source_ip' }), outcome: 'token-refused-request' };
   }
@@ -140,7 +143,9 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
     const description = ctx.defects.has('err01-wrong-description') ? wrongClientDescription(ctx) : syntaxDescription(ctx);
     return { response: tokenError(ctx, description), outcome: 'token-refused-syntax', detail: decoded.code };
   }
-  const account = findAccount(ctx, req.env, decoded.clientId, decoded.password);
+  const found = findAccount(ctx, req.env, decoded.clientId, decoded.password);
+  // The configured CERT account is the first of CERT's.
+  const account = found && ctx.defects.has('cred03-cert-account-refused') && req.env === 'cert' && found === ctx.accountsIn('cert')[0] ? undefined : found;
   if (!account) {
     let description: string = ctx.defects.has('err02-syntax-description') ? syntaxDescription(ctx) : wrongClientDescription(ctx);
     if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
@@ -235,6 +240,9 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   const checked = restApiToken(ctx, req.env, presented);
   if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
   const { token } = checked;
+  if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-400')) {
+    return { response: json(400, { error: 'invalid_request', error_description: 'The access token was not issued by this endpoint' }), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP (400)' };
+  }
   if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-refused-rest')) {
     return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
   }

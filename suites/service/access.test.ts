@@ -1,5 +1,5 @@
-import { obtainToken } from '../../harness/checks/routes.ts';
-import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer } from '../../harness/checks/probe.ts';
+import { bearerToken, obtainToken } from '../../harness/checks/routes.ts';
+import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
@@ -21,7 +21,7 @@ function sourcesFor(ctx: CheckContext, api: ApiRef): TokenSource[] {
   const isRest = parseApiRef(api).kind === 'rest';
   return [
     isRest
-      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: await obtainToken(ctx, 'cert') }) }
+      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: (await bearerToken(ctx, 'cert')).token }) }
       : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, 'cert') }) },
     { kind: 'session', via: 'SessionCreateRQ', get: async () => {
       const session = await openSession(ctx, 'cert');
@@ -56,16 +56,20 @@ async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiR
       await sessionClose(ctx, session);
     }
   }
-  const token = parseApiRef(api).kind === 'rest' ? await obtainToken(ctx, 'cert', account) : await obtainSoapToken(ctx, 'cert', account);
+  const token = parseApiRef(api).kind === 'rest' ? (await bearerToken(ctx, 'cert', account)).token : await obtainSoapToken(ctx, 'cert', account);
   return callApiRef(ctx, 'cert', api, token);
 }
 
-/** The main account may call `api`: the control that makes another account's refusal mean what it says. */
-async function expectMainAccountMayCall(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<void> {
+/**
+ * The main account may call `api`: the control that makes another account's refusal mean what it says (the two
+ * requests differ in the account's token alone). Returns the control for attribution.
+ */
+async function expectMainAccountMayCall(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<Control> {
   const answer = await callAs(ctx, undefined, api);
   if (answer.answer.kind !== 'success') {
     throw new Inconclusive(`${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account, so its answer to another account says nothing; check that declaration`);
   }
+  return { factor: 'account', before: answer, again: () => callAs(ctx, undefined, api) };
 }
 
 ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses the others (a session-only API refuses sessionless tokens)', async (ctx) => {
@@ -73,11 +77,16 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
   if (declared.length === 0) return ctx.notApplicable(`needs the token kinds of the target's APIs: ${DECLARE}`);
   if (!declared.some(([, kinds]) => !kinds.includes('sessionless'))) ctx.unchecked('ACCESS-01.sessionless-refused', 'no declared API is session-only ("tokenKinds" with ["session"])');
   for (const [api, kinds] of declared) {
-    for (const source of sourcesFor(ctx, api)) {
-      const answer = await callWith(ctx, api, source);
+    const sources = sourcesFor(ctx, api);
+    const answers = new Map<TokenSource, Answer>();
+    for (const source of sources) answers.set(source, await callWith(ctx, api, source));
+    // The control of a kind the API must refuse: the same call with a token of a kind it declares, served.
+    const served = sources.find((source) => kinds.includes(source.kind) && answers.get(source)!.answer.kind === 'success');
+    const control: Control | undefined = served && { factor: 'token', before: answers.get(served)!, again: () => callWith(ctx, api, served) };
+    for (const source of sources) {
       const what = `${api} (declared to accept ${kinds.join(' and ')} tokens) with a fresh ${source.kind} token from ${source.via}`;
-      if (kinds.includes(source.kind)) await expectAccepted(answer, what, 'check the "tokenKinds" declaration of that API');
-      else await expectRefused(answer, what, 'check the "tokenKinds" declaration of that API');
+      if (kinds.includes(source.kind)) await expectAccepted(answers.get(source)!, what, 'check the "tokenKinds" declaration of that API');
+      else await expectRefused(answers.get(source)!, what, 'check the "tokenKinds" declaration of that API', 'a refusal', control);
     }
   }
 }, { clauses: ['ACCESS-01.sessionless-refused', 'ACCESS-01.declared-kinds-accepted'], where: 'any' });
@@ -87,8 +96,8 @@ ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another 
   if (!other) return ctx.notApplicable(`needs another agency's account and the agency-specific APIs: ${DECLARE} ("access.otherAgency")`);
   registerSecret(other.account.password);
   for (const api of other.agencyApis) {
-    await expectMainAccountMayCall(ctx, api, 'agency-specific');
-    await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config');
+    const control = await expectMainAccountMayCall(ctx, api, 'agency-specific');
+    await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config', 'a refusal', control);
   }
 }, { clauses: ['ACCESS-02.other-agency-refused'] });
 
@@ -101,7 +110,9 @@ ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public R
   for (const api of portal.otherApis) {
     const answer = await callApiRef(ctx, 'cert', api, token);
     if (answer.answer.kind === 'success') throw new CheckFailure(`${api}, not a public API, accepted a developer-portal token`, { expected: 'a refusal', actual: describeAnswer(answer) });
-    await expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"');
+    // The control: the main account's token served by the same API (the two calls differ in the account alone).
+    const control = answer.answer.kind === 'refused' ? undefined : await expectMainAccountMayCall(ctx, api, 'not public').catch(() => undefined);
+    await expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"', 'a refusal', control);
   }
 }, { clauses: ['ACCESS-03.public-reached', 'ACCESS-03.only-public'] });
 
@@ -110,8 +121,8 @@ ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens 
   if (!without) return ctx.notApplicable(`needs an account without the amendment and the APIs that need it: ${DECLARE} ("access.noAmendment")`);
   registerSecret(without.account.password);
   for (const api of without.amendmentApis) {
-    await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
-    await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config');
+    const control = await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
+    await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config', 'a refusal', control);
   }
 }, { clauses: ['ACCESS-04.amendment-refused'], where: 'any' });
 
