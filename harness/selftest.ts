@@ -5,7 +5,8 @@ import type { ClientSpec } from './clients/load.ts';
 import { CODE_EXT, CODE_ROOT, codeFile, PACKAGE_ROOT } from './package-info.ts';
 import type { Report } from './report/index.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
-import { defects, type Defect } from './sim/index.ts';
+import { defects, pairsWithoutRoute, routeTakers, type Defect, type RouteTaker } from './sim/index.ts';
+import { DEFAULT_PROFILE } from './sim/latitude.ts';
 import { getRule, type RuleId } from './spec/index.ts';
 
 /** What a rule's status must be when a defect or mutant breaking it is on: `fail` for MUST, `warn` for SHOULD. */
@@ -18,19 +19,35 @@ export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs f
 export type Subject =
   | { readonly kind: 'defect'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[] }
   | { readonly kind: 'mutant'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[]; readonly client: ClientSpec }
-  | { readonly kind: 'reference'; readonly id: string; readonly suite: 'all' | 'client'; readonly client?: ClientSpec };
+  | { readonly kind: 'reference'; readonly id: string; readonly suite: 'all' | 'client'; readonly client?: ClientSpec }
+  | {
+      readonly kind: 'pair';
+      /** `<defect> + <route-taker>`. */
+      readonly id: string;
+      readonly defect: string;
+      readonly taker: RouteTaker;
+      /** The defect's rules and the route-taker's: each must fail. */
+      readonly breaks: readonly RuleId[];
+      /** The defect's own rules: one that is skipped, errors, is not applicable or partial was hidden. */
+      readonly own: readonly RuleId[];
+      readonly mayFollow: readonly RuleId[];
+    };
 
 /**
  * `caught`: every rule the subject breaks failed (warned, for SHOULD) and no other rule failed, warned or errored.
  * `missed`: a rule it breaks did not fail. `collateral`: it was caught, but other rules (not in `breaks` nor
- * `mayFollow`) failed, warned or errored too — a reader would be sent to the wrong rule. `clean`/`dirty`: a
- * reference subject with no rule failed, warned or errored / with some.
+ * `mayFollow`) failed, warned or errored too — a reader would be sent to the wrong rule. `hidden`: a rule it breaks
+ * was `skipped`, `error`, `not-applicable` or `partial` instead of failing — the deviation hid behind a prerequisite or
+ * an inconclusive answer while another route to the evidence existed. `clean`/`dirty`: a reference subject with no
+ * rule failed, warned or errored / with some.
  */
 export type SelfTestResult =
   | { readonly kind: 'caught' | 'clean'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>> }
-  | { readonly kind: 'missed' | 'dirty' | 'collateral'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly wrong: readonly RuleId[] };
+  | { readonly kind: 'missed' | 'hidden' | 'dirty' | 'collateral'; readonly subject: Subject; readonly statuses: Readonly<Partial<Record<RuleId, string>>>; readonly wrong: readonly RuleId[] };
 
 const BAD = new Set(['fail', 'warn', 'error']);
+/** Statuses that say "could not judge": on a rule a subject breaks, they hide the deviation. */
+const HIDING = new Set(['skipped', 'error', 'not-applicable', 'partial']);
 
 function statusOf(report: Pick<Report, 'rules'>, id: RuleId): string {
   const rule = report.rules.find((r) => r.id === id);
@@ -41,18 +58,24 @@ function statusOf(report: Pick<Report, 'rules'>, id: RuleId): string {
 
 const quiet = { outDir: '', write: false, quiet: true, log: () => {} } satisfies Partial<RunOptions>;
 
+/** The run options of a subject: which suite, which client, which defects and latitude profile. */
+function runOptionsOf(subject: Subject): Partial<RunOptions> {
+  switch (subject.kind) {
+    case 'reference': return { suite: subject.suite, ...(subject.client && { client: subject.client }) };
+    case 'defect': return { suite: 'service', defects: [subject.id] };
+    case 'mutant': return { suite: 'client', client: subject.client };
+    case 'pair': return {
+      suite: 'service',
+      defects: [subject.defect, ...(subject.taker.defects ?? [])],
+      ...(subject.taker.profile && { profile: { ...DEFAULT_PROFILE, ...subject.taker.profile } }),
+    };
+  }
+}
+
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
 export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
   // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
-  const { report } = await session.run(subject.kind === 'reference'
-    ? { target: 'sim', suite: subject.suite, ...(subject.client && { client: subject.client }), ...quiet, ...options }
-    : {
-        target: 'sim',
-        suite: subject.kind === 'defect' ? 'service' : 'client',
-        ...(subject.kind === 'defect' ? { defects: [subject.id] } : { client: subject.client }),
-        ...quiet,
-        ...options,
-      });
+  const { report } = await session.run({ target: 'sim', suite: 'service', ...runOptionsOf(subject), ...quiet, ...options });
   return judgeSubject(subject, report);
 }
 
@@ -70,11 +93,64 @@ export function judgeSubject(subject: Subject, report: Pick<Report, 'rules'>): S
   const statuses: Partial<Record<RuleId, string>> = {};
   for (const id of subject.breaks) statuses[id] = statusOf(report, id);
   const wrong = subject.breaks.filter((id) => statuses[id] !== expectedStatus(id));
+  const own = subject.kind === 'pair' ? subject.own : subject.breaks;
+  const hidden = wrong.filter((id) => own.includes(id) && HIDING.has(statuses[id]!));
+  if (hidden.length) return { kind: 'hidden', subject, statuses, wrong: hidden };
   if (wrong.length) return { kind: 'missed', subject, statuses, wrong };
   for (const id of subject.mayFollow) if (BAD.has(statusOf(report, id))) statuses[id] = statusOf(report, id);
   const collateral = report.rules.filter((r) => BAD.has(r.status) && !subject.breaks.includes(r.id) && !subject.mayFollow.includes(r.id));
   for (const r of collateral) statuses[r.id] = r.status;
   return collateral.length ? { kind: 'collateral', subject, statuses, wrong: collateral.map((r) => r.id) } : { kind: 'caught', subject, statuses };
+}
+
+/**
+ * Every defect paired with every route-taker (harness/sim/route-takers.ts), but a route-taker's own defect and the
+ * pairs that leave no route at all (`pairsWithoutRoute`).
+ */
+export function allPairs(): Extract<Subject, { kind: 'pair' }>[] {
+  const pairs: Extract<Subject, { kind: 'pair' }>[] = [];
+  for (const taker of routeTakers as readonly RouteTaker[]) {
+    for (const d of defects as readonly Defect[]) {
+      if (taker.defects?.includes(d.id as never)) continue;
+      if (pairsWithoutRoute.some((p) => p.defect === d.id && p.taker === taker.id)) continue;
+      pairs.push({
+        kind: 'pair',
+        id: `${d.id} + ${taker.id}`,
+        defect: d.id,
+        taker,
+        breaks: [...new Set([...d.breaks, ...taker.breaks])],
+        own: d.breaks,
+        mayFollow: [...new Set([...(d.mayFollow ?? []), ...(taker.mayFollow ?? [])])],
+      });
+    }
+  }
+  return pairs;
+}
+
+/**
+ * A seeded sample of the pairs: `perTaker` defects for each route-taker, picked by a small generator from `seed`, so
+ * that `npm test` checks every route-taker on a few defects, and another seed other ones.
+ */
+export function samplePairs(seed: number, perTaker: number): Extract<Subject, { kind: 'pair' }>[] {
+  let state = (seed >>> 0) || 1;
+  const next = () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state;
+  };
+  const all = allPairs();
+  return (routeTakers as readonly RouteTaker[]).flatMap((taker) => {
+    const mine = all.filter((p) => p.taker.id === taker.id);
+    const picked: typeof mine = [];
+    while (picked.length < Math.min(perTaker, mine.length)) {
+      const candidate = mine[next() % mine.length]!;
+      if (!picked.includes(candidate)) picked.push(candidate);
+    }
+    return picked;
+  });
 }
 
 interface MutantEntry {
@@ -117,7 +193,7 @@ export async function allSubjects(): Promise<Subject[]> {
 export function resultLine(r: SelfTestResult): string {
   const mark = r.kind === 'caught' || r.kind === 'clean' ? '✓' : '✗';
   const collateral = r.kind === 'collateral' ? `; collateral: ${r.wrong.map((id) => `${id} ${r.statuses[id]}`).join(', ')}` : '';
-  const kind = r.subject.kind === 'defect' ? 'defect' : r.subject.kind === 'mutant' ? 'mutant' : 'clean ';
+  const kind = r.subject.kind === 'defect' ? 'defect' : r.subject.kind === 'mutant' ? 'mutant' : r.subject.kind === 'pair' ? 'pair  ' : 'clean ';
   let detail: string;
   if (r.subject.kind === 'reference') detail = r.kind === 'clean' ? 'no rule failed' : Object.entries(r.statuses).map(([id, s]) => `${id} ${s}`).join(', ');
   else {
@@ -132,6 +208,8 @@ export function resultLine(r: SelfTestResult): string {
 export function precisionLine(results: readonly SelfTestResult[]): string {
   const judged = results.filter((r) => r.subject.kind !== 'reference');
   const collateral = judged.flatMap((r) => (r.kind === 'collateral' ? r.wrong : []));
+  const hidden = judged.flatMap((r) => (r.kind === 'hidden' ? r.wrong : []));
   const precise = judged.filter((r) => r.kind === 'caught').length;
-  return `precision: ${precise} of ${judged.length} defects and mutants caught by exactly their rules; ${collateral.length} collateral verdict${collateral.length === 1 ? '' : 's'}`;
+  const what = judged.some((r) => r.subject.kind === 'pair') ? 'defects, mutants and defect pairs' : 'defects and mutants';
+  return `precision: ${precise} of ${judged.length} ${what} caught by exactly their rules; ${collateral.length} collateral verdict${collateral.length === 1 ? '' : 's'}; ${hidden.length} hidden verdict${hidden.length === 1 ? '' : 's'}`;
 }

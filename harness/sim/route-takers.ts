@@ -1,0 +1,63 @@
+import type { RuleId } from '../spec/index.ts';
+import type { DefectId } from './defects.ts';
+import type { LatitudeProfile } from './latitude.ts';
+
+/**
+ * What takes a route to the evidence away, for the defect-pair self-test: switched on together with a simulator
+ * defect, it removes the way a check would normally reach that defect (the configured CERT account refused, a form
+ * field demanded, SOAP tokens answered 400 on the REST APIs, the default probe action not offered). Where another
+ * route exists, the defect's rule must still fail: a check that reports `skipped`, `error`, `not-applicable` or
+ * `partial` instead has hidden a deviation behind a missing prerequisite.
+ *
+ * A route-taker is a defect of its own (then it breaks its own rules, which must fail too) or a conforming choice of
+ * the latitude profile (then it breaks nothing).
+ */
+export interface RouteTaker {
+  readonly id: string;
+  /** The route it takes away, in words. */
+  readonly takes: string;
+  readonly defects?: readonly DefectId[];
+  readonly profile?: Partial<LatitudeProfile>;
+  /** The rules it breaks itself (those of its defects). */
+  readonly breaks: readonly RuleId[];
+  readonly mayFollow?: readonly RuleId[];
+}
+
+export const routeTakers = [
+  {
+    id: 'cert-account-refused',
+    takes: 'REST tokens of the configured CERT account (PROD\'s account, other accounts and TokenCreateRQ still work)',
+    defects: ['cred03-cert-account-refused'],
+    breaks: ['CRED-03'],
+  },
+  {
+    id: 'source-ip-demanded',
+    takes: 'the document\'s token request as it stands (served only with the optional source_ip)',
+    defects: ['rest02-source-ip-demanded'],
+    breaks: ['REST-02'],
+  },
+  {
+    id: 'soap-token-400-on-rest',
+    takes: 'SOAP-issued tokens on the REST APIs (answered 400 invalid_request, while REST tokens are served)',
+    defects: ['xproto02-soap-token-400'],
+    breaks: ['XPROTO-02'],
+  },
+  {
+    id: 'default-probe-action-missing',
+    takes: 'the default sessionless probe action (BargainFinderMaxRQ is not offered; OTA_HotelAvailLLSRQ takes sessionless tokens)',
+    profile: { sessionlessAction: 'OTA_HotelAvailLLSRQ', unknownActionFaultCode: 'Server.UnsupportedAction' },
+    breaks: [],
+  },
+] as const satisfies readonly RouteTaker[];
+
+/**
+ * Pairs that leave no route at all, with the reason: the two deviations together refuse every way to the evidence,
+ * so the defect's rule cannot be judged and `skipped` is the right answer.
+ */
+export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly taker: string; readonly reason: string }[] = [
+  {
+    defect: 'rest02-source-ip-rejected',
+    taker: 'source-ip-demanded',
+    reason: 'the service refuses token requests with source_ip and without it: no token answer exists to compare',
+  },
+];
