@@ -78,17 +78,46 @@ async function fakeSoapService(faultcode: string, faultstring: string): Promise<
 }
 
 describe('expectAccepted and expectRefused', () => {
-  it('decide on a success or a refusal, and are inconclusive on anything else', () => {
-    expect(() => expectAccepted(rest({ kind: 'success', status: 200 }), 'x', 'hint')).not.toThrow();
-    expect(() => expectAccepted(rest({ kind: 'refused', status: 401 }), 'x', 'hint')).toThrow(CheckFailure);
-    expect(() => expectAccepted(rest({ kind: 'not-found', status: 404 }), 'x', 'hint')).toThrow(Inconclusive);
-    expect(() => expectRefused(soap({ kind: 'refused', why: 'invalid-token', code: 'Client.InvalidSecurityToken', faultstring: '' }), 'x', 'hint')).not.toThrow();
-    expect(() => expectRefused(soap({ kind: 'success', action: 'X' }), 'x', 'hint')).toThrow(CheckFailure);
-    expect(() => expectRefused(soap({ kind: 'unknown-action', code: 'Client.InvalidAction', faultstring: '' }), 'x', 'hint')).toThrow(/Client.InvalidAction.*hint$/);
-    expect(() => expectRefused(soap({ kind: 'other-fault', code: 'Server.Boom', faultstring: '' }), 'x', 'hint')).toThrow(Inconclusive);
+  it('decide on a success or a refusal, and are inconclusive on anything else', async () => {
+    await expect(expectAccepted(rest({ kind: 'success', status: 200 }), 'x', 'hint')).resolves.toBeUndefined();
+    await expect(expectAccepted(rest({ kind: 'refused', status: 401 }), 'x', 'hint')).rejects.toThrow(CheckFailure);
+    await expect(expectAccepted(rest({ kind: 'not-found', status: 404 }), 'x', 'hint')).rejects.toThrow(Inconclusive);
+    await expect(expectRefused(soap({ kind: 'refused', why: 'invalid-token', code: 'Client.InvalidSecurityToken', faultstring: '' }), 'x', 'hint')).resolves.toBeUndefined();
+    await expect(expectRefused(soap({ kind: 'success', action: 'X' }), 'x', 'hint')).rejects.toThrow(CheckFailure);
+    await expect(expectRefused(soap({ kind: 'unknown-action', code: 'Client.InvalidAction', faultstring: '' }), 'x', 'hint')).rejects.toThrow(/Client.InvalidAction.*hint$/);
+    await expect(expectRefused(soap({ kind: 'other-fault', code: 'Server.Boom', faultstring: '' }), 'x', 'hint')).rejects.toThrow(Inconclusive);
   });
 
-  it('never reads an unknown fault as a refusal', () => {
-    expect(() => expectRefused(soap({ kind: 'other-fault', code: 'Client.Validation', faultstring: 'bad payload' }), 'the token', 'h')).toThrow(Inconclusive);
+  it('never reads an unknown fault as a refusal', async () => {
+    await expect(expectRefused(soap({ kind: 'other-fault', code: 'Client.Validation', faultstring: 'bad payload' }), 'the token', 'h')).rejects.toThrow(Inconclusive);
+  });
+
+  describe('by difference (XPROTO-02, ENV-01, ACCESS-*)', () => {
+    const served = rest({ kind: 'success', status: 200 }, 'GET CERT /v1/lists/supported/shop/themes with Bearer … → 200');
+    const status400 = rest({ kind: 'rejected', status: 400 }, 'GET CERT /v1/lists/supported/shop/themes with Bearer … → 400');
+
+    it('reads a 400 as a refusal of the token when the same request with another token was served before and after it', async () => {
+      let again = 0;
+      const control = { factor: 'token' as const, before: served, again: async () => { again++; return served; } };
+      await expect(expectAccepted(status400, 'a SOAP token on REST', 'h', 'accepted', control)).rejects.toThrow(/refused: .*→ 400.*while the same request with another token was served .*→ 200.*differ in the token alone/);
+      await expect(expectRefused(status400, 'a token of another agency', 'h', 'a refusal', control)).resolves.toBeUndefined();
+      expect(again).toBe(2);
+    });
+
+    it('sends the control again only when the answer needs attributing', async () => {
+      let again = 0;
+      const control = { factor: 'token' as const, before: served, again: async () => { again++; return served; } };
+      await expectAccepted(served, 'x', 'h', 'accepted', control);
+      await expect(expectAccepted(rest({ kind: 'refused', status: 401 }), 'x', 'h', 'accepted', control)).rejects.toThrow(CheckFailure);
+      expect(again).toBe(0);
+    });
+
+    it('stays inconclusive when the control was not served, or not served again, or the answer is transient', async () => {
+      const down = rest({ kind: 'server-error', status: 503 }, 'GET … → 503');
+      await expect(expectAccepted(status400, 'x', 'h', 'accepted', { factor: 'token', before: down })).rejects.toThrow(Inconclusive);
+      await expect(expectAccepted(status400, 'x', 'h', 'accepted', { factor: 'token', before: served, again: async () => down })).rejects.toThrow(/not served either/);
+      await expect(expectAccepted(rest({ kind: 'rate-limited', status: 429 }), 'x', 'h', 'accepted', { factor: 'token', before: served, again: async () => served })).rejects.toThrow(Inconclusive);
+      await expect(expectAccepted(status400, 'x', 'h')).rejects.toThrow(/no control differing only in the token/);
+    });
   });
 });

@@ -3,6 +3,7 @@ import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../spec/index.ts';
 import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
 import { PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { callRest } from './probe.ts';
 import { obtainSoapToken } from './soap.ts';
 
 /**
@@ -170,13 +171,20 @@ export async function bearerToken(ctx: CheckContext, env: Environment, acct?: Ac
     return { token: await obtainToken(ctx, env, acct), via: 'rest' };
   } catch (err) {
     if (!(err instanceof PrerequisiteFailed)) throw err;
+    let token: string;
     try {
-      const token = await obtainSoapToken(ctx, env, acct);
-      ctx.note(`no REST token in ${env.toUpperCase()} (${err.reason}): a TokenCreateRQ token of the same account stands in as the bearer token`);
-      return { token, via: 'soap' };
+      token = await obtainSoapToken(ctx, env, acct);
     } catch (soapErr) {
       if (!(soapErr instanceof PrerequisiteFailed)) throw soapErr;
       throw new PrerequisiteFailed(`no sessionless token in ${env.toUpperCase()} by any route: ${err.reason}; TokenCreateRQ: ${soapErr.reason}`, [...new Set([...err.after, ...soapErr.after])]);
     }
+    // The stand-in has a control of its own: the REST probe serves it. Refused there, it is XPROTO-02's to judge, and
+    // no answer to it would say anything about the check's own rule.
+    const { answer, line } = await callRest(ctx, env, `Bearer ${token}`);
+    if (answer.kind !== 'success') {
+      throw new PrerequisiteFailed(`no REST token in ${env.toUpperCase()} (${err.reason}), and the TokenCreateRQ token that would stand in was not served by the REST probe (${line})`, [...new Set([...err.after, 'XPROTO-02' as const])]);
+    }
+    ctx.note(`no REST token in ${env.toUpperCase()} (${err.reason}): a TokenCreateRQ token of the same account stands in as the bearer token (the REST probe serves it)`);
+    return { token, via: 'soap' };
   }
 }

@@ -1,7 +1,7 @@
 import {
   buildRequest, connectValidator, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
-  type Verdict,
+  type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
 import type { Environment } from '../spec/index.ts';
@@ -262,7 +262,7 @@ function workerValidator(): Promise<EnvelopeValidator> {
 }
 
 /** Validates an envelope against the harness's schemas (fast path: one JVM, started on first use). */
-export async function validateEnvelope(xml: string, schema: 'request' | 'response'): Promise<Verdict> {
+export async function validateEnvelope(xml: string, schema: SchemaName): Promise<Verdict> {
   validator ??= workerValidator();
   return (await validator).validate(xml, schema);
 }

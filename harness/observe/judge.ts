@@ -34,7 +34,7 @@ export async function judgeTraffic(exchanges: readonly ObservedExchange[], ctx: 
   const v = options.validator;
   const all = [
     ...(await judgeClientRules(traffic, v && ((xml) => v.validate(xml, 'request')))),
-    ...(await judgeServiceRules(traffic, v && ((xml) => v.validate(xml, 'response')))),
+    ...(await judgeServiceRules(traffic, v && ((xml, schema) => v.validate(xml, schema)))),
   ];
   const selection = options.only ? OBSERVED_RULES.filter((id) => options.only!.includes(id)) : OBSERVED_RULES;
   const ruleOf = (clause: string) => clause.slice(0, clause.indexOf('.'));

@@ -10,7 +10,8 @@ import type { SoapMessage, Traffic } from './traffic.ts';
 import { broken, held, notSeen, type ClauseVerdict } from './verdict.ts';
 
 /** Validates a SOAP answer against the harness's response schema. */
-export type ResponseValidator = (xml: string) => Promise<Verdict>;
+/** Validates an answer against a top-level schema: `response-business` for business answers (their body is free). */
+export type ResponseValidator = (xml: string, schema: 'response' | 'response-business') => Promise<Verdict>;
 
 /** The service rules this module judges, in catalog order. */
 export const OBSERVABLE_SERVICE_RULES = ['REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'STOK-02', 'ERR-03', 'ERR-04', 'ERR-05'] as const;
@@ -98,7 +99,9 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
     const req = m.request.messageHeader;
     let verdict: ClauseVerdict | undefined;
     if (!m.response) verdict = broken(clause, `${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${m.x.response.status}`, x: m.x });
-    else if (validate && !(await validate(m.x.response.body)).valid) verdict = broken(clause, `${what} does not validate against the response schema`, { expected: 'a valid envelope (fixtures/xsd/response.xsd)', actual: 'schema-invalid', x: m.x });
+    else if (validate && !(await validate(m.x.response.body, kind === 'call' ? 'response-business' : 'response')).valid) {
+      verdict = broken(clause, `${what} does not validate against the response schema`, { expected: `a valid envelope (fixtures/xsd/${kind === 'call' ? 'response-business' : 'response'}.xsd)`, actual: 'schema-invalid', x: m.x });
+    }
     else if (!h) verdict = broken(clause, `${what} has no eb:MessageHeader`, { x: m.x });
     else if (named[kind] && h.action !== named[kind]) verdict = broken(clause, `eb:Action of ${what} is not ${named[kind]}`, { expected: named[kind], actual: h.action ?? '(none)', x: m.x });
     else if (!h.action) verdict = broken(clause, `${what} carries no eb:Action`, { expected: 'a response action', actual: '(none)', x: m.x });

@@ -107,6 +107,15 @@ describe('latitude profiles of the simulator', () => {
     expect(parseEnvelope(answer(s.soap('BargainFinderMaxRQ', { kind: 'binarySecurityToken', token })).body)).toMatchObject({ ok: true, envelope: { fault: { faultcodeLocal: 'Client.InvalidEbXmlMessage' } } });
   });
 
+  it('answers business calls with a payload of its own shape when so profiled, which the response schema does not know (business-payloads)', () => {
+    const s = sim(profileWith({ businessBody: 'other' }));
+    const token = /<wsse:BinarySecurityToken[^>]*>([^<]+)</.exec(answer(s.soap('TokenCreateRQ', s.credentials(), tokenCreateRQBody())).body)?.[1] ?? '';
+    const body = answer(s.soap('BargainFinderMaxRQ', { kind: 'binarySecurityToken', token })).body;
+    expect(parseEnvelope(body)).toMatchObject({ ok: true, envelope: { action: 'BargainFinderMaxRS' } });
+    expect(body).toContain('xmlns="http://services.example.net/payloads/v7"');
+    expect(answer(sim(DEFAULT_PROFILE).soap('BargainFinderMaxRQ', { kind: 'binarySecurityToken', token: 'x' })).body).not.toContain('payloads/v7');
+  });
+
   it('answers garbage with a plain 400 when so profiled (malformed-request-answers)', () => {
     const garbage = answer(sim(profileWith({ garbageAnswer: 'http-400' })).core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' }));
     expect(garbage.status).toBe(400);
@@ -124,7 +133,7 @@ describe('latitude profiles of the simulator', () => {
     // The titles above name each latitude they vary; a new latitude needs a knob and a test.
     const varied = ['token-format', 'token-extra-fields', 'json-content-type-parameters', 'extra-response-headers', 'error-description-wording', 'other-token-errors', 'content-type-leniency',
       'api-refusal-shape', 'soap-prefixes', 'soap-header-details', 'soap-response-bodies', 'fault-texts', 'other-fault-codes', 'fault-status', 'api-token-kinds', 'malformed-request-answers',
-      'timing', 'session-timeout-per-account', 'pool-size'];
+      'timing', 'session-timeout-per-account', 'pool-size', 'business-payloads'];
     expect(latitudes.map((l) => l.id).sort()).toEqual(varied.sort());
   });
 });

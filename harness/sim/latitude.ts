@@ -58,6 +58,8 @@ export interface LatitudeProfile {
   readonly poolSize: number;
   /** `malformed-request-answers`: a body that is not a SOAP envelope gets a fault or a plain 400. */
   readonly garbageAnswer: 'fault' | 'http-400';
+  /** `business-payloads`: the bodies of business answers are the harness's stand-ins, or of a shape its schemas do not know. */
+  readonly businessBody: 'harness' | 'other';
 }
 
 /** The real service as publicly seen: what the simulator does when no profile is given. */
@@ -91,6 +93,7 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   sessionTimeoutSeconds: 900,
   poolSize: 4,
   garbageAnswer: 'fault',
+  businessBody: 'harness',
 };
 
 /** Wordings of the two `invalid_client` descriptions that say what the Errors table says. The first is the public one. */
@@ -156,6 +159,7 @@ export const PROFILE_CHOICES: Choices = {
   sessionTimeoutSeconds: [900, 300, 600, 1200, 1800],
   poolSize: [4, 2, 3, 5, 6],
   garbageAnswer: ['fault', 'http-400'],
+  businessBody: ['harness', 'other'],
 };
 
 const KEYS = Object.keys(PROFILE_CHOICES) as (keyof LatitudeProfile)[];

@@ -196,12 +196,17 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
       return { response: reply(x, x.ctx.profile.closeAction, security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
-      return { response: reply(x, 'OTA_PingRS', security, otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
+      return { response: reply(x, 'OTA_PingRS', security, x.ctx.profile.businessBody === 'other' ? otherPayload('OTA_PingRS') : otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
     default: {
-      const body = action === 'OTA_HotelAvailLLSRQ' ? hotelAvailLLSRSBody() : bargainFinderMaxRSBody();
+      const body = x.ctx.profile.businessBody === 'other' ? otherPayload(action.replace(/RQ$/, 'RS')) : action === 'OTA_HotelAvailLLSRQ' ? hotelAvailLLSRSBody() : bargainFinderMaxRSBody();
       return { response: reply(x, action.replace(/RQ$/, 'RS'), security, body, 'soap-ok'), outcome: 'soap-ok', ...used };
     }
   }
+}
+
+/** A business payload of a shape the harness's schemas do not know (latitude `business-payloads`). */
+function otherPayload(name: string): SoapBody {
+  return rawBody(`<${name} xmlns="http://services.example.net/payloads/v7" schemaVersion="7.2"><Status code="OK"/><Results count="0"><Note>simulated</Note></Results></${name}>`);
 }
 
 /**

@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * The two top-level schemas of `fixtures/xsd/`: `request` is what a client's request must satisfy (SOAP-01, strict),
- * `response` what a service's response must satisfy (SOAP-02, faults included).
+ * The top-level schemas of `fixtures/xsd/`: `request` is what a client's request must satisfy (SOAP-01, strict),
+ * `response` what a service's response to an auth operation must satisfy (SOAP-02, faults included), and
+ * `response-business` what its answer to a business call must: the same envelope and header, any body (the business
+ * payloads are outside the document).
  */
-export type SchemaName = 'request' | 'response';
+export type SchemaName = 'request' | 'response' | 'response-business';
 
-export const SCHEMA_NAMES: readonly SchemaName[] = ['request', 'response'];
+export const SCHEMA_NAMES: readonly SchemaName[] = ['request', 'response', 'response-business'];
 
 /** Absolute path of the directory holding the schemas. */
 export const XSD_DIR = fileURLToPath(new URL('../../fixtures/xsd/', import.meta.url));

@@ -70,6 +70,11 @@ export const latitudes: readonly Latitude[] = [
     basis: 'SessionCloseRQ: "Not shown beyond the invalidation of the token"; the bodies of the token responses are not shown.',
   },
   {
+    id: 'business-payloads',
+    text: 'The body of an answer to a business call (a shopping or hotel action, the Refresh Session API) is the business API\'s: any element, in any namespace. Only its envelope and ebXML header are the interface\'s (SOAP-02 validates those, and the bodies of TokenCreateRS, SessionCreateRS, SessionCloseRS and faults).',
+    basis: '"The payloads of the business endpoints are outside this document." "Request and response payloads of these endpoints: not shown." Refresh Session: "Action code and payload: not shown."',
+  },
+  {
     id: 'fault-status',
     text: 'A SOAP fault may come with HTTP 500 (SOAP 1.1 over HTTP, and the public service) or 200.',
     basis: '"HTTP status codes of these error responses … not shown."',
