@@ -35,10 +35,47 @@ function overReach(report: Report, profiles: Readonly<Record<string, LatitudePro
     }));
 }
 
-/** One run of the service suite with a profile per file; the over-reaches it found. */
+const RAN = new Set(['pass', 'info']);
+const DID_NOT_RUN = new Set(['skipped', 'not-applicable']);
+
+/** What a check (and a rule) was on the default profile: the baseline of {@link hidden}. Made once per session. */
+const baselines = new WeakMap<ConformanceSession, Promise<Report>>();
+
+function baseline(session: ConformanceSession): Promise<Report> {
+  let report = baselines.get(session);
+  if (!report) {
+    report = session.run({ ...quiet, target: 'sim', suite: 'service', runs: 1, seed: SEED }).then((r) => r.report);
+    baselines.set(session, report);
+  }
+  return report;
+}
+
+/**
+ * What a conforming profile hid: a check that ran on the default profile but was skipped or not applicable on this
+ * one, and a rule that passed there but is only partial here. A freedom the harness cannot see through is as bad as
+ * an over-reach: the check no longer judges a service that uses it.
+ */
+export function hidden(report: Report, base: Report, profiles: Readonly<Record<string, LatitudeProfile>>): string[] {
+  const before = new Map(base.rules.flatMap((r) => r.checks.map((c) => [c.name, c.status] as const)));
+  const ruleBefore = new Map(base.rules.map((r) => [r.id, r.status] as const));
+  const out: string[] = [];
+  for (const r of report.rules) {
+    if (r.status === 'partial' && ruleBefore.get(r.id) === 'pass') out.push(`${r.id} partial on a conforming profile (pass on the default one)`);
+    for (const c of r.checks) {
+      if (!DID_NOT_RUN.has(c.status) || !RAN.has(before.get(c.name) ?? '')) continue;
+      const reason = 'reason' in c ? String(c.reason).slice(0, 400) : '';
+      const profile = (c.file !== undefined && profiles[suiteFileKey(c.file)]) || 'default';
+      out.push(`${r.id} hidden (${c.status}; ${before.get(c.name)} on the default profile): ${c.name} — ${reason}\n  in ${c.file}, on profile ${JSON.stringify(profile)}`);
+    }
+  }
+  return out;
+}
+
+/** One run of the service suite with a profile per file; the over-reaches and the hidden checks it found. */
 export async function runOn(session: ConformanceSession, profiles: Readonly<Record<string, LatitudeProfile>>, seed: number, only?: RunOptions['only']): Promise<{ report: Report; bad: string[] }> {
   const { report } = await session.run({ ...quiet, target: 'sim', suite: 'service', runs: 1, seed, fileProfiles: profiles, ...(only && { only }) });
-  return { report, bad: overReach(report, profiles) };
+  const hiddenChecks = only ? [] : hidden(report, await baseline(session), profiles);
+  return { report, bad: [...overReach(report, profiles), ...hiddenChecks] };
 }
 
 /** A test of `runs` random runs, a random conforming profile per file in each. */
@@ -49,7 +86,7 @@ export function randomRuns(session: () => ConformanceSession, runs: number, seed
         const byFile = Object.fromEntries(FILES.map((f, i) => [f, profiles[i]!]));
         const { report, bad } = await runOn(session(), byFile, runSeed);
         expect(report.summary.pass).toBeGreaterThan(0);
-        if (bad.length) throw new Error(`over-reach on a conforming profile (run seed ${runSeed}):\n${bad.join('\n')}`);
+        if (bad.length) throw new Error(`over-reach or hidden check on a conforming profile (run seed ${runSeed}):\n${bad.join('\n')}`);
       }),
       // No shrinking: each case is a whole run; the failure names the rule, the file and its profile.
       { seed, numRuns: runs, endOnFailure: true },

@@ -8,8 +8,8 @@ export type { Exchange } from './evidence.ts';
 export type { CheckBody, CheckContext } from './rule-test.ts';
 export {
   businessCall, closeOpenSessions, closeRequest, credentialsOf, excerpt, expectEnvelope, isFault, newConversationId, obtainSoapToken, openSession,
-  openSessionCount, ping, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate,
+  openSessionCount, ping, sessionLedger, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate,
   validateEnvelope,
 } from './soap.ts';
-export type { OpenSession, SoapCall, SoapExchange } from './soap.ts';
+export type { OpenSession, SessionLedger, SoapCall, SoapExchange } from './soap.ts';
 export { Inconclusive, PrerequisiteFailed } from './rule-test.ts';

@@ -154,6 +154,37 @@ export interface OpenSession {
 /** Sessions this worker opened and has not closed: closed at the end of each test file, also after a failure. */
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
 
+/** What the harness did with the sessions of one caller (environment and PCC): state it established itself. */
+export interface SessionLedger {
+  /** Sessions the service opened for this harness. */
+  readonly opened: number;
+  /** Of those, the ones whose SessionCloseRQ the service answered without a fault. */
+  readonly closed: number;
+  /** Sessions the harness holds open now. */
+  readonly open: number;
+}
+
+const ledgers = new Map<string, { opened: number; closed: number }>();
+const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
+
+/**
+ * The harness's own record of a caller's sessions in this worker: how many it opened, how many the service confirmed
+ * closed, how many it holds. On a live run (one worker) that is every session the run opened.
+ */
+export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
+  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0 };
+  let open = 0;
+  for (const { session } of openSessions.values()) if (session.env === env && session.cpaId === cpaId) open++;
+  return { opened: l.opened, closed: l.closed, open };
+}
+
+function ledger(env: Environment, cpaId: string): { opened: number; closed: number } {
+  const key = ledgerKey(env, cpaId);
+  let l = ledgers.get(key);
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0 }));
+  return l;
+}
+
 /**
  * Keeps a session the service just opened (whatever sent the `SessionCreateRQ`): known to this worker, and on a live
  * run registered with the main process before its token is used, so that the main process can close it if the run
@@ -161,6 +192,7 @@ const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }
  */
 async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   openSessions.set(session.token, { ctx, session });
+  ledger(session.env, session.cpaId).opened++;
   await registerSession(runConfig(), session);
 }
 
@@ -188,7 +220,7 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     conversationId: session.conversationId,
     cpaId: session.cpaId,
   });
-  openSessions.delete(session.token);
+  if (openSessions.delete(session.token) && x.envelope && !x.envelope.fault) ledger(session.env, session.cpaId).closed++;
   await unregisterSession(runConfig(), session.token);
   ctx.created({ sessionsClosed: 1 });
   return x;

@@ -98,10 +98,11 @@ export class TokenStore {
     return this.#tokens.has(value);
   }
   /** The newest token of `kind` issued to the account in `env`. */
-  latestFor(env: Environment, account: SimAccount, kind: TokenKind): IssuedToken | undefined {
+  /** The newest token of the account of a kind in `env`, issued through `via` when given. */
+  latestFor(env: Environment, account: SimAccount, kind: TokenKind, via?: 'rest' | 'soap'): IssuedToken | undefined {
     let latest: IssuedToken | undefined;
     for (const t of this.#tokens.values()) {
-      if (t.env === env && t.account === account && t.kind === kind && (!latest || t.issuedAt >= latest.issuedAt)) latest = t;
+      if (t.env === env && t.account === account && t.kind === kind && (via === undefined || t.via === via) && (!latest || t.issuedAt >= latest.issuedAt)) latest = t;
     }
     return latest;
   }

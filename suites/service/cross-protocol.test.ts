@@ -1,4 +1,4 @@
-import { inSomeEnvironment, restTokenAnswer, restTokenRoute } from '../../harness/checks/routes.ts';
+import { inSomeEnvironment, obtainToken, restTokenAnswer, restTokenRoute } from '../../harness/checks/routes.ts';
 import { callRest, callSoap, describeAnswer, expectAccepted, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import { CheckFailure, Inconclusive, obtainSoapToken, PrerequisiteFailed, responseToken, ruleTest, tokenCreate } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
@@ -16,7 +16,7 @@ ruleTest('XPROTO-01', 'a token from POST /v2/auth/token is accepted in wsse:Bina
   await expectAccepted(soapAnswer(x), `a REST token in wsse:BinarySecurityToken of ${action} (which accepts the TokenCreateRQ token)`, PROBE_HINTS.soapSessionless, 'accepted', {
     factor: 'token',
     before: control.answer,
-    again: async () => soapAnswer(await callSoap(ctx, env, control.token)),
+    again: async () => soapAnswer(await callSoap(ctx, env, await obtainSoapToken(ctx, env))),
   });
 }, { clauses: ['XPROTO-01.rest-token-in-soap'] });
 
@@ -28,7 +28,8 @@ ruleTest('XPROTO-02', 'a token from TokenCreateRQ is accepted as a bearer token 
   await expectAccepted(restAnswer(trial), `a TokenCreateRQ token as the bearer token of ${probe.method} ${probe.path} (which accepts the REST token)`, PROBE_HINTS.rest, 'accepted', {
     factor: 'token',
     before: control.answer,
-    again: async () => restAnswer(await callRest(ctx, env, `Bearer ${control.token}`)),
+    // Again with a fresh REST token: a token of the control's kind, not the same one (a service may take it once only).
+    again: async () => restAnswer(await callRest(ctx, env, `Bearer ${await obtainToken(ctx, env)}`)),
   });
 }, { clauses: ['XPROTO-02.soap-token-in-rest'] });
 

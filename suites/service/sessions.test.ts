@@ -98,7 +98,7 @@ ruleTest('SESS-02', 'closing a session releases its pool slot', async (ctx) => {
   const size = declaredPool(ctx, sa);
   const sessions: OpenSession[] = [];
   try {
-    await openSessions(ctx, sa, size, sessions);
+    await openSessions(ctx, sa, size, sessions, { rule: 'SESS-02: closing a session releases its pool slot' });
     const extra = await sessionCreate(ctx, 'cert', sa.account);
     if (createVerdict(ctx, extra, `SessionCreateRQ number ${size + 1}`) === 'opened') {
       sessions.push(extra.session!);
@@ -161,7 +161,7 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
   const size = declaredPool(ctx, sa);
   const sessions: OpenSession[] = [];
   try {
-    await openSessions(ctx, sa, size, sessions);
+    await openSessions(ctx, sa, size, sessions, { rule: 'SESS-04: closing a session frees a slot' });
     const extra = await sessionCreate(ctx, 'cert', sa.account);
     if (createVerdict(ctx, extra, `SessionCreateRQ number ${size + 1}`) === 'opened') {
       sessions.push(extra.session!);

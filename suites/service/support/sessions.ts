@@ -1,6 +1,6 @@
 import { callSessionProbe, callSoap, describeAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
-  Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, type CheckContext, type OpenSession, type SoapExchange,
+  CheckFailure, Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/spec/index.ts';
@@ -66,18 +66,34 @@ export function createVerdict(ctx: CheckContext, x: SoapExchange & { session?: O
   throw new Inconclusive(`${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
 }
 
-/** Opens `n` sessions; every one must open (the pool has room for them by its declared size). */
-export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: number, into: OpenSession[]): Promise<void> {
+/**
+ * Opens `n` sessions; every one must open (the pool has room for them by its declared size). A pool refusal before
+ * that is judged on what the harness established itself (its session ledger): when it closed, with the service's
+ * acknowledgement, at least as many sessions of the account as the pool is short of, and holds the rest, the closes
+ * did not release their slots — `closeFailed` says which rule that breaks. Otherwise (sessions the harness did not
+ * open may hold the slots) the answer says nothing: inconclusive, saying what the harness knows.
+ */
+export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: number, into: OpenSession[], closeFailed?: { readonly rule: string }): Promise<void> {
   for (let i = 0; i < n; i++) {
     const x = await sessionCreate(ctx, 'cert', sa.account);
     if (x.session) {
       into.push(x.session);
       continue;
     }
-    if (into.length === 0) await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
+    const answer = soapAnswerOf(ctx, x);
+    const mine = sessionLedger('cert', sa.account.pcc);
+    const short = (sa.poolSize ?? n) - mine.open;
+    const known = `the harness opened ${mine.opened} session(s) of this account in this run, the service confirmed ${mine.closed} of them closed, and it holds ${mine.open}`;
+    if (closeFailed && !sa.fresh && answer.kind !== 'refused' && answer.kind !== 'busy' && answer.kind !== 'not-soap' && mine.closed >= short && short > 0) {
+      throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, {
+        expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
+        actual: describeAnswer(soap(answer)),
+      });
+    }
+    if (into.length === 0 && answer.kind !== 'pool-full' && answer.kind !== 'other-fault') await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
     throw new Inconclusive(
-      `SessionCreateRQ number ${i + 1} was refused (${describeAnswer(soap(soapAnswerOf(ctx, x)))}) although the declared pool holds ${sa.poolSize}`
-        + (sa.fresh ? '' : ': other sessions of the account may be open, or sessionPoolSize in the target config is too large'),
+      `SessionCreateRQ number ${i + 1} was refused (${describeAnswer(soap(answer))}) although the declared pool holds ${sa.poolSize}`
+        + (sa.fresh ? '' : `; ${known}, so sessions the harness did not open may hold the slots, or sessionPoolSize in the target config is too large`),
     );
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * State the harness established itself is evidence (SESS-02, SESS-04): on a live target (the simulator served on
+ * loopback, no control, so the checks use the configured account and its declared pool), a service whose closes keep
+ * their pool slots is caught because the harness opened and closed every session it used — a pool-full answer then
+ * contradicts what the harness knows, instead of being read as "other sessions of the account may be open".
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runConformance } from '../runner.ts';
+import { simAccount } from '../sim/index.ts';
+import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
+
+afterEach(cleanUp);
+
+async function poolTarget(defects: readonly string[]): Promise<string> {
+  const account = simAccount({ epr: '7971', pcc: 'Z2NL', password: 'pool-state-secret-1', poolSize: 2 });
+  const { server } = await serveSimulator({ accounts: { cert: [account], prod: [] }, defects });
+  setEnv({ ...NO_PROXY_ENV, TDS_POOL_PASSWORD: 'pool-state-secret-1' });
+  const dir = tempDir('pool-state');
+  return writeTargetConfig(dir, 'target.json', {
+    name: 'pool-state',
+    environments: { cert: server.urls.cert },
+    accounts: { cert: { epr: '7971', pcc: 'Z2NL', passwordEnv: 'TDS_POOL_PASSWORD' } },
+    sessionPoolSize: 2,
+  });
+}
+
+describe('pool-full answers judged on the harness\'s own session ledger (SESS-02, SESS-04)', () => {
+  it('fails SESS-02 and SESS-04 (not error) when closed sessions keep their slots on a live target', async () => {
+    const config = await poolTarget(['sess02-close-keeps-slot']);
+    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
+    const status = (id: string) => report.rules.find((r) => r.id === id)?.status;
+    expect(status('SESS-02')).toBe('fail');
+    expect(status('SESS-04')).not.toBe('error');
+    const messages = report.rules.flatMap((r) => r.checks.map((c) => ('message' in c ? String(c.message) : '')));
+    expect(messages.some((m) => /the harness opened \d+ session\(s\) of this account in this run, the service confirmed \d+ of them closed/.test(m))).toBe(true);
+  }, 120_000);
+
+  it('passes them on the conforming simulator served the same way', async () => {
+    const config = await poolTarget([]);
+    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
+    for (const id of ['SESS-02', 'SESS-04']) expect(report.rules.find((r) => r.id === id)?.status, id).toMatch(/^(pass|partial)$/);
+  }, 120_000);
+});
