@@ -112,13 +112,15 @@ export function allPairs(): Extract<Subject, { kind: 'pair' }>[] {
   for (const taker of routeTakers as readonly RouteTaker[]) {
     for (const d of defects as readonly Defect[]) {
       if (taker.defects?.includes(d.id as never)) continue;
-      if (pairsWithoutRoute.some((p) => p.defect === d.id && p.taker === taker.id)) continue;
+      const noRoute = pairsWithoutRoute.find((p) => p.defect === d.id && p.taker === taker.id);
+      if (noRoute && !noRoute.excused) continue;
+      const excused: readonly RuleId[] = noRoute?.excused ?? [];
       pairs.push({
         kind: 'pair',
         id: `${d.id} + ${taker.id}`,
         defect: d.id,
         taker,
-        breaks: [...new Set([...d.breaks, ...taker.breaks])],
+        breaks: [...new Set([...d.breaks, ...taker.breaks])].filter((id) => !excused.includes(id)),
         own: d.breaks,
         mayFollow: [...new Set([...(d.mayFollow ?? []), ...(taker.mayFollow ?? [])])],
       });
