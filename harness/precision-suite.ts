@@ -7,9 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allSubjects, precisionLine, resultLine, selfTest, type SelfTestResult, type Subject } from './selftest.ts';
 import { useSession } from './test-session.ts';
 
-/** The part of the self-test a file runs: the subjects `pick` selects (given their index in the full list). */
-export async function precisionSuite(part: string, pick: (subject: Subject, index: number) => boolean): Promise<void> {
-  const subjects = (await allSubjects()).filter(pick);
+/**
+ * The part of the self-test a file runs: the subjects `pick` selects (given their index in the full list), or the
+ * subjects given.
+ */
+export async function precisionSuite(part: string, pick: ((subject: Subject, index: number) => boolean) | readonly Subject[]): Promise<void> {
+  const subjects = typeof pick === 'function' ? (await allSubjects()).filter(pick) : pick;
   const results: SelfTestResult[] = [];
   const session = useSession();
   afterAll(() => {

@@ -33,6 +33,23 @@ describe('self-test precision', () => {
     expect(judgeSubject(defect(['REST-03', 'SOAP-02'], ['STOK-01']), report)).toMatchObject({ kind: 'missed', wrong: ['REST-03'] });
   });
 
+  it('a broken rule reported skipped, error, not-applicable or partial is hidden, not merely missed', () => {
+    // ACCESS-03 is opt-in-free on the simulator but skipped in no run; take a rule the run skipped (not selected ones
+    // are skipped too) as the defect's own rule.
+    const skipped = report.rules.find((r) => r.status === 'skipped')!.id;
+    expect(judgeSubject(defect([skipped, 'SOAP-02'], ['STOK-01']), report)).toMatchObject({ kind: 'hidden', wrong: [skipped] });
+  });
+
+  it('a pair is judged on both deviations\' rules, and only the defect\'s own can be hidden', () => {
+    const skipped = report.rules.find((r) => r.status === 'skipped')!.id;
+    const pair = (own: readonly RuleId[], takerBreaks: readonly RuleId[]): Subject => ({
+      kind: 'pair', id: 'x + y', defect: 'soap02-no-ref-to-message-id', taker: { id: 'y', takes: 'y', breaks: takerBreaks }, own, breaks: [...own, ...takerBreaks], mayFollow: [],
+    });
+    expect(judgeSubject(pair(['SOAP-02', 'STOK-01'], []), report)).toMatchObject({ kind: 'caught' });
+    expect(judgeSubject(pair(['SOAP-02', skipped], ['STOK-01']), report)).toMatchObject({ kind: 'hidden', wrong: [skipped] });
+    expect(judgeSubject(pair(['SOAP-02', 'STOK-01'], [skipped]), report)).toMatchObject({ kind: 'missed', wrong: [skipped] });
+  });
+
   it('a reference subject with a failed rule is dirty, naming it', () => {
     expect(judgeSubject({ kind: 'reference', id: 'r', suite: 'all' }, report)).toMatchObject({ kind: 'dirty', wrong: expect.arrayContaining(['SOAP-02', 'STOK-01']) });
   });

@@ -178,9 +178,10 @@ export async function bearerToken(ctx: CheckContext, env: Environment, acct?: Ac
       if (!(soapErr instanceof PrerequisiteFailed)) throw soapErr;
       throw new PrerequisiteFailed(`no sessionless token in ${env.toUpperCase()} by any route: ${err.reason}; TokenCreateRQ: ${soapErr.reason}`, [...new Set([...err.after, ...soapErr.after])]);
     }
-    // The stand-in has a control of its own: the REST probe serves it. Refused there, it is XPROTO-02's to judge, and
-    // no answer to it would say anything about the check's own rule.
-    const { answer, line } = await callRest(ctx, env, `Bearer ${token}`);
+    // The stand-in has a control of its own: the REST probe serves a token of its kind (another one, so that the
+    // stand-in reaches the check unused). Refused there, it is XPROTO-02's to judge, and no answer to the stand-in
+    // would say anything about the check's own rule.
+    const { answer, line } = await callRest(ctx, env, `Bearer ${await obtainSoapToken(ctx, env, acct)}`);
     if (answer.kind !== 'success') {
       throw new PrerequisiteFailed(`no REST token in ${env.toUpperCase()} (${err.reason}), and the TokenCreateRQ token that would stand in was not served by the REST probe (${line})`, [...new Set([...err.after, 'XPROTO-02' as const])]);
     }
