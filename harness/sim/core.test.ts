@@ -462,6 +462,24 @@ const defectCases: readonly DefectCase[] = [
     conformant: { answer: { status: 200, body: TOKEN_BODY }, outcome: 'token-issued', clientId: 'V1:ops:desk:Z2NL:AA', detail: undefined },
   },
   {
+    id: 'cred03-cert-account-refused',
+    observe: (s) => ({
+      cert: summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert)))),
+      prod: summary(s.core.handle(tokenRequest('prod', authorization(s.accounts.main.prod)))),
+    }),
+    withDefect: { cert: { status: 401, body: { error: 'invalid_client', error_description: WRONG } }, prod: { status: 200, body: TOKEN_BODY } },
+    conformant: { cert: { status: 200, body: TOKEN_BODY }, prod: { status: 200, body: TOKEN_BODY } },
+  },
+  {
+    id: 'rest02-source-ip-demanded',
+    observe: (s) => ({
+      without: summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert)))),
+      with: summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=client_credentials&source_ip=192.0.2.10' }))),
+    }),
+    withDefect: { without: { status: 400, body: { error: 'invalid_request', error_description: 'Missing required parameter: source_ip' } }, with: { status: 200, body: TOKEN_BODY } },
+    conformant: { without: { status: 200, body: TOKEN_BODY }, with: { status: 200, body: TOKEN_BODY } },
+  },
+  {
     id: 'rest02-source-ip-rejected',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=client_credentials&source_ip=192.0.2.10' }))),
     withDefect: { status: 400, body: { error: 'invalid_request', error_description: 'Unexpected parameter source_ip' } },
