@@ -3,7 +3,7 @@ import { hidden } from './latitude-suite.ts';
 import type { Report } from './report/index.ts';
 
 /** A report with the given rules and checks (only what `hidden` reads). */
-function report(rules: readonly { id: string; status: string; checks: readonly { name: string; status: string; reason?: string; file?: string }[] }[]): Report {
+function report(rules: readonly { id: string; status: string; checks: readonly { name: string; status: string; message?: string; file?: string }[] }[]): Report {
   return { rules } as unknown as Report;
 }
 
@@ -16,7 +16,7 @@ describe('hidden (the latitude property counts what a conforming profile hides)'
 
   it('names a check that ran on the default profile and was skipped or not applicable on this one, with the profile', () => {
     const now = report([
-      { id: 'XPROTO-01', status: 'skipped', checks: [{ name: 'XPROTO-01: a REST token in SOAP', status: 'skipped', reason: 'prerequisite failed: no probe', file: '/x/suites/service/cross-protocol.test.ts' }] },
+      { id: 'XPROTO-01', status: 'skipped', checks: [{ name: 'XPROTO-01: a REST token in SOAP', status: 'skipped', message: 'prerequisite failed: no probe', file: '/x/suites/service/cross-protocol.test.ts' }] },
       { id: 'SESS-04', status: 'partial', checks: [{ name: 'SESS-04: pool', status: 'pass' }] },
       { id: 'ENV-03', status: 'skipped', checks: [{ name: 'ENV-03: only one env', status: 'skipped' }] },
     ]);

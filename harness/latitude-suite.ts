@@ -63,7 +63,7 @@ export function hidden(report: Report, base: Report, profiles: Readonly<Record<s
     if (r.status === 'partial' && ruleBefore.get(r.id) === 'pass') out.push(`${r.id} partial on a conforming profile (pass on the default one)`);
     for (const c of r.checks) {
       if (!DID_NOT_RUN.has(c.status) || !RAN.has(before.get(c.name) ?? '')) continue;
-      const reason = 'reason' in c ? String(c.reason).slice(0, 400) : '';
+      const reason = 'message' in c ? String(c.message).slice(0, 400) : '';
       const profile = (c.file !== undefined && profiles[suiteFileKey(c.file)]) || 'default';
       out.push(`${r.id} hidden (${c.status}; ${before.get(c.name)} on the default profile): ${c.name} — ${reason}\n  in ${c.file}, on profile ${JSON.stringify(profile)}`);
     }

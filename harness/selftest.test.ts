@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
-import { judgeSubject, type Subject } from './selftest.ts';
+import { hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
 import type { RuleId } from './spec/index.ts';
 
 let session: ConformanceSession;
@@ -52,5 +52,22 @@ describe('self-test precision', () => {
 
   it('a reference subject with a failed rule is dirty, naming it', () => {
     expect(judgeSubject({ kind: 'reference', id: 'r', suite: 'all' }, report)).toMatchObject({ kind: 'dirty', wrong: expect.arrayContaining(['SOAP-02', 'STOK-01']) });
+  });
+});
+
+describe('reference clients are held to what the in-process reference client runs', () => {
+  const rules = (checks: readonly { id: string; name: string; status: string; message?: string }[]) => ({
+    rules: checks.map((c) => ({ id: c.id, status: c.status, checks: [{ name: c.name, status: c.status, message: c.message ?? '' }] })),
+  }) as unknown as Report;
+  const baseline = rules([{ id: 'SESS-06', name: 'SESS-06: closes', status: 'pass' }, { id: 'API-04', name: 'API-04: reuses', status: 'pass' }]);
+
+  it('a check skipped for a reason other than an unsupported operation is hidden', () => {
+    const run = rules([
+      { id: 'SESS-06', name: 'SESS-06: closes', status: 'skipped', message: 'prerequisite failed: the client does not support soap.session.open: REST only' },
+      { id: 'API-04', name: 'API-04: reuses', status: 'skipped', message: 'prerequisite failed: no token (CRED-02)' },
+    ]);
+    expect(hiddenChecks(run, baseline)).toEqual(['API-04']);
+    expect(judgeSubject({ kind: 'reference', id: 'driver', suite: 'client' }, run, baseline)).toMatchObject({ kind: 'hidden', wrong: ['API-04'] });
+    expect(judgeSubject({ kind: 'reference', id: 'driver', suite: 'client' }, baseline, baseline)).toMatchObject({ kind: 'clean' });
   });
 });

@@ -72,23 +72,62 @@ function runOptionsOf(subject: Subject): Partial<RunOptions> {
   }
 }
 
+/** The in-process reference client's run of the client suite: the baseline of the other reference clients, per session. */
+const clientBaselines = new WeakMap<ConformanceSession, Map<string, Promise<Report>>>();
+
+function clientBaseline(session: ConformanceSession, options: { seed?: number; runs?: number }): Promise<Report> {
+  let bySeed = clientBaselines.get(session);
+  if (!bySeed) clientBaselines.set(session, (bySeed = new Map()));
+  const key = `${options.seed}/${options.runs}`;
+  let report = bySeed.get(key);
+  if (!report) {
+    report = session.run({ target: 'sim', suite: 'client', ...quiet, ...options }).then((r) => r.report);
+    bySeed.set(key, report);
+  }
+  return report;
+}
+
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
 export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
   // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
   const { report } = await session.run({ target: 'sim', suite: 'service', ...runOptionsOf(subject), ...quiet, ...options });
-  return judgeSubject(subject, report);
+  // A reference driver is held to what the in-process reference client lets the checks run (hidden checks).
+  const baseline = subject.kind === 'reference' && subject.suite === 'client' ? await clientBaseline(session, options) : undefined;
+  return judgeSubject(subject, report, baseline);
+}
+
+/**
+ * The checks a reference client's run did not run although the in-process reference client's did: skipped or not
+ * applicable here, pass or info there — unless the client said it does not support the operation (the driver
+ * protocol's `unsupported`: the Python driver speaks REST only).
+ */
+export function hiddenChecks(report: Pick<Report, 'rules'>, baseline: Pick<Report, 'rules'>): RuleId[] {
+  const ran = new Set(baseline.rules.flatMap((r) => r.checks.filter((c) => c.status === 'pass' || c.status === 'info').map((c) => c.name)));
+  const hidden = new Set<RuleId>();
+  for (const r of report.rules) {
+    for (const c of r.checks) {
+      if ((c.status !== 'skipped' && c.status !== 'not-applicable') || !ran.has(c.name)) continue;
+      if (/the client does not support /.test(c.message)) continue;
+      hidden.add(r.id);
+    }
+  }
+  return [...hidden];
 }
 
 /**
  * The verdict on a subject from the report of its run: a reference subject is clean when no rule failed, warned or
- * errored; a defect or mutant is caught when each rule it breaks has its expected status and no rule outside
- * `breaks` and `mayFollow` failed, warned or errored.
+ * errored and — given the in-process reference client's report (`baseline`) — no check that ran there did not run
+ * here, but for an operation the client does not support (else `hidden`); a defect or mutant is caught when each
+ * rule it breaks has its expected status and no rule outside `breaks` and `mayFollow` failed, warned or errored.
  */
-export function judgeSubject(subject: Subject, report: Pick<Report, 'rules'>): SelfTestResult {
+export function judgeSubject(subject: Subject, report: Pick<Report, 'rules'>, baseline?: Pick<Report, 'rules'>): SelfTestResult {
   if (subject.kind === 'reference') {
     const bad = report.rules.filter((r) => BAD.has(r.status));
-    const statuses = Object.fromEntries(bad.map((r) => [r.id, r.status]));
-    return bad.length ? { kind: 'dirty', subject, statuses, wrong: bad.map((r) => r.id) } : { kind: 'clean', subject, statuses };
+    const statuses: Partial<Record<RuleId, string>> = Object.fromEntries(bad.map((r) => [r.id, r.status]));
+    if (bad.length) return { kind: 'dirty', subject, statuses, wrong: bad.map((r) => r.id) };
+    const hidden = baseline ? hiddenChecks(report, baseline) : [];
+    for (const id of hidden) statuses[id] = report.rules.find((r) => r.id === id)?.status ?? 'absent';
+    return hidden.length ? { kind: 'hidden', subject, statuses, wrong: hidden } : { kind: 'clean', subject, statuses };
   }
   const statuses: Partial<Record<RuleId, string>> = {};
   for (const id of subject.breaks) statuses[id] = statusOf(report, id);
@@ -210,7 +249,8 @@ export function resultLine(r: SelfTestResult): string {
 export function precisionLine(results: readonly SelfTestResult[]): string {
   const judged = results.filter((r) => r.subject.kind !== 'reference');
   const collateral = judged.flatMap((r) => (r.kind === 'collateral' ? r.wrong : []));
-  const hidden = judged.flatMap((r) => (r.kind === 'hidden' ? r.wrong : []));
+  // Hidden verdicts of the reference clients count too: a check their run did not run, that the in-process one did.
+  const hidden = results.flatMap((r) => (r.kind === 'hidden' ? r.wrong : []));
   const precise = judged.filter((r) => r.kind === 'caught').length;
   const what = judged.some((r) => r.subject.kind === 'pair') ? 'defects, mutants and defect pairs' : 'defects and mutants';
   return `precision: ${precise} of ${judged.length} ${what} caught by exactly their rules; ${collateral.length} collateral verdict${collateral.length === 1 ? '' : 's'}; ${hidden.length} hidden verdict${hidden.length === 1 ? '' : 's'}`;
