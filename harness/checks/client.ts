@@ -339,7 +339,7 @@ export function clientProperty<T>(
   checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
     await withClient((make, runOptions) =>
-      checkProperty<T, ClientContext>(list, fullTitle, arbitrary, async (ctx, value) => {
+      checkProperty<T, ClientContext>(fullTitle, arbitrary, async (ctx, value) => {
         await ctx.mark();
         try {
           await predicate(ctx, value);

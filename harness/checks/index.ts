@@ -1,6 +1,6 @@
 export { registerTokensIn } from './evidence.ts';
 export { CheckFailure, expectEqual, expectThat, show } from './failure.ts';
-export { replayCommand, ruleProperty, ruleTest } from './rule-test.ts';
+export { ruleProperty, ruleTest } from './rule-test.ts';
 export { redact, registerSecret, secrets } from './secrets.ts';
 export { closeTarget, currentTarget, runConfig } from './target.ts';
 

@@ -8,7 +8,7 @@ async function outcome(predicate: (value: number) => Promise<void>): Promise<{ e
   const ctx = { resetEvidence: () => undefined } as unknown as CheckContext;
   let options: CheckRunOptions | undefined;
   let error: unknown;
-  await checkProperty(['SESS-04'], 'SESS-04: a property', fc.integer({ min: 0, max: 1000 }), (_ctx, value) => predicate(value), 200, async (body, o) => {
+  await checkProperty('SESS-04: a property', fc.integer({ min: 0, max: 1000 }), (_ctx, value) => predicate(value), 200, async (body, o) => {
     options = o;
     error = await body(ctx).then(() => undefined, (err: unknown) => err);
   });

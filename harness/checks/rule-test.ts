@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { it, type TestContext } from 'vitest';
 import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta.ts';
+import { replayCommand } from '../report/replay.ts';
 import { DEFAULT_RUNS } from '../run-config.ts';
 import { findClause, getRule, type RuleId, type Where } from '../spec/index.ts';
 import { TransportError, type Target, type Transport } from '../targets/index.ts';
@@ -247,15 +248,6 @@ function failureMessage(f: CheckFailureDetail): string {
   return lines.join('\n');
 }
 
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The command that re-runs just one property of a report with the same seed and path. */
-export function replayCommand(ids: readonly RuleId[], fullTitle: string, seed: number, path: string): string {
-  return `npx tds-conformance run --only ${ids.join(',')} --seed ${seed} --replay ${shellQuote(`${fullTitle}@${path}`)}`;
-}
-
 /**
  * Cases for a property: its own count is what it runs at the default `--runs` (25), scaled linearly with `--runs`
  * (so `--runs 250` runs ten times as many of every property, and a live run with `--runs 5` a fifth).
@@ -266,7 +258,6 @@ export function scaledRuns(own: number | undefined, runs: number): number {
 
 /** Runs a property inside a check: fatal errors end it at once, the shrunk case is replayed for its evidence. */
 export async function checkProperty<T, C extends CheckContext>(
-  ids: readonly RuleId[],
   fullTitle: string,
   arbitrary: fc.Arbitrary<T> | ((ctx: C) => fc.Arbitrary<T>),
   predicate: (ctx: C, value: T) => Promise<void>,
@@ -327,7 +318,7 @@ export async function checkProperty<T, C extends CheckContext>(
             counterexample: redact(fc.stringify(details.counterexample)),
             seed: details.seed,
             path: details.counterexamplePath ?? '',
-            replay: replayCommand(ids, fullTitle, details.seed, details.counterexamplePath ?? ''),
+            replay: replayCommand({ check: fullTitle, path: details.counterexamplePath ?? '' }, details.seed),
           }
         : {},
   });
@@ -350,6 +341,6 @@ export function ruleProperty<T>(
   const fullTitle = titleFor(list, title);
   checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
-    await checkProperty(list, fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, { ...runOptions, clauses: options.clauses, ...(options.where && { where: options.where }) }), options.examples);
+    await checkProperty(fullTitle, arbitrary, predicate, options.numRuns, (body, runOptions) => runCheck(test, list, body, { ...runOptions, clauses: options.clauses, ...(options.where && { where: options.where }) }), options.examples);
   }, options.timeout ?? 120_000);
 }
