@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../package-info.ts';
 import type { SimEvent } from '../sim/index.ts';
 import { bearerRefusal, callRefusal, ConfigurationRefused, explainFailure, sessionsLeftOpen, tokenRefusal } from './client.ts';
 import { CheckFailure } from './failure.ts';
-import { PrerequisiteFailed } from './rule-test.ts';
+import { PrerequisiteFailed } from './errors.ts';
 
 let seq = 0;
 const event = (e: Partial<SimEvent>): SimEvent => ({

@@ -9,7 +9,8 @@ import { parseEnvelope } from '../soap/index.ts';
 import { TOKEN_PATH, type Environment, type RuleId } from '../spec/index.ts';
 import { createSimTarget, type Account, type SimControl } from '../targets/index.ts';
 import { CheckFailure } from './failure.ts';
-import { checkClauses, checkProperty, runCheck, titleFor, PrerequisiteFailed, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
+import { PrerequisiteFailed } from './errors.ts';
+import { checkClauses, checkProperty, runCheck, titleFor, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
 import { redact, registerSecret } from './secrets.ts';
 import { runConfig } from './target.ts';
 

@@ -12,4 +12,5 @@ export {
   validateEnvelope,
 } from './soap.ts';
 export type { OpenSession, SessionLedger, SoapCall, SoapExchange } from './soap.ts';
-export { Inconclusive, PrerequisiteFailed } from './rule-test.ts';
+export { Inconclusive, NotApplicable, OptInRequired, outcomeOf, PrerequisiteFailed } from './errors.ts';
+export type { CheckErrorCode, ThrownOutcome } from './errors.ts';

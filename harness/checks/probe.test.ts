@@ -3,7 +3,8 @@ import { buildResponse, faultBody, parseEnvelope, replyToOf, tokenCreateRSBody }
 import { createSimTarget, type Target, type Transport } from '../targets/index.ts';
 import { callSessionProbe, expectAccepted, expectRefused, rest, soap, soapProbe } from './probe.ts';
 import { CheckFailure } from './failure.ts';
-import { Inconclusive, PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { Inconclusive, PrerequisiteFailed } from './errors.ts';
+import type { CheckContext } from './rule-test.ts';
 import { openSession } from './soap.ts';
 
 const targets: Target[] = [];

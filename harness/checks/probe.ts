@@ -7,7 +7,8 @@ import type { Environment } from '../spec/index.ts';
 import { parseApiRef, type ApiRef, type HttpResponse, type RestProbe, type SoapProbe } from '../targets/index.ts';
 import { baseUrl } from './rest.ts';
 import { CheckFailure } from './failure.ts';
-import { Inconclusive, PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { Inconclusive, PrerequisiteFailed } from './errors.ts';
+import type { CheckContext } from './rule-test.ts';
 import { obtainSoapToken, openSession, sessionClose, soapCall, type SoapExchange } from './soap.ts';
 
 /** What to configure when a probe says nothing about the token, by probe. */

@@ -2,7 +2,8 @@ import { attribute, type Factor } from '../classify/index.ts';
 import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../spec/index.ts';
 import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
-import { PrerequisiteFailed, type CheckContext } from './rule-test.ts';
+import { PrerequisiteFailed } from './errors.ts';
+import type { CheckContext } from './rule-test.ts';
 import { callRest } from './probe.ts';
 import { obtainSoapToken } from './soap.ts';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CheckFailure } from './failure.ts';
-import { checkProperty, PrerequisiteFailed, type CheckContext, type CheckRunOptions } from './rule-test.ts';
+import { PrerequisiteFailed } from './errors.ts';
+import { checkProperty, type CheckContext, type CheckRunOptions } from './rule-test.ts';
 
 /** Runs checkProperty's body with a stand-in context; resolves with the check's error and its failure details. */
 async function outcome(predicate: (value: number) => Promise<void>): Promise<{ error: unknown; extra: Record<string, unknown> }> {

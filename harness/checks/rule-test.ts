@@ -4,8 +4,8 @@ import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta
 import { replayCommand } from '../report/replay.ts';
 import { DEFAULT_RUNS } from '../run-config.ts';
 import { findClause, getRule, type RuleId, type Where } from '../spec/index.ts';
-import { TransportError, type Target, type Transport } from '../targets/index.ts';
-import { BudgetExhausted } from './budget.ts';
+import type { Target, Transport } from '../targets/index.ts';
+import { NotApplicable, OptInRequired, outcomeOf } from './errors.ts';
 import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';
 import { CheckFailure } from './failure.ts';
 import { redact } from './secrets.ts';
@@ -71,44 +71,6 @@ function applicability(ids: readonly RuleId[], target: Target, where?: Where): E
   return undefined;
 }
 
-class NotApplicable extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-class OptInRequired extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-/**
- * A check could not get to what it checks because something it builds on failed (no token could be obtained, say).
- * Reported `skipped` with the reason, so one broken prerequisite does not cascade into a row of failures. `after`
- * names the rules whose own checks judge the prerequisite: the report adds the first of them that failed in the run.
- */
-export class PrerequisiteFailed extends Error {
-  readonly code = 'PREREQUISITE_FAILED';
-  constructor(readonly reason: string, readonly after: readonly RuleId[] = []) {
-    super(reason);
-    this.name = 'PrerequisiteFailed';
-  }
-}
-
-/**
- * The check could not come to a verdict: the target answered something that says nothing about the rule (a probe
- * action the service does not offer, a fault the harness cannot read, a server error). Reported `error`, with what
- * came back and what to configure — never `fail`.
- */
-export class Inconclusive extends Error {
-  readonly code = 'INCONCLUSIVE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'Inconclusive';
-  }
-}
-
 /** Throws when a check declares a clause the catalog does not have, or one of a rule its title does not name. */
 export function checkClauses(ids: readonly RuleId[], title: string, clauses: readonly string[]): void {
   for (const clause of clauses) {
@@ -145,11 +107,6 @@ export interface CheckRunOptions {
   readonly clauses?: readonly string[];
   /** The check's own `where` (see {@link CheckOptions}). */
   readonly where?: Where;
-}
-
-/** Errors that mean the check could not be carried out (an `error` verdict), not that the target broke a rule. */
-function isErrorVerdict(err: unknown): err is Error & { code: string } {
-  return err instanceof TransportError || err instanceof Inconclusive || (err instanceof Error && err.name === 'DriverFailure' && typeof (err as { code?: unknown }).code === 'string');
 }
 
 export async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, options: CheckRunOptions = {}): Promise<void> {
@@ -200,28 +157,17 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
     await body(ctx);
     setMeta(test, meta(outcome ? { outcome } : {}));
   } catch (err) {
-    if (err instanceof NotApplicable) {
-      setMeta(test, meta({ outcome: { kind: 'not-applicable', reason: err.reason } }));
-      test.skip(err.reason);
-    }
-    if (err instanceof OptInRequired) {
-      setMeta(test, meta({ outcome: { kind: 'skipped', reason: err.reason } }));
-      test.skip(err.reason);
-    }
-    if (err instanceof BudgetExhausted) {
-      setMeta(test, meta({ outcome: { kind: 'skipped', reason: err.message } }));
-      test.skip(err.message);
-    }
-    if (err instanceof PrerequisiteFailed) {
-      const reason = redact(`prerequisite failed: ${err.reason}`);
-      setMeta(test, meta({ outcome: { kind: 'skipped', reason, ...(err.after.length > 0 && { after: err.after }) } }));
-      test.skip(reason);
+    const thrown = outcomeOf(err);
+    if (thrown.kind === 'not-run') {
+      const outcome = thrown.outcome.kind === 'skipped' ? { ...thrown.outcome, reason: redact(thrown.outcome.reason) } : thrown.outcome;
+      setMeta(test, meta({ outcome }));
+      test.skip(outcome.reason);
     }
     const more = options.evidence ? await options.evidence().catch(() => []) : [];
     const evidence = [...notes, ...exchanges.map(formatExchange), ...more].map(redact);
-    if (isErrorVerdict(err)) {
-      setMeta(test, meta({ outcome: { kind: 'error', code: err.code, message: redact(err.message) }, failure: { message: redact(err.message), code: err.code, evidence } }));
-      throw new Error(`${err.code}: ${redact(err.message)}`);
+    if (thrown.kind === 'error') {
+      setMeta(test, meta({ outcome: { kind: 'error', code: thrown.code, message: redact(thrown.message) }, failure: { message: redact(thrown.message), code: thrown.code, evidence } }));
+      throw new Error(`${thrown.code}: ${redact(thrown.message)}`);
     }
     const failure: CheckFailureDetail = {
       message: redact((err as Error)?.message ?? String(err)),
@@ -284,7 +230,7 @@ export async function checkProperty<T, C extends CheckContext>(
       try {
         await predicate(ctx, value);
       } catch (err) {
-        if (isErrorVerdict(err) || err instanceof BudgetExhausted || err instanceof PrerequisiteFailed || err instanceof NotApplicable || err instanceof OptInRequired) {
+        if (outcomeOf(err).kind !== 'fail') {
           fatal = err;
           if (failedForReal) return;
         } else {
@@ -313,7 +259,7 @@ export async function checkProperty<T, C extends CheckContext>(
     }
   }, {
     extra: (err) =>
-      details?.failed && !isErrorVerdict(err)
+      details?.failed && outcomeOf(err).kind === 'fail'
         ? {
             counterexample: redact(fc.stringify(details.counterexample)),
             seed: details.seed,

@@ -15,7 +15,7 @@ import type { SoapExchange } from './soap-exchange.ts';
 
 export type { SoapExchange } from './soap-exchange.ts';
 import type { CheckContext } from './rule-test.ts';
-import { PrerequisiteFailed } from './rule-test.ts';
+import { PrerequisiteFailed } from './errors.ts';
 
 let sequence = 0;
 const next = () => `${process.pid}-${++sequence}`;
