@@ -8,6 +8,7 @@ import { json, type SimRequest, type SimResponse } from './http.ts';
 import { DEFAULT_PROFILE, type LatitudeProfile } from './latitude.ts';
 import { Random } from './random.ts';
 import { handleApiCall, handleTokenRequest, type RestContext, type RestResult } from './rest.ts';
+import type { HandlerContext } from './handler-context.ts';
 import { handleSoap } from './soap.ts';
 import { tokenState, TokenStore } from './tokens.ts';
 
@@ -31,7 +32,7 @@ export interface SimOptions {
  * The simulated service: accounts per environment, issued tokens, sessions and an event log of every request.
  * Pure: no I/O, time only from the injected clock. The MSW handlers and the loopback server are thin adapters.
  */
-export class SimCore {
+export class SimCore implements HandlerContext {
   readonly clock: Clock;
   readonly defects: ReadonlySet<DefectId>;
   readonly tokens = new TokenStore();

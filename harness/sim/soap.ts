@@ -6,7 +6,7 @@ import {
 import { findSoapAction, type Environment, type SoapAction } from '../spec/index.ts';
 import type { LatitudeProfile } from './latitude.ts';
 import type { SimAccount } from './accounts.ts';
-import type { SimCore } from './core.ts';
+import type { HandlerContext } from './handler-context.ts';
 import { xml, type SimRequest } from './http.ts';
 import { checkToken, loginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
 import { FAULTSTRINGS, renamePrefixes, STACK_TRACES } from './latitude.ts';
@@ -16,7 +16,7 @@ import { newSessionToken, type IssuedToken } from './tokens.ts';
 const SERVICE_PARTY = 'webservices.sabre.com';
 
 interface Exchange {
-  readonly core: SimCore;
+  readonly core: HandlerContext;
   readonly ctx: RestContext;
   readonly req: SimRequest;
   readonly envelope: ParsedEnvelope | undefined;
@@ -213,14 +213,14 @@ function otherPayload(name: string): SoapBody {
  * The SOAP endpoint: one POST URL, dispatch on `eb:Action` (SOAPAction is ignored, as by the real service).
  * Faults come with HTTP 500 and header action `ErrorRS`; garbage gets `Client.InvalidEbXmlMessage`.
  */
-export function handleSoap(core: SimCore, req: SimRequest): RestResult {
+export function handleSoap(core: HandlerContext, req: SimRequest): RestResult {
   const result = dispatchSoap(core, req);
   const r = result.response;
   if (r.kind !== 'response' || !r.headers['content-type']?.includes('xml')) return result;
   return { ...result, response: { ...r, body: renamePrefixes(r.body, core.profile) } };
 }
 
-function dispatchSoap(core: SimCore, req: SimRequest): RestResult {
+function dispatchSoap(core: HandlerContext, req: SimRequest): RestResult {
   const ctx = core.restContext();
   const parsed = req.method === 'POST' ? parseEnvelope(req.body) : undefined;
   const envelope = parsed?.ok ? parsed.envelope : undefined;

@@ -1,6 +1,6 @@
 import { withFaultCodes, type FaultCodes } from '../classify/index.ts';
 import type { TokenKind } from '../spec/index.ts';
-import type { Account } from './types.ts';
+import type { Account } from './account.ts';
 
 /** A REST API the checks call to see whether a token is accepted. */
 export interface RestProbe {
