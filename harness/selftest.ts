@@ -87,10 +87,14 @@ function clientBaseline(session: ConformanceSession, options: { seed?: number; r
   return report;
 }
 
+/** The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen. */
+export async function selfTestRun(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<Report> {
+  return (await session.run({ target: 'sim', suite: 'service', ...runOptionsOf(subject), ...quiet, ...options })).report;
+}
+
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
 export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
-  // The whole suite of the subject's side runs, so that a verdict on any other rule is seen (precision).
-  const { report } = await session.run({ target: 'sim', suite: 'service', ...runOptionsOf(subject), ...quiet, ...options });
+  const report = await selfTestRun(session, subject, options);
   // A reference driver is held to what the in-process reference client lets the checks run (hidden checks).
   const baseline = subject.kind === 'reference' && subject.suite === 'client' ? await clientBaseline(session, options) : undefined;
   return judgeSubject(subject, report, baseline);
