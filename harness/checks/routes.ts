@@ -108,13 +108,16 @@ export async function restTokenAnswer(ctx: CheckContext, options: RouteOptions =
       const token = accessTokenOf(res);
       if (ok(res) && (token !== undefined || !needToken)) {
         const found: RestTokenAnswer = { env, account, body, response: res, token, route, tried };
+        if (tried.length > 1) ctx.note(`a token from ${route} (routes tried: ${tried.map((t) => `${t.route}: ${t.answer}`).join('; ')})`);
         if (body === PLAIN_FORM || plain === undefined) return found;
         const verdict = attribute(
           { outcome: 'other', line: `POST ${env.toUpperCase()} /v2/auth/token with ${describeForm(PLAIN_FORM)} → ${describeTokenAnswer(plain)}` },
           'form',
           [{ outcome: 'served', line: `the same with source_ip=${SOURCE_IP} → ${res.status}` }],
         );
-        return verdict.kind === 'refused' && verdict.by === 'difference' ? { ...found, formRefused: { factor: 'form', because: verdict.because } } : found;
+        if (verdict.kind !== 'refused' || verdict.by !== 'difference') return found;
+        ctx.note(`the form was refused, not the credentials: ${verdict.because} (REST-02 judges it)`);
+        return { ...found, formRefused: { factor: 'form', because: verdict.because } };
       }
       if (ok(res)) tokenless = true;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attribute, describeAttribution, firstServedVariant, type Observed } from './attribute.ts';
+import { attribute, describeAttribution, type Observed } from './attribute.ts';
 
 const served: Observed = { outcome: 'served', line: 'GET /x with token A → 200' };
 const refused: Observed = { outcome: 'refused', line: 'GET /x with token B → 401' };
@@ -21,11 +21,5 @@ describe('attribute (attribution by difference)', () => {
     expect(attribute(other, 'token')).toMatchObject({ kind: 'unknown', why: expect.stringContaining('no control') });
     expect(attribute(other, 'environment', [served, { outcome: 'other', line: 'GET /x with token A → 503' }])).toMatchObject({ kind: 'unknown', why: expect.stringContaining('not served either') });
     expect(attribute({ outcome: 'other', transient: true, line: 'GET /x → 429' }, 'token', [served])).toMatchObject({ kind: 'unknown' });
-  });
-
-  it('finds which one-factor variant of a refused request was served', () => {
-    const variants = [{ factor: 'environment' as const, observed: other }, { factor: 'form' as const, observed: served }];
-    expect(firstServedVariant(variants)?.factor).toBe('form');
-    expect(firstServedVariant([{ factor: 'form' as const, observed: refused }])).toBeUndefined();
   });
 });

@@ -57,11 +57,3 @@ export function describeAttribution(a: Attribution): string {
     case 'unknown': return `unknown (${a.why})`;
   }
 }
-
-/**
- * Which of several one-factor variants of a refused request was served: the factor the service refused is the one
- * whose variant it served. `undefined` when none was served (the refusal is not one of these factors).
- */
-export function firstServedVariant<V extends { readonly factor: Factor; readonly observed: Observed }>(variants: readonly V[]): V | undefined {
-  return variants.find((v) => v.observed.outcome === 'served');
-}

@@ -2,7 +2,7 @@
  * Outcome classification: what an answer means (success, refusal, pool full, unknown action, anything else), in one
  * place, for the checks, the observer and the judge alike. Pure: no I/O.
  */
-export { attribute, describeAttribution, firstServedVariant } from './attribute.ts';
+export { attribute, describeAttribution } from './attribute.ts';
 export { DEFAULT_FAULT_CODES, withFaultCodes } from './fault-codes.ts';
 export { classifyRest, describeRestAnswer, isTokenRefusal } from './rest-answer.ts';
 export { classifySoap, describeSoapAnswer } from './soap-answer.ts';
