@@ -1,5 +1,6 @@
 import type { Budget } from './checks/budget.ts';
 import type { ClientSpec } from './clients/load.ts';
+import type { TargetConfig } from './targets/config.ts';
 import type { LatitudeProfile } from './sim/latitude.ts';
 import type { RegistryEndpoint } from './registry/index.ts';
 
@@ -24,8 +25,11 @@ export type TargetSpec =
     }
   | {
       readonly kind: 'live';
-      /** Absolute path of the target config file (format in ARCHITECTURE.md), or a preset name such as `cert`. */
-      readonly config: string;
+      /**
+       * The target config, resolved once by the main process (from a preset such as `cert`, or a file: its format in
+       * ARCHITECTURE.md) and handed to the workers as it is; secrets stay references (`{ "env": … }`) where so given.
+       */
+      readonly config: TargetConfig;
     };
 
 export interface RunConfig {

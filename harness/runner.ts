@@ -18,10 +18,10 @@ import type { ValidatorService } from './soap/validator.ts';
 import { defaultAccounts } from './sim/default-accounts.ts';
 import { parseDefects } from './sim/defects.ts';
 import { rules, type RuleId, type Side } from './spec/index.ts';
-import { ConfigError, loadTargetConfig, resolveAccount, type TargetConfig } from './targets/config.ts';
+import { ConfigError, resolveAccount, type TargetConfig } from './targets/config.ts';
 import type { Account } from './targets/types.ts';
 import type { Transport } from './targets/transport.ts';
-import { presetConfig } from './targets/presets.ts';
+import { targetConfigFor } from './targets/presets.ts';
 import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from './package-info.ts';
 
 export type SuiteName = 'service' | 'client' | 'all';
@@ -221,10 +221,10 @@ export function resolveTarget(
     return { spec: { kind: 'sim', defects, ...(profile && { profile }), ...(fileProfiles && { fileProfiles }) }, accounts: [] };
   }
   if (defects.length) throw new ConfigError('CONFIG_INVALID', `--defect only applies to --target sim (the built-in simulator), not to ${target}.`);
-  const config = presetConfig(target) ?? loadTargetConfig(target);
+  const config = targetConfigFor(target);
   // Resolve secrets now, so a missing variable is reported before the run starts.
   const accounts = Object.values(config.accounts).flatMap((a) => (a ? [resolveAccount(a)] : []));
-  return { spec: { kind: 'live', config: target }, config, accounts };
+  return { spec: { kind: 'live', config }, config, accounts };
 }
 
 /** Secrets the main process knows of, registered so that nothing it writes can show them. */

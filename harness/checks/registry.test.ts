@@ -13,7 +13,7 @@ async function served(limits: { tokens: number; sessions: number }) {
   const registry = new SessionRegistry(limits, async () => ({ kind: 'closed' }));
   const server = await serveRegistry(registry);
   servers.push(server);
-  return { registry, run: defaultRunConfig({ target: { kind: 'live', config: 'cert' }, registry: server.endpoint }) };
+  return { registry, run: defaultRunConfig({ target: { kind: 'live', config: { name: 'registry test', environments: {}, accounts: {} } }, registry: server.endpoint }) };
 }
 
 describe('a worker\'s side of the session registry', () => {

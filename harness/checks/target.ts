@@ -1,8 +1,7 @@
 import { expect, inject } from 'vitest';
 import { suiteFileKey } from '../package-info.ts';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
-import { createLiveTarget, createSimTarget, loadTargetConfig, type Target } from '../targets/index.ts';
-import { presetConfig } from '../targets/presets.ts';
+import { createLiveTarget, createSimTarget, type Target } from '../targets/index.ts';
 import { budgetedTransport, LIVE_BUDGET } from './budget.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
@@ -23,8 +22,7 @@ async function create(run: RunConfig): Promise<Target> {
     const profile = (file !== undefined ? run.target.fileProfiles?.[file] : undefined) ?? run.target.profile;
     return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
   }
-  const config = presetConfig(run.target.config) ?? loadTargetConfig(run.target.config);
-  const target = createLiveTarget(config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
+  const target = createLiveTarget(run.target.config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
   // One budget for the whole run, counted by the main process's session registry (across workers and test files).
   return { ...target, transport: budgetedTransport(target.transport, run.budget ?? LIVE_BUDGET, runLedger(run)) };
 }

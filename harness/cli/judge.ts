@@ -6,7 +6,8 @@ import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, writeReports } from '../report/index.ts';
 import { withFaultCodes, DEFAULT_FAULT_CODES } from '../classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, type Environment } from '../spec/index.ts';
-import { loadTargetConfig, type TargetConfig } from '../targets/index.ts';
+import type { TargetConfig } from '../targets/index.ts';
+import { targetConfigFor } from '../targets/presets.ts';
 import { registerSecretsOf } from '../observe/index.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
 import { summaryLines } from './observe.ts';
@@ -15,7 +16,7 @@ import { UsageError } from './usage-error.ts';
 /** The environment variable `--account` reads the password from (never from the command line). */
 export const ACCOUNT_PASSWORD_VARIABLE = 'TDS_ACCOUNT_PASSWORD';
 
-export const JUDGE_HELP = `Usage: tds-conformance judge <file.har> [--target <config.json>] [--account <EPR>:<PCC>[:<REST domain>]] [options]
+export const JUDGE_HELP = `Usage: tds-conformance judge <file.har> [--target cert|<config.json>] [--account <EPR>:<PCC>[:<REST domain>]] [options]
 
 Judges a client from a HAR 1.2 file (browser devtools "Save all as HAR", mitmproxy, Charles): the client rules, and
 the service rules the answers show, as "observe" does, into the usual reports.
@@ -26,7 +27,7 @@ addresses. The identity rules (CRED-01, SOAP-03, SOAP-05, …) need the account 
 not-applicable, saying so.
 
 Options:
-  --target <file.json>     a target config: the environments' addresses, the accounts, sessionPoolSize, faultCodes
+  --target cert|<file.json>  a preset or a target config: the environments' addresses, the accounts, sessionPoolSize, faultCodes
   --account <EPR>:<PCC>[:<domain>]   the account (password in ${ACCOUNT_PASSWORD_VARIABLE}); no domain: the default AA
   --pool-size <n>          the session pool the application is configured with (SESS-08)
   --whole-run              the file holds the application's whole run, up to its exit (SESS-06)
@@ -59,10 +60,10 @@ export async function judgeCommand(args: readonly string[], env: NodeJS.ProcessE
   }
   if (positionals.length !== 1) throw new UsageError('judge takes one HAR file: tds-conformance judge <file.har> (see "tds-conformance judge --help").');
   const file = positionals[0] as string;
-  const config: TargetConfig | undefined = values.target ? loadTargetConfig(values.target) : undefined;
+  const config: TargetConfig | undefined = values.target ? targetConfigFor(values.target, env) : undefined;
   const poolSize = parseInteger('pool-size', values['pool-size'], 1);
   const only = parseOnly(values.only);
-  const accounts: Partial<Record<Environment, KnownAccount[]>> = config ? { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') } : {};
+  const accounts: Partial<Record<Environment, KnownAccount[]>> = config ? { cert: knownFromConfig(config, 'cert', env), prod: knownFromConfig(config, 'prod', env) } : {};
   if (values.account) {
     const a = accountFromFlag(values.account, env);
     accounts.cert = [...(accounts.cert ?? []), a];

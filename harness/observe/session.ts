@@ -7,8 +7,8 @@ import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, type Report } from '../report/index.ts';
 import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
 import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../spec/index.ts';
-import { ConfigError, createTransport, loadTargetConfig, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
-import { presetConfig } from '../targets/presets.ts';
+import { ConfigError, createTransport, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
+import { targetConfigFor } from '../targets/presets.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { JudgeContext, KnownAccount } from './exchange.ts';
 import { Injector, type Injection } from './inject.ts';
@@ -39,8 +39,8 @@ export interface ObservationResult {
 }
 
 /** An account known from a target config: `restDomainDeclared` when the config names the REST domain. */
-export function knownFromConfig(config: TargetConfig, env: Environment): KnownAccount[] {
-  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
+export function knownFromConfig(config: TargetConfig, env: Environment, variables: NodeJS.ProcessEnv = process.env): KnownAccount[] {
+  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a, variables), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
   const main = config.accounts[env];
   // The accounts of "access" are CERT accounts (ACCESS rules): an application may use them too.
   const x = config.access;
@@ -117,7 +117,7 @@ export class Observation {
     if (injections.length > 0) {
       throw new ConfigError('CONFIG_INVALID', `--inject acts on the built-in simulator only: use it with --upstream sim, not ${options.upstream}.`);
     }
-    const config = presetConfig(options.upstream) ?? loadTargetConfig(options.upstream);
+    const config = targetConfigFor(options.upstream);
     const accounts: Partial<Record<Environment, KnownAccount[]>> = { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') };
     for (const a of Object.values(accounts).flat()) if (a) redactor.add(a.password);
     const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 30_000, useEnvProxy: true });

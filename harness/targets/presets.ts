@@ -1,5 +1,5 @@
 import { environments } from '../spec/index.ts';
-import { ConfigError, type TargetConfig } from './config.ts';
+import { ConfigError, loadTargetConfig, type TargetConfig } from './config.ts';
 
 /** The variables the `cert` preset reads its account from; all must be set. */
 const CERT_VARIABLES = ['TDS_CERT_EPR', 'TDS_CERT_PCC', 'TDS_CERT_PASSWORD'] as const;
@@ -37,3 +37,11 @@ export function presetConfig(name: string, env: NodeJS.ProcessEnv = process.env)
 }
 
 export const PRESETS = ['cert'] as const;
+
+/**
+ * What `--target` (or `--upstream`) names, as a config: a preset (`cert`) or the path of a target config file. The one
+ * resolver of the CLI's commands (run, observe, judge); the run resolves it once and hands the config to its workers.
+ */
+export function targetConfigFor(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  return presetConfig(nameOrPath, env) ?? loadTargetConfig(nameOrPath);
+}
