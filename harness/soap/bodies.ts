@@ -1,3 +1,4 @@
+import type { SoapErrorCode } from './errors.ts';
 import { soapFaults } from '../spec/index.ts';
 import { NS, PREFIX } from './namespaces.ts';
 import { element, type ElementSpec } from './xml-builder.ts';
@@ -22,7 +23,7 @@ export function rawBody(xml: string): SoapBody {
 }
 
 export class RawBodyError extends Error {
-  readonly code = 'RAW_BODY_INVALID';
+  readonly code = 'raw-body-invalid' satisfies SoapErrorCode;
   constructor(message: string) {
     super(message);
     this.name = 'RawBodyError';

@@ -40,3 +40,4 @@ export type { EnvelopeValidator, ValidatorOptions, ValidatorService } from './va
 export type { Verdict, VerdictCode } from './verdict.ts';
 export type { ElementSpec, WriteOptions } from './xml-builder.ts';
 export type { TreeErrorCode, XmlAttribute, XmlElement, XmlName } from './xml-tree.ts';
+export type { JavaHelperErrorCode, SoapErrorCode } from './errors.ts';

@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 /** Name of the Java class of the long-lived validator (`harness/soap/java/`). */
 export const HELPER_CLASS = 'EnvelopeValidatorServer';
 
+import type { JavaHelperErrorCode } from './errors.ts';
+
 const SOURCE = fileURLToPath(new URL(`./java/${HELPER_CLASS}.java`, import.meta.url));
 const PROJECT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/tds-auth-conformance/', import.meta.url));
 
 /** Thrown when Java is missing or the helper cannot be compiled or started. */
 export class JavaHelperError extends Error {
   constructor(
-    readonly code: 'java-not-found' | 'compile-failed' | 'start-failed' | 'helper-exited' | 'protocol' | 'closed',
+    readonly code: JavaHelperErrorCode,
     message: string,
   ) {
     super(message);

@@ -2,6 +2,7 @@
  * Escaping for the builders and entity decoding for the parser: the two places where text crosses the XML syntax.
  * @see https://www.w3.org/TR/xml/#syntax
  */
+import type { SoapErrorCode } from './errors.ts';
 
 /** Characters outside XML 1.0 `Char` (§2.2): C0 controls but tab/LF/CR, lone surrogates, U+FFFE and U+FFFF. */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
@@ -15,7 +16,7 @@ export function findInvalidXmlChar(text: string): string | undefined {
 
 /** Thrown by the builders for a value XML cannot carry. */
 export class XmlTextError extends Error {
-  readonly code = 'invalid-xml-character';
+  readonly code = 'invalid-xml-character' satisfies SoapErrorCode;
   constructor(character: string, where: string) {
     super(`${where} holds ${character}, which XML 1.0 cannot carry (not even as a character reference)`);
     this.name = 'XmlTextError';

@@ -1,3 +1,4 @@
+import type { SoapErrorCode } from './errors.ts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { NS } from './namespaces.ts';
 import { decodeEntities, findInvalidXmlChar } from './xml-text.ts';
@@ -23,7 +24,7 @@ export interface XmlElement extends XmlName {
   readonly inScope: ReadonlyMap<string, string>;
 }
 
-export type TreeErrorCode = 'not-well-formed' | 'invalid-character' | 'namespace-error';
+export type TreeErrorCode = Extract<SoapErrorCode, 'not-well-formed' | 'invalid-character' | 'namespace-error'>;
 
 export type TreeResult =
   | { readonly ok: true; readonly root: XmlElement }
