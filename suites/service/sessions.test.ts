@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, closeRequest, expectThat, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, sessionClose, sessionCreate,
+  CheckFailure, closeRequest, expectThat, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
   type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
+import { scaledRuns } from '../../harness/checks/rule-test.ts';
 import { limits, type RuleId } from '../../harness/spec/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
 import {
@@ -217,7 +218,10 @@ interface Model {
 
 interface Real {
   readonly ctx: CheckContext;
-  readonly judge: RuleId;
+  /** The rule this run judges (its deviations end a sequence); none in the survey, which only records. */
+  readonly judge: RuleId | undefined;
+  /** The rules whose transitions the service missed in this run (the survey reads them). */
+  readonly deviations?: Set<RuleId>;
   readonly sa: SessionAccount;
   readonly sessions: (OpenSession | undefined)[];
   readonly tokens: string[];
@@ -262,6 +266,7 @@ function live(m: Model): ModelSession[] {
 }
 
 function deviation(r: Real, rule: RuleId, step: string, expected: string, actual: string): void {
+  r.deviations?.add(rule);
   if (rule === r.judge) throw new CheckFailure(`the service left the state table at: ${step}`, { expected, actual });
 }
 
@@ -461,19 +466,59 @@ async function modelActions(ctx: CheckContext): Promise<string[]> {
   }
 }
 
+const MODEL_RUNS = 25;
+const sequences = fc.commands(commands, { maxCommands: 40, size: 'medium' });
+
+/** One sequence against a fresh account: the model judges `judge`'s transitions, and records every rule's deviations. */
+async function modelRun(ctx: CheckContext, cmds: Iterable<fc.AsyncCommand<Model, Real>>, judge: RuleId | undefined, deviations?: Set<RuleId>): Promise<void> {
+  const sa = await sessionAccount(ctx, { poolSize: POOL_MODEL, timeoutSeconds: TIMEOUT_MODEL });
+  const actions = await modelActions(ctx);
+  const real: Real = { ctx, judge, sa, sessions: [], tokens: [], actions, ...(deviations && { deviations }) };
+  const model: Model = { now: 0, timeout: TIMEOUT_MODEL, poolSize: POOL_MODEL, sessions: [], tokens: [] };
+  try {
+    await fc.asyncModelRun(() => ({ model, real }), cmds);
+  } finally {
+    await closeAll(ctx, real.sessions.filter((s, i): s is OpenSession => s !== undefined && model.sessions[i]?.state === 'open'));
+  }
+}
+
+/**
+ * The survey: the sequences every model check draws (the same arbitrary, seed and number of runs), run once for all
+ * of them, judging none and recording which rules' transitions the service missed. A rule the survey saw no deviation
+ * of holds on exactly the sequences its own check would run; only a rule with one runs its own property, which stops
+ * at the deviation and shrinks it. One run of the model instead of five on a conforming service, the same verdicts.
+ */
+const surveys = new WeakMap<object, Promise<ReadonlySet<RuleId>>>();
+
+function survey(ctx: CheckContext): Promise<ReadonlySet<RuleId>> {
+  let found = surveys.get(ctx.target);
+  if (!found) {
+    const run = runConfig();
+    const deviations = new Set<RuleId>();
+    found = fc.check(fc.asyncProperty(sequences, (cmds) => modelRun(ctx, cmds, undefined, deviations)), {
+      seed: run.seed,
+      numRuns: scaledRuns(MODEL_RUNS, run.runs),
+      endOnFailure: true,
+    }).then((details) => {
+      // An error that is not a deviation (no answer, an inconclusive one) is the checks' verdict: they run on their own.
+      if (details.failed) for (const rule of MODEL_RULES) deviations.add(rule);
+      return deviations;
+    });
+    surveys.set(ctx.target, found);
+  }
+  return found;
+}
+
+const MODEL_RULES: readonly RuleId[] = ['SESS-01', 'SESS-02', 'SESS-03', 'SESS-04', 'LIFE-01'];
+
 function modelCheck(judge: RuleId, title: string, clauses: readonly string[]): void {
-  ruleProperty(judge, title, fc.commands(commands, { maxCommands: 40, size: 'medium' }), async (ctx, cmds) => {
+  ruleProperty(judge, title, sequences, async (ctx, cmds) => {
     if (!ctx.target.control) return ctx.notApplicable('the model moves the clock, which only the simulator offers');
-    const sa = await sessionAccount(ctx, { poolSize: POOL_MODEL, timeoutSeconds: TIMEOUT_MODEL });
-    const actions = await modelActions(ctx);
-    const real: Real = { ctx, judge, sa, sessions: [], tokens: [], actions };
-    const model: Model = { now: 0, timeout: TIMEOUT_MODEL, poolSize: POOL_MODEL, sessions: [], tokens: [] };
-    try {
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-    } finally {
-      await closeAll(ctx, real.sessions.filter((s, i): s is OpenSession => s !== undefined && model.sessions[i]?.state === 'open'));
-    }
-  }, { numRuns: 25, clauses });
+    // Replaying a counterexample, or a rule the survey saw deviate: this check's own run judges it.
+    const replaying = runConfig().replay !== undefined;
+    if (!replaying && !(await survey(ctx)).has(judge)) return;
+    await modelRun(ctx, cmds, judge);
+  }, { numRuns: MODEL_RUNS, clauses });
 }
 
 modelCheck('SESS-01', 'random sequences of session and token operations: a request before the timeout keeps the session open', ['SESS-01.keepalive-ping', 'SESS-01.keepalive-any-request']);
