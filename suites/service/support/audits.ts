@@ -1,8 +1,8 @@
-import { CheckFailure, expectEqual, expectThat, ruleTest, type CheckContext } from '../../../harness/checks/index.ts';
+import { CheckFailure, expectEqual, expectThat, ruleTest, validateEnvelope, type CheckContext } from '../../../harness/checks/index.ts';
 import { soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
 import { isRecord, jsonBody } from '../../../harness/checks/rest.ts';
 import { encodeBase64Utf8 } from '../../../harness/credentials/index.ts';
-import { expectSoapResponse, type AnswerKind } from './soap-expect.ts';
+import { expectSoapResponse, schemaFor, type AnswerKind } from './soap-expect.ts';
 import { expectTokenResponse, isJsonContentType } from './token-answers.ts';
 
 /**
@@ -15,10 +15,11 @@ export function auditExchanges(scope: string): void {
   const soapClauses = ['SOAP-02.token-create', 'SOAP-02.session-create', 'SOAP-02.session-close', 'SOAP-02.call', 'SOAP-02.fault'];
   ruleTest('SOAP-02', `every SOAP answer to the ${scope} validates, carries an action, echoes ConversationId and refers to the request MessageId`, async (ctx) => {
     const seen = new Set<AnswerKind>();
-    for (const x of soapJournal()) {
-      if (x.request.messageId === '') continue;
-      seen.add(await expectSoapResponse(x, `${x.request.action ?? 'a request'} (one of the ${scope})`));
-    }
+    const journal = soapJournal().filter((x) => x.request.messageId !== '');
+    // Every envelope goes to the validator at once (it answers them in order), then each is judged in turn.
+    const verdicts = journal.map((x) => (x.envelope ? validateEnvelope(x.response.body, schemaFor(x)) : undefined));
+    for (const v of verdicts) v?.catch(() => undefined);
+    for (const [i, x] of journal.entries()) seen.add(await expectSoapResponse(x, `${x.request.action ?? 'a request'} (one of the ${scope})`, verdicts[i]));
     for (const clause of soapClauses) if (!seen.has(clause.slice('SOAP-02.'.length) as AnswerKind)) ctx.unchecked(clause, `the ${scope} received no such answer`);
   }, { clauses: soapClauses });
 

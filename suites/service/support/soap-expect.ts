@@ -1,5 +1,5 @@
 import { CheckFailure, expectEqual, expectThat, excerpt, validateEnvelope, type SoapExchange } from '../../../harness/checks/index.ts';
-import { NS } from '../../../harness/soap/index.ts';
+import { NS, type Verdict } from '../../../harness/soap/index.ts';
 
 /** What SOAP-02 asks of an answer, by the kind of request it answers (the clause it belongs to). */
 export type AnswerKind = 'token-create' | 'session-create' | 'session-close' | 'call' | 'fault';
@@ -14,6 +14,11 @@ export function answerKind(x: SoapExchange): AnswerKind {
   }
 }
 
+/** The schema an answer validates against: a business answer's body is outside the document (latitude business-payloads). */
+export function schemaFor(x: SoapExchange): 'response' | 'response-business' {
+  return answerKind(x) === 'call' ? 'response-business' : 'response';
+}
+
 /** The response actions the document names; the others (close, calls, faults) are free (latitude). */
 const NAMED_ACTIONS: Partial<Record<AnswerKind, string>> = { 'token-create': 'TokenCreateRS', 'session-create': 'SessionCreateRS' };
 
@@ -23,14 +28,13 @@ const NAMED_ACTIONS: Partial<Record<AnswerKind, string>> = { 'token-create': 'To
  * MessageHeader carries an action (the one the document names, where it names one), echoes the request's
  * ConversationId, and its RefToMessageId is the request's MessageId.
  */
-export async function expectSoapResponse(x: SoapExchange, what: string): Promise<AnswerKind> {
+export async function expectSoapResponse(x: SoapExchange, what: string, validated?: Promise<Verdict>): Promise<AnswerKind> {
   if (!x.envelope) {
     throw new CheckFailure(`the answer to ${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${x.response.status} ${x.parseError ?? ''}` });
   }
   const kind = answerKind(x);
-  // A business answer's body is outside the document (latitude business-payloads): its envelope and header only.
-  const schema = kind === 'call' ? 'response-business' : 'response';
-  const verdict = await validateEnvelope(x.response.body, schema);
+  const schema = schemaFor(x);
+  const verdict = await (validated ?? validateEnvelope(x.response.body, schema));
   if (!verdict.valid) {
     throw new CheckFailure(`the answer to ${what} does not validate against the response schema`, {
       expected: `a valid envelope (fixtures/xsd/${schema}.xsd${kind === 'call' ? ': the envelope and header; the business body is free' : ''})`,
