@@ -1,3 +1,5 @@
+import type { Problem } from '../judges/index.ts';
+
 /**
  * A check that found the target not doing what a rule says. Carries what was expected and what was seen, in the
  * style of oauth4webapi: `unexpected "token_type" value` with `{ expected: 'bearer', actual: 'Bearer' }`.
@@ -6,13 +8,19 @@ export class CheckFailure extends Error {
   readonly code: string;
   readonly expected: string | undefined;
   readonly actual: string | undefined;
-  constructor(message: string, details: { code?: string; expected?: unknown; actual?: unknown } = {}) {
+  constructor(message: string, details: { code?: string; expected?: unknown; actual?: unknown; shown?: boolean } = {}) {
     super(message);
     this.name = 'CheckFailure';
     this.code = details.code ?? 'CHECK_FAILED';
-    this.expected = 'expected' in details ? show(details.expected) : undefined;
-    this.actual = 'actual' in details ? show(details.actual) : undefined;
+    const display = (v: unknown) => (details.shown && typeof v === 'string' ? v : show(v));
+    this.expected = 'expected' in details ? display(details.expected) : undefined;
+    this.actual = 'actual' in details ? display(details.actual) : undefined;
   }
+}
+
+/** Fails with a judge's problem (harness/judges), its expected and actual values as the judge wrote them. */
+export function failOn(problem: Problem | undefined): void {
+  if (problem) throw new CheckFailure(problem.message, { expected: problem.expected, actual: problem.actual, shown: true });
 }
 
 /** A value as a report shows it: strings quoted, everything else as JSON. */

@@ -3,12 +3,12 @@
  * suite (suites/client), read from what the client actually sent instead of from a scripted workload. A clause the
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
-import { attributeValue, childElement, NS, envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
-import { decodeCredentials } from '../credentials/index.ts';
+import { envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
 import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { TOKEN_CREATING, type IssuedToken, type SoapMessage, type Traffic } from './traffic.ts';
-import { broken, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
+import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
+import { readCred02, sess05BodyProblem, sess05HeaderProblem } from '../judges/index.ts';
 import type { RuleId } from '../spec/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
@@ -37,30 +37,23 @@ function cred(t: Traffic): ClauseVerdict[] {
   if (requests.length === 0) {
     return ['CRED-02.basic-scheme', 'CRED-02.outer-layer', 'CRED-02.inner-layer', 'CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => notSeen(c, none));
   }
-  const basic = requests.map((r) => ({ r, match: /^Basic (\S+)$/.exec(r.authorization ?? '') }));
-  const schemeFail = basic.find((b) => !b.match);
-  const layered = basic.flatMap((b) => (b.match ? [{ r: b.r, layers: decodeCredentials(b.match[1] as string) }] : []));
-  const outer = layered.find((l) => !l.layers.ok && l.layers.code === 'outer-base64');
-  const inner = layered.find((l) => !l.layers.ok && l.layers.code !== 'outer-base64');
-  const decoded = layered.flatMap((l) => (l.layers.ok ? [{ r: l.r, clientId: l.layers.clientId }] : []));
-  const out: ClauseVerdict[] = [
-    schemeFail
-      ? broken('CRED-02.basic-scheme', 'the token request does not carry "Authorization: Basic <ENCODED_CREDENTIALS>"', {
-          expected: 'Basic <ENCODED_CREDENTIALS>', actual: schemeFail.r.authorization?.replace(/\s.*$/, ' …') ?? '(no header)', x: schemeFail.r.x,
-        })
-      : held('CRED-02.basic-scheme', `${plural(requests.length, 'token request')}, each with Basic credentials`),
-  ];
+  // The judge of the client suite (harness/judges): the scheme, then both base64 layers, on every token request.
+  const read = requests.map((r) => ({ r, reading: readCred02(r.authorization) }));
+  const firstOf = (clause: string) => read.find((b) => !b.reading.ok && b.reading.problem.clause === clause);
+  const schemeFail = firstOf('CRED-02.basic-scheme');
+  const outer = firstOf('CRED-02.outer-layer');
+  const inner = firstOf('CRED-02.inner-layer');
+  const layered = read.filter((b) => b.reading.ok || b.reading.problem.clause !== 'CRED-02.basic-scheme');
+  const decoded = read.flatMap((b) => (b.reading.ok ? [{ r: b.r, clientId: b.reading.clientId }] : []));
+  const verdictOf = (b: typeof schemeFail) => (b && !b.reading.ok ? brokenBy(b.reading.problem, b.r.x) : undefined);
+  const out: ClauseVerdict[] = [verdictOf(schemeFail) ?? held('CRED-02.basic-scheme', `${plural(requests.length, 'token request')}, each with Basic credentials`)];
   const layersSeen = `${plural(layered.length, 'Basic credential')} decoded`;
   if (layered.length === 0) {
     out.push(notSeen('CRED-02.outer-layer', 'no token request carried Basic credentials (see CRED-02.basic-scheme)'), notSeen('CRED-02.inner-layer', 'no token request carried Basic credentials (see CRED-02.basic-scheme)'));
   } else {
     out.push(
-      outer && !outer.layers.ok
-        ? broken('CRED-02.outer-layer', 'the credentials are not base64( base64(ClientID) ":" base64(password) )', { expected: 'two layers of base64 (UTF-8)', actual: outer.layers.reason, x: outer.r.x })
-        : held('CRED-02.outer-layer', layersSeen),
-      inner && !inner.layers.ok
-        ? broken('CRED-02.inner-layer', 'the credentials are not base64( base64(ClientID) ":" base64(password) )', { expected: 'two layers of base64 (UTF-8)', actual: inner.layers.reason, x: inner.r.x })
-        : outer ? notSeen('CRED-02.inner-layer', 'the outer layer is not base64 (see CRED-02.outer-layer)') : held('CRED-02.inner-layer', layersSeen),
+      verdictOf(outer) ?? held('CRED-02.outer-layer', layersSeen),
+      verdictOf(inner) ?? (outer ? notSeen('CRED-02.inner-layer', 'the outer layer is not base64 (see CRED-02.outer-layer)') : held('CRED-02.inner-layer', layersSeen)),
     );
   }
   if (decoded.length === 0) {
@@ -458,25 +451,15 @@ function sess05(t: Traffic): ClauseVerdict[] {
     return [notSeen('SESS-05.header', none), notSeen('SESS-05.body', none)];
   }
   const seen = `${plural(list.length, 'SessionCloseRQ')}`;
+  // The judges of the client suite (harness/judges); which token is a session's, the traffic shows by what it opened.
   const headerFail = list.map((m) => {
-    const h = m.request!.messageHeader;
-    if (!h?.conversationId) return broken('SESS-05.header', 'SessionCloseRQ carries no eb:ConversationId', { expected: 'the session\'s ConversationId', actual: '(none)', x: m.x });
-    // Its value is SOAP-05's to judge (one deviation, one rule); here: it is there.
-    if (!h.cpaId) return broken('SESS-05.header', 'SessionCloseRQ carries no eb:CPAId', { expected: 'the caller\'s PCC', actual: '(none)', x: m.x });
     const issued = m.tokenUsed ? t.issued.get(m.tokenUsed) : undefined;
-    if (m.request!.security.kind !== 'binarySecurityToken' || (issued !== undefined && issued.kind !== 'session')) {
-      return broken('SESS-05.header', 'SessionCloseRQ does not carry the session token in wsse:BinarySecurityToken', { expected: 'the session token', actual: issued ? `a ${issued.kind} token` : m.request!.security.kind, x: m.x });
-    }
-    return undefined;
+    const p = sess05HeaderProblem(m.request!, { is: issued === undefined ? undefined : issued.kind === 'session', ...(issued && { carried: `a ${issued.kind} token` }) });
+    return p && brokenBy(p, m.x);
   });
   const bodyFail = list.map((m) => {
-    const root = m.request!.body.root;
-    if (root?.localName !== 'SessionCloseRQ') return broken('SESS-05.body', 'the body of SessionCloseRQ is not a SessionCloseRQ element', { expected: 'SessionCloseRQ', actual: root?.localName ?? '(none)', x: m.x });
-    const source = childElement(childElement(root, NS.ota, 'POS'), NS.ota, 'Source');
-    if (!source || !attributeValue(source, 'PseudoCityCode')) return broken('SESS-05.body', 'SessionCloseRQ has no POS/Source with a PseudoCityCode', { expected: 'POS/Source@PseudoCityCode', actual: source ? 'Source without PseudoCityCode' : 'no POS/Source', x: m.x });
-    if (!attributeValue(root, 'TimeStamp')) return broken('SESS-05.body', 'SessionCloseRQ has no TimeStamp attribute', { expected: 'TimeStamp', actual: '(absent)', x: m.x });
-    if (!attributeValue(root, 'Version')) return broken('SESS-05.body', 'SessionCloseRQ has no Version attribute', { expected: 'Version', actual: '(absent)', x: m.x });
-    return undefined;
+    const p = sess05BodyProblem(m.request!);
+    return p && brokenBy(p, m.x);
   });
   return [firstFailure('SESS-05.header', headerFail, seen), firstFailure('SESS-05.body', bodyFail, seen)];
 }

@@ -4,10 +4,10 @@
  * happened to send are judged; the service suite (`run`) exercises every clause on purpose.
  */
 import { secretForms } from '../report/index.ts';
+import { isJsonContentType, rest03Problems, rest05Problems } from '../judges/index.ts';
 import { NS, type Verdict } from '../soap/index.ts';
-import { limits, TOKEN_TYPE } from '../spec/index.ts';
 import type { SoapMessage, Traffic } from './traffic.ts';
-import { broken, held, notSeen, type ClauseVerdict } from './verdict.ts';
+import { broken, brokenBy, held, notSeen, type ClauseVerdict } from './verdict.ts';
 
 /** Validates a SOAP answer against the harness's response schema. */
 /** Validates an answer against a top-level schema: `response-business` for business answers (their body is free). */
@@ -16,7 +16,6 @@ export type ResponseValidator = (xml: string, schema: 'response' | 'response-bus
 /** The service rules this module judges, in catalog order. */
 export const OBSERVABLE_SERVICE_RULES = ['REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'STOK-02', 'ERR-03', 'ERR-04', 'ERR-05'] as const;
 
-const isJson = (type: string | undefined) => /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i.test(type ?? '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function parsedJson(body: string): unknown {
@@ -33,21 +32,11 @@ function rest03and05(t: Traffic): ClauseVerdict[] {
   if (ok.length === 0) return clauses.map((c) => notSeen(c, 'no successful token answer seen'));
   const seen = plural(ok.length, 'successful token answer');
   const out = new Map<string, ClauseVerdict>();
+  // The judges of the suites (harness/judges), on every successful answer; the first problem of each clause counts.
   for (const r of ok) {
-    const res = r.x.response!;
-    const body = parsedJson(res.body);
-    const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-    const fail = (clause: string, message: string, expected: string, actual: string) => {
-      if (!out.has(clause)) out.set(clause, broken(clause, message, { expected, actual, x: r.x }));
-    };
-    if (!obj) fail('REST-03.json-object', 'the token answer is not a JSON object', 'a JSON object', res.body.slice(0, 80));
-    else {
-      if (typeof obj.access_token !== 'string' || obj.access_token === '') fail('REST-03.access-token', 'access_token is not a non-empty string', 'a non-empty string', typeof obj.access_token);
-      if (obj.token_type !== TOKEN_TYPE) fail('REST-03.token-type', 'token_type is not exactly "bearer"', TOKEN_TYPE, JSON.stringify(obj.token_type ?? null));
-      if (obj.expires_in !== limits.accessTokenLifetimeSeconds) fail('REST-03.expires-in', 'expires_in is not the integer 604800', String(limits.accessTokenLifetimeSeconds), JSON.stringify(obj.expires_in ?? null));
+    for (const p of [...rest03Problems(r.x.response!, 'the token answer'), ...rest05Problems(r.x.response!, 'the token answer')]) {
+      if (!out.has(p.clause)) out.set(p.clause, brokenBy(p, r.x));
     }
-    if (res.status !== 200) fail('REST-05.status-200', 'the successful token answer does not have status 200', '200', String(res.status));
-    if (!isJson(res.headers['content-type'])) fail('REST-05.json-content-type', 'the token answer has no JSON content type', 'application/json (parameters allowed)', res.headers['content-type'] ?? '(none)');
   }
   return clauses.map((c) => out.get(c) ?? held(c, seen));
 }
@@ -56,7 +45,7 @@ function err03(t: Traffic): ClauseVerdict[] {
   const errors = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 400 && r.x.response.status < 500);
   if (errors.length === 0) return ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'].map((c) => notSeen(c, 'no token error seen (a wrong password shows one)'));
   const invalidClient = errors.filter((r) => r.answer === 'invalid_client');
-  const notJson = errors.find((r) => !isJson(r.x.response!.headers['content-type']) || parsedJson(r.x.response!.body) === undefined);
+  const notJson = errors.find((r) => !isJsonContentType(r.x.response!.headers['content-type']) || parsedJson(r.x.response!.body) === undefined);
   const not401 = invalidClient.find((r) => r.x.response!.status !== 401);
   // The secret the request carried (decoded from its credentials), in any encoding.
   const echo = errors.find((r) => r.decoded.ok && r.decoded.password.length >= 4 && secretForms(r.decoded.password).some((f) => r.x.response!.body.includes(f)));

@@ -1,3 +1,4 @@
+import type { Problem } from '../judges/index.ts';
 /**
  * The verdict on one clause of a rule, judged from recorded traffic, and how verdicts become a report with the same
  * model as `run` (harness/report): one check per clause, titled `<rule ID>: <clause text> (observed)`.
@@ -24,6 +25,11 @@ export type ClauseVerdict =
   | { readonly clause: string; readonly status: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean };
 
 /** A clause's verdict as a failure, with the exchange that shows it as evidence. */
+/** A judge's problem (harness/judges) as a broken clause, with the exchange that shows it. */
+export function brokenBy(p: Problem, x?: ObservedExchange): ClauseVerdict {
+  return broken(p.clause, p.message, { expected: p.expected, actual: p.actual, ...(x && { x }) });
+}
+
 export function broken(clause: string, message: string, detail: { expected?: string | number | undefined; actual?: string | number | undefined; x?: ObservedExchange | readonly ObservedExchange[] } = {}): ClauseVerdict {
   const xs = detail.x === undefined ? [] : Array.isArray(detail.x) ? (detail.x as readonly ObservedExchange[]) : [detail.x as ObservedExchange];
   return {

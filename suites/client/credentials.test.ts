@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { clientProperty, clientTest, ConfigurationRefused, op, type ClientContext } from '../../harness/checks/client.ts';
 import { CheckFailure, expectThat, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
 import { actualShape, clientIdShape, expectedShape, type ShapeAccount } from '../../harness/clients/credential-shape.ts';
-import { decodeAuthorization, decodeCredentials } from '../../harness/credentials/index.ts';
+import { decodeAuthorization } from '../../harness/credentials/index.ts';
+import { readCred02 } from '../../harness/judges/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints } from '../../harness/spec/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { tokenRequests } from './support/events.ts';
@@ -63,11 +64,10 @@ clientProperty(
     const acct = asAccount(generated);
     const header = await tokenRequestHeader(ctx, acct);
     const shapes = { expected: expectedShape(shapeOf(acct)), actual: actualShape(header, shapeOf(acct)) };
-    const match = /^Basic (\S+)$/.exec(header ?? '');
-    expectThat(match !== null, 'the token request does not carry "Authorization: Basic <ENCODED_CREDENTIALS>"', shapes);
-    const layers = decodeCredentials(match![1]!);
-    expectThat(layers.ok, `the credentials are not base64( base64(ClientID) ":" base64(password) ): ${layers.ok ? '' : layers.reason}`, shapes);
-    if (layers.ok) expectThat(layers.password === generated.password, 'the decoded client secret is not the password', shapes);
+    // The judge observe uses too (harness/judges): the scheme, then both base64 layers.
+    const reading = readCred02(header);
+    if (!reading.ok) throw new CheckFailure(reading.problem.clause === 'CRED-02.basic-scheme' ? reading.problem.message : `${reading.problem.message}: ${reading.problem.actual}`, shapes);
+    expectThat(reading.password === generated.password, 'the decoded client secret is not the password', shapes);
   },
   { numRuns: 10, examples: EXAMPLES, clauses: ["CRED-02.inner-layer", "CRED-02.outer-layer", "CRED-02.basic-scheme"] },
 );
@@ -79,9 +79,8 @@ clientProperty(
   async (ctx, generated) => {
     const acct = asAccount(generated);
     const header = await tokenRequestHeader(ctx, acct);
-    const decoded = /^Basic (\S+)$/.exec(header ?? '')?.[1];
-    const layers = decoded ? decodeCredentials(decoded) : undefined;
-    if (!layers?.ok) throw new PrerequisiteFailed(`the credentials cannot be decoded (${actualShape(header, shapeOf(acct))})`, ['CRED-02']);
+    const layers = readCred02(header);
+    if (!layers.ok) throw new PrerequisiteFailed(`the credentials cannot be decoded (${actualShape(header, shapeOf(acct))})`, ['CRED-02']);
     const expected = `V1:${generated.epr}:${generated.pcc}:${DEFAULT_REST_DOMAIN}`;
     expectThat(layers.clientId === expected, 'unexpected Client ID', { expected: clientIdShape(expected, shapeOf(acct)), actual: clientIdShape(layers.clientId, shapeOf(acct)) });
   },

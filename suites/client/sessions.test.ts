@@ -1,7 +1,8 @@
 import { callRefusal, clientTest, op, type ClientContext } from '../../harness/checks/client.ts';
-import { CheckFailure, expectEqual, expectThat, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
+import { CheckFailure, expectThat, failOn, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
+import { sess05BodyProblem, sess05HeaderProblem } from '../../harness/judges/index.ts';
 import { classifySoap } from '../../harness/classify/index.ts';
-import { NS, attributeValue, childElement, parseEnvelope } from '../../harness/soap/index.ts';
+import { parseEnvelope } from '../../harness/soap/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/spec/index.ts';
 import type { SimEvent } from '../../harness/sim/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
@@ -24,18 +25,11 @@ clientTest('SESS-05', 'SessionCloseRQ carries ConversationId, CPAId and the toke
   const events = await ctx.events();
   const close = closes(events)[0];
   if (!close?.envelope) throw new PrerequisiteFailed('the client sent no SessionCloseRQ when asked to close (see SESS-06)');
-  const h = close.envelope.messageHeader;
+  // The judges observe uses too (harness/judges); what only a driven client shows — which token is the session's —
+  // enters as a fact.
   const token = sessionTokens(events)[0];
-  expectThat(Boolean(h?.conversationId), 'SessionCloseRQ carries no eb:ConversationId', { expected: 'the session\'s ConversationId', actual: h?.conversationId });
-  // The document asks for an eb:CPAId here; that it is the caller's PCC is SOAP-05's (every request's) rule.
-  expectThat(Boolean(h?.cpaId), 'SessionCloseRQ carries no eb:CPAId', { expected: 'an eb:CPAId', actual: h?.cpaId });
-  expectThat(closedToken(close) === token, 'SessionCloseRQ does not carry the session token in wsse:BinarySecurityToken', { expected: 'the session token', actual: close.envelope.security.kind });
-  const root = close.envelope.body.root;
-  expectEqual('body element of SessionCloseRQ', root?.localName, 'SessionCloseRQ');
-  const source = childElement(childElement(root, NS.ota, 'POS'), NS.ota, 'Source');
-  expectThat(Boolean(source && attributeValue(source, 'PseudoCityCode')), 'SessionCloseRQ has no POS/Source with a PseudoCityCode', { expected: 'POS/Source@PseudoCityCode', actual: source ? 'Source without PseudoCityCode' : 'no POS/Source' });
-  expectThat(Boolean(root && attributeValue(root, 'TimeStamp')), 'SessionCloseRQ has no TimeStamp attribute', { expected: 'TimeStamp', actual: '(absent)' });
-  expectThat(Boolean(root && attributeValue(root, 'Version')), 'SessionCloseRQ has no Version attribute', { expected: 'Version', actual: '(absent)' });
+  failOn(sess05HeaderProblem(close.envelope, { is: closedToken(close) === token }));
+  failOn(sess05BodyProblem(close.envelope));
 }, { clauses: ["SESS-05.header", "SESS-05.body"], needs: 'token' });
 
 /** The service answered the request with a refusal of its token (harness/classify says `invalid-token`). */

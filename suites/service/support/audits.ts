@@ -3,7 +3,7 @@ import { soapJournal, tokenJournal, type TokenExchange } from '../../../harness/
 import { isRecord, jsonBody } from '../../../harness/checks/rest.ts';
 import { encodeBase64Utf8 } from '../../../harness/credentials/index.ts';
 import { expectSoapResponse, schemaFor, type AnswerKind } from './soap-expect.ts';
-import { expectTokenResponse, isJsonContentType } from './token-answers.ts';
+import { expectTokenResponse, expectTokenResponseShape, isJsonContentType } from './token-answers.ts';
 
 /**
  * The rules that hold for every answer, checked on every exchange a suite file's checks made (the journal of
@@ -33,11 +33,7 @@ export function auditExchanges(scope: string): void {
 
   ruleTest('REST-05', `every successful token answer to the ${scope} has status 200 and a JSON content type`, async (ctx) => {
     const all = successes();
-    for (const [i, x] of all.entries()) {
-      expectEqual(`status of token answer ${i + 1} of ${all.length} (one of the ${scope})`, x.response.status, 200);
-      const type = x.response.headers['content-type'] ?? '';
-      expectThat(isJsonContentType(type), `token answer ${i + 1} of ${all.length} (one of the ${scope}) has no JSON content type`, { expected: 'application/json (parameters allowed)', actual: type || '(none)' });
-    }
+    for (const [i, x] of all.entries()) expectTokenResponseShape(x.response, `token answer ${i + 1} of ${all.length} (one of the ${scope})`);
     if (all.length === 0) for (const clause of ['REST-05.status-200', 'REST-05.json-content-type']) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
   }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'] });
 

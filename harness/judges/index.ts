@@ -1,0 +1,12 @@
+/**
+ * The judges: pure functions from what was sent and answered to the problems a rule finds, one module per rule area.
+ * The suites (driving a client, probing a service) and `observe`/`judge` (recorded traffic) decide with the same code.
+ */
+export { problem } from './problem.ts';
+export { readCred02 } from './credentials.ts';
+export { sess05BodyProblem, sess05HeaderProblem } from './sessions.ts';
+export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
+
+export type { Cred02Reading } from './credentials.ts';
+export type { Problem } from './problem.ts';
+export type { TokenAnswer } from './token-answer.ts';

@@ -1,0 +1,16 @@
+/**
+ * What a judge finds wrong with one exchange: the clause it breaks, in words, with what was expected and what came.
+ * Judges are pure functions of what was sent and answered; the suites turn a problem into a `CheckFailure`, `observe`
+ * and `judge` into a broken clause verdict — the same words either way.
+ */
+export interface Problem {
+  /** `<rule ID>.<slug>` of the catalog. */
+  readonly clause: string;
+  readonly message: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+export function problem(clause: string, message: string, expected: string, actual: string): Problem {
+  return { clause, message, expected, actual };
+}
