@@ -7,6 +7,7 @@ import type { Environment } from '../spec/index.ts';
 import { parseApiRef, type ApiRef, type HttpResponse, type RestProbe, type SoapProbe } from '../targets/index.ts';
 import { baseUrl } from './rest.ts';
 import { CheckFailure } from './failure.ts';
+import { inSomeEnvironment } from './environments.ts';
 import { Inconclusive, PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
 import { obtainSoapToken, openSession, sessionClose, soapCall, type SoapExchange } from './soap.ts';
@@ -104,27 +105,26 @@ async function discover(ctx: CheckContext, name: 'soapSession' | 'soapSessionles
   const candidates = [...new Set([ctx.target.probes[name].action, ...CANDIDATES[name], ...fromDeclarations])];
   const tried: string[] = [];
   let refusals = 0;
-  const attempt = async (token: string, conversationId?: string): Promise<SoapProbe | undefined> => {
+  const attempt = async (env: Environment, token: string, conversationId?: string): Promise<SoapProbe | undefined> => {
     for (const action of candidates) {
       const probe = action === ctx.target.probes[name].action ? ctx.target.probes[name] : { action };
-      const { answer } = await callSoapWith(ctx, 'cert', token, probe, conversationId);
+      const { answer } = await callSoapWith(ctx, env, token, probe, conversationId);
       if (answer.kind === 'success') return probe;
       if (answer.kind === 'refused' && answer.why === 'invalid-token') refusals++;
       tried.push(`${action}: ${describeSoapAnswer(answer)}`);
     }
     return undefined;
   };
-  let found: SoapProbe | undefined;
-  if (kind === 'session') {
-    const session = await openSession(ctx, 'cert');
+  // A token from the first environment that gives one (every route before a skip); the actions are tried there.
+  const found = await inSomeEnvironment(ctx, async (env) => {
+    if (kind === 'sessionless') return attempt(env, await obtainSoapToken(ctx, env));
+    const session = await openSession(ctx, env);
     try {
-      found = await attempt(session.token, session.conversationId);
+      return await attempt(env, session.token, session.conversationId);
     } finally {
       await sessionClose(ctx, session);
     }
-  } else {
-    found = await attempt(await obtainSoapToken(ctx, 'cert'));
-  }
+  });
   if (found) return found;
   if (refusals === candidates.length) {
     // Every action refused the token as invalid: the token, not the actions, is the likelier cause.

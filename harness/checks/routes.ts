@@ -4,7 +4,10 @@ import { TransportError, type Account, type HttpResponse } from '../targets/inde
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
 import { PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
+import { inSomeEnvironment } from './environments.ts';
 import { callRest } from './probe.ts';
+
+export { inSomeEnvironment };
 import { obtainSoapToken } from './soap.ts';
 
 /**
@@ -141,28 +144,6 @@ export async function restTokenRoute(ctx: CheckContext, options: Omit<RouteOptio
  */
 export async function obtainToken(ctx: CheckContext, env: Environment, acct?: Account): Promise<string> {
   return (await restTokenRoute(ctx, { env, ...(acct && { account: acct }) })).token;
-}
-
-/**
- * Runs `attempt` in each environment with an account (CERT first) until one has what it needs: an environment whose
- * prerequisite is missing (`PrerequisiteFailed`) is a route tried, not the end. None having it gives one
- * `PrerequisiteFailed` listing what each environment answered, after the rules the first one named.
- */
-export async function inSomeEnvironment<T>(ctx: CheckContext, attempt: (env: Environment) => Promise<T>): Promise<T> {
-  const envs = ENVIRONMENTS.filter((e) => ctx.target.environments[e] && ctx.target.accounts[e]);
-  if (envs.length === 0) return ctx.notApplicable('the target has no environment with an account configured');
-  const missing: PrerequisiteFailed[] = [];
-  for (const env of envs) {
-    try {
-      return await attempt(env);
-    } catch (err) {
-      if (!(err instanceof PrerequisiteFailed)) throw err;
-      missing.push(err);
-      if (envs.length > 1) ctx.note(`in ${env.toUpperCase()}: ${err.reason}`);
-    }
-  }
-  if (missing.length === 1) throw missing[0]!;
-  throw new PrerequisiteFailed(missing.map((m, i) => `in ${envs[i]!.toUpperCase()}: ${m.reason}`).join('; '), [...new Set(missing.flatMap((m) => m.after))]);
 }
 
 /**

@@ -10,6 +10,7 @@ import { creates } from './budget.ts';
 import { CheckFailure } from './failure.ts';
 import { journalSoap } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
+import { registerSecret } from './secrets.ts';
 import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
@@ -208,9 +209,24 @@ export async function sessionCreate(ctx: CheckContext, env: Environment, account
 /** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */
 export async function openSession(ctx: CheckContext, env: Environment, account?: Account): Promise<OpenSession> {
   const x = await sessionCreate(ctx, env, account);
-  if (!x.session) throw noTokenFrom(ctx, 'SessionCreateRQ', env, x, account);
-  return x.session;
+  if (x.session) return x.session;
+  const missing = noTokenFrom(ctx, 'SessionCreateRQ', env, x, account);
+  // Another route: the configured account's pool is full (of sessions a deviation kept, SESS-02's or SESS-04's to
+  // judge), and the target can make another account (the simulator) — a fresh one with the same PCC stands in.
+  const full = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes).kind === 'pool-full';
+  const control = ctx.target.control;
+  if (!full || account || !control) throw missing;
+  const main = soapAccount(ctx, env);
+  const fresh: Account = { ...main, epr: `POOL${process.pid}X${++freshAccounts}`, password: `pool-${freshAccounts}-${process.pid}-secret` };
+  registerSecret(fresh.password);
+  await control.addAccount(env, fresh);
+  const y = await sessionCreate(ctx, env, fresh);
+  if (!y.session) throw missing;
+  ctx.note(`${missing.reason}: a fresh account of the simulator with the same PCC stands in (its pool is empty)`);
+  return y.session;
 }
+
+let freshAccounts = 0;
 
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange> {
   const x = await soapCall(ctx, session.env, {
