@@ -43,6 +43,14 @@ describe('every route to a token before a skip', () => {
     expect(ctx.notes.join('\n')).toMatch(/CERT, the configured account, grant_type only: 401 invalid_client/);
   });
 
+  it('tries the other declared accounts, for a check of the token endpoint\'s answer, when the configured ones are refused', async () => {
+    const ctx = await sim(['cred03-cert-account-refused']);
+    const certOnly: CheckContext = { ...ctx, target: { ...ctx.target, environments: { cert: ctx.target.environments.cert! }, accounts: { cert: ctx.target.accounts.cert! } } };
+    const found = await restTokenAnswer(certOnly, { anyAccount: true });
+    expect(found.route).toBe('CERT, the declared CERT-only account, grant_type only');
+    await expect(restTokenAnswer(certOnly)).rejects.toThrow(PrerequisiteFailed);
+  });
+
   it('attributes a refusal of the document\'s request to its form when the same with source_ip is served', async () => {
     const ctx = await sim(['rest02-source-ip-demanded']);
     const found = await restTokenAnswer(ctx);

@@ -58,6 +58,12 @@ export interface RouteOptions {
   readonly account?: Account;
   /** A 2xx answer without an access token is not enough (default true): the check uses the token. */
   readonly needToken?: boolean;
+  /**
+   * The check judges the token endpoint's answer, not what the token may call: after the environments' configured
+   * accounts, the other accounts the target declares (a CERT-only one, another agency's, one without the amendment)
+   * are routes too.
+   */
+  readonly anyAccount?: boolean;
 }
 
 const describeForm = (body: string) => (body === PLAIN_FORM ? 'grant_type only' : 'grant_type and source_ip');
@@ -70,6 +76,11 @@ function candidates(ctx: CheckContext, options: RouteOptions): { env: Environmen
     const account = options.account ?? ctx.target.accounts[env];
     if (!ctx.target.environments[env] || !account) continue;
     out.push({ env, account, whose: options.account ? `the account ${options.account.epr}` : 'the configured account' });
+  }
+  if (options.anyAccount && !options.account && (!options.env || options.env === 'cert') && ctx.target.environments.cert) {
+    const d = ctx.target.declared;
+    const others: [Account | undefined, string][] = [[d.certOnly, 'the declared CERT-only account'], [d.otherAgency?.account, 'the declared other agency\'s account'], [d.noAmendment?.account, 'the declared account without the amendment']];
+    for (const [account, whose] of others) if (account) out.push({ env: 'cert', account, whose });
   }
   if (out.length === 0) return ctx.notApplicable(options.env ? `the target has no ${options.env.toUpperCase()} environment and account configured` : 'the target has no environment with an account configured');
   return out;

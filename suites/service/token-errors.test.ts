@@ -22,7 +22,7 @@ const controls = new WeakMap<CheckContext, Promise<RestTokenAnswer>>();
 function goodCredentialsRoute(ctx: CheckContext): Promise<RestTokenAnswer> {
   let control = controls.get(ctx);
   if (!control) {
-    control = restTokenAnswer(ctx, { needToken: false });
+    control = restTokenAnswer(ctx, { needToken: false, anyAccount: true });
     controls.set(ctx, control);
   }
   return control;
