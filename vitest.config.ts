@@ -35,7 +35,7 @@ export default defineConfig({
       // The harness's own tests share their workers' modules (isolate: false): each file cleans up what it starts,
       // and loading the harness once per worker instead of once per file cut the tests' CPU by a fifth (294 s
       // CPU and 199 s wall, against 362 s and 239 s, on 2 CPUs, without the precision and latitude files).
-      { extends: true, test: { name: 'unit', isolate: false, include: ['harness/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', isolate: false, include: ['harness/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
       { extends: true, test: { name: 'conformance', include: ['suites/**/*.test.ts'], setupFiles: ['./harness/checks/setup.ts'] } },
     ],
   },

@@ -9,7 +9,7 @@ import {
   buildRequest, buildResponse, createValidator, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRSBody,
   specFaultBody, tokenCreateRQBody, usernameToken, type SchemaName,
 } from '../harness/soap/index.ts';
-import { validateWithXsdSchemaValidator } from '../harness/soap/xsd-schema-validator.ts';
+import { validateWithXsdSchemaValidator } from '../test/support/xsd-schema-validator.ts';
 import { isMain } from './util.ts';
 
 export interface ValidationOptions {

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from '../harness/report/browser-support.ts';
+import { launchChromium } from '../test/support/browser.ts';
 import { Redactor, renderReports } from '../harness/report/index.ts';
 import { runConformance } from '../harness/runner.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ReportFileError } from '../report/errors.ts';
 import { renderJson } from '../report/json.ts';
 import type { Report } from '../report/model.ts';
-import { sampleReport } from '../report/test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 import { diffCommand, readReportFile } from './diff.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkClientCommand, checkClientModule, checkOutDir } from './preflight.ts';
-import { usage } from './test-support.ts';
+import { usage } from '../../test/support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-preflight-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

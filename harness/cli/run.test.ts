@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';
-import { usage } from './test-support.ts';
+import { usage } from '../../test/support/cli.ts';
 import { UsageError } from './usage-error.ts';
 
 

@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../package-info.ts';
 
 const exec = promisify(execFile);
 
-/** `tds-conformance selftest`, as a user runs it (the whole self-test runs in `npm test` as harness/precision.*.test.ts). */
+/** `tds-conformance selftest`, as a user runs it (the whole self-test runs in `npm test` as test/precision/precision.*.test.ts). */
 async function selftest(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await exec(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'selftest', ...args], { cwd: PACKAGE_ROOT });

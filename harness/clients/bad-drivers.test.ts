@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import type { Report } from '../report/index.ts';
 import { ConformanceSession } from '../runner.ts';
-import { processEnded } from './test-support.ts';
+import { processEnded } from '../../test/support/clients.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-bad-drivers-'));
 let session: ConformanceSession | undefined;

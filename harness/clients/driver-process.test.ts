@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { DriverFailure, DriverProcess } from './driver-process.ts';
 import { ClientError } from './protocol.ts';
-import { processEnded } from './test-support.ts';
+import { processEnded } from '../../test/support/clients.ts';
 
 const driver = (name: string) => `node ${join(PACKAGE_ROOT, 'fixtures/bad-drivers', `${name}.mjs`)}`;
 const started: DriverProcess[] = [];

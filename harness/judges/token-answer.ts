@@ -29,7 +29,7 @@ function jsonObject(body: string): Record<string, unknown> | undefined {
  */
 export function rest03Problems(res: TokenAnswer, what = 'the token response'): Problem[] {
   const obj = jsonObject(res.body);
-  if (!obj) return [problem('REST-03.json-object', `${what} is not a JSON object`, 'a JSON object', res.body.slice(0, 200))];
+  if (!obj) return [problem('REST-03.json-object', `${what} is not a JSON object`, 'a JSON object', JSON.stringify(res.body.slice(0, 200)))];
   const out: Problem[] = [];
   if (typeof obj.access_token !== 'string' || obj.access_token === '') out.push(problem('REST-03.access-token', `unexpected "access_token" value in ${what}`, 'a non-empty string', JSON.stringify(obj.access_token ?? null)));
   if (obj.token_type !== TOKEN_TYPE) out.push(problem('REST-03.token-type', `unexpected "token_type" value in ${what}`, JSON.stringify(TOKEN_TYPE), JSON.stringify(obj.token_type ?? null)));

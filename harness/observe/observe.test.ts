@@ -14,7 +14,7 @@ import { runApplication } from './application.ts';
 import { tryValidator } from './judge.ts';
 import { parseInjections } from './inject.ts';
 import { Observation } from './session.ts';
-import { observeReferenceClient, type ObservedRun } from './test-support.ts';
+import { observeReferenceClient, type ObservedRun } from '../../test/support/observe.ts';
 
 let validator: EnvelopeValidator | undefined;
 let ts: ObservedRun;

@@ -9,7 +9,7 @@ import type { Baseline } from './baseline.ts';
 import { buildReport } from './build.ts';
 import { BaselineError } from './errors.ts';
 import type { Report } from './model.ts';
-import { buildOptions, failed, record, sampleReport } from './test-support.ts';
+import { buildOptions, failed, record, sampleReport } from '../../test/support/report.ts';
 
 const FILE = 'known.json';
 const parseError = (text: string): BaselineError => {

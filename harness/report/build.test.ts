@@ -4,7 +4,7 @@ import type { RuleId } from '../spec/index.ts';
 import { buildReport, exitCodeFor, ruleStatus, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckResult, RuleResult } from './model.ts';
-import { buildOptions, failed, record } from './test-support.ts';
+import { buildOptions, failed, record } from '../../test/support/report.ts';
 
 const ruleOf = (report: ReturnType<typeof buildReport>, id: RuleId): RuleResult => {
   const rule = report.rules.find((r) => r.id === id);

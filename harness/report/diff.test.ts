@@ -3,7 +3,7 @@ import { diffReports, parseReportJson, renderDiff } from './diff.ts';
 import type { ComparableReport } from './diff.ts';
 import { ReportFileError } from './errors.ts';
 import { renderJson } from './json.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 const report = (rules: Record<string, ComparableReport['rules'][number]['status']>): ComparableReport => ({
   rules: Object.entries(rules).map(([id, status]) => ({ id, status })),

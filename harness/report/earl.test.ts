@@ -3,7 +3,7 @@ import { rules as catalog } from '../spec/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { EARL_CONTEXT, earlDocument, earlOutcome, renderEarl, ruleIri } from './earl.ts';
 import { STATUSES } from './model.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 interface Assertion {
   '@type': string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyBaseline } from './baseline.ts';
 import { annotation, escapeData, escapeProperty, githubAnnotations } from './github.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 describe('escaping of workflow commands', () => {
   it('escapes %, carriage return and line feed in a message', () => {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { ChromiumMissingError, launchChromium } from './browser-support.ts';
+import { ChromiumMissingError, launchChromium } from '../../test/support/browser.ts';
 import { Redactor } from './redact.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 import { writeReports } from './write.ts';
 
 const SECRET = 'Ws4kPq9TzX2!';

@@ -4,7 +4,7 @@ import { applyBaseline } from './baseline.ts';
 import { buildReport } from './build.ts';
 import { escapeHtml, renderHtml } from './html.ts';
 import { Redactor } from './redact.ts';
-import { buildOptions, failed, sampleReport } from './test-support.ts';
+import { buildOptions, failed, sampleReport } from '../../test/support/report.ts';
 import { renderReports } from './write.ts';
 
 /** The text between the element with this id's opening tag and the closing `</${tag}>`. */

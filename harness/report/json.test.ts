@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJson } from './json.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 describe('renderJson', () => {
   const report = sampleReport('not-really-secret');

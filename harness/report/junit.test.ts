@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { areas, rules } from '../spec/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { renderJunit } from './junit.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 type Node = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { areas } from '../spec/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { renderMarkdown } from './markdown.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 
 describe('renderMarkdown', () => {
   const secret = 'not-really-secret';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReport } from './build.ts';
 import { Redactor } from './redact.ts';
 import { redactReport } from './redact-report.ts';
-import { buildOptions, failed, record } from './test-support.ts';
+import { buildOptions, failed, record } from '../../test/support/report.ts';
 
 const TITLE = 'CRED-02: the client sends Authorization: Basic base64(base64(ClientID):base64(password)), for any account';
 const REPLAY = `npx tds-conformance run --only CRED-02 --seed 42 --replay '${TITLE}@0:0'`;

@@ -150,7 +150,7 @@ describe('Redactor by pattern', () => {
   );
 
   // A live run leaked most of a password this way: ERR-01's counterexample `Basic VmpF…*zNFM09s…` (a stray `*` in
-  // the part that encodes the password) was masked only up to the stray character (harness/live/secrets.test.ts).
+  // the part that encodes the password) was masked only up to the stray character (test/live/secrets.test.ts).
   test.prop([token68, fc.constantFrom('!', '%', '*', '?', '$', '~', ':', '@', '#', '^', '&', 'é', '中'), token68, fc.constantFrom('Basic', 'Bearer')])(
     'redacts a garbled credential whole, not only up to its first character outside token68',
     (head, odd, tail, scheme) => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReportWriteError } from './errors.ts';
 import { REDACTED, Redactor } from './redact.ts';
-import { sampleReport } from './test-support.ts';
+import { sampleReport } from '../../test/support/report.ts';
 import { renderReports, REPORT_FILES, writeReports } from './write.ts';
 
 const forms = (s: string): string[] => [

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { useValidator } from './test-support.ts';
+import { useValidator } from '../../test/support/soap.ts';
 import { soapFaults } from '../spec/index.ts';
 import {
   bargainFinderMaxRSBody, faultBody, hotelAvailLLSRSBody, otaPingRSBody, sessionCloseRSBody, sessionCreateRSBody, specFaultBody, tokenCreateRSBody,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useValidator } from './test-support.ts';
+import { useValidator } from '../../test/support/soap.ts';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
 import { connectValidator, createValidator, startValidatorService } from './validator.ts';
 

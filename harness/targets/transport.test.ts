@@ -4,7 +4,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestPki } from '../live/test-pki.ts';
+import { makeTestPki } from '../../test/live/test-pki.ts';
 import { ManualClock, SimCore, simAccount, startSimServer } from '../sim/index.ts';
 import { basicAuthorization } from '../credentials/index.ts';
 import { createTransport, TransportError, toTransportError, type Transport, type TransportOptions } from './transport.ts';

@@ -5,12 +5,12 @@
  * warns (a SHOULD rule), and no other client rule does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../../harness/spec/index.ts';
 import type { ClientFault } from '../../examples/clients/typescript/faults.ts';
 import { mutants } from '../../fixtures/mutants/index.ts';
-import type { EnvelopeValidator } from '../soap/index.ts';
-import { tryValidator } from './judge.ts';
-import { observeReferenceClient } from './test-support.ts';
+import type { EnvelopeValidator } from '../../harness/soap/index.ts';
+import { tryValidator } from '../../harness/observe/judge.ts';
+import { observeReferenceClient } from './observe.ts';
 
 /** Mutants whose fault traffic cannot show, with the clause that says why (their rule is judged by the driver suite). */
 const UNOBSERVABLE: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { ConformanceSession } from './runner.ts';
+import { ConformanceSession } from '../../harness/runner.ts';
 
 /**
  * For tests that make many runs of the suites (the latitude property, the precision self-test): a session on the

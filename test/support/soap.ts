@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createValidator, type EnvelopeValidator } from './validator.ts';
+import { createValidator, type EnvelopeValidator } from '../../harness/soap/validator.ts';
 
 /**
  * For tests: a fast-path validator started before the enclosing suite (its JVM takes a moment) and closed after it.

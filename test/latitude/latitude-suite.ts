@@ -10,10 +10,10 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { suiteFileKey } from './package-info.ts';
-import type { Report } from './report/index.ts';
-import { filesFor, selectRules, type ConformanceSession, type RunOptions } from './runner.ts';
-import { conformingProfile, type LatitudeProfile } from './sim/latitude.ts';
+import { suiteFileKey } from '../../harness/package-info.ts';
+import type { Report } from '../../harness/report/index.ts';
+import { filesFor, selectRules, type ConformanceSession, type RunOptions } from '../../harness/runner.ts';
+import { conformingProfile, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 
 /** Random runs across the latitude test files (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */
 export const RANDOM_RUNS = Number(process.env.TDS_LATITUDE_RUNS ?? 17);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FILES, RANDOM_RUNS, randomRuns, runOn, SEED } from './latitude-suite.ts';
-import { useSession } from './test-session.ts';
-import { coveringProfiles, profileWith, type LatitudeProfile } from './sim/latitude.ts';
+import { useSession } from '../support/test-session.ts';
+import { coveringProfiles, profileWith, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 
 /**
- * The latitude property (harness/latitude-suite.ts): the whole service suite passes on every conforming variant of the
+ * The latitude property (test/latitude/latitude-suite.ts): the whole service suite passes on every conforming variant of the
  * service. This file: the per-file profiles reach their files, the covering runs, and the first part of the random
  * runs (the rest: latitude.random.property.test.ts, so that Vitest runs the two side by side).
  */

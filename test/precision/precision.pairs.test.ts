@@ -1,5 +1,5 @@
 import { precisionSuite } from './precision-suite.ts';
-import { samplePairs } from './selftest.ts';
+import { samplePairs } from '../../harness/selftest.ts';
 
 /**
  * The defect-pair self-test's seeded sample (`tds-conformance selftest --pairs` runs every pair): two defects per

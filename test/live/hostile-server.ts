@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SOAP_PATH } from '../sim/index.ts';
+import { SOAP_PATH } from '../../harness/sim/index.ts';
 
 /**
  * How a hostile target answers every request, REST and SOAP alike:

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance } from '../runner.ts';
-import { simAccount } from '../sim/index.ts';
+import { runConformance } from '../../harness/runner.ts';
+import { simAccount } from '../../harness/sim/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);

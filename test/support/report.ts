@@ -1,8 +1,8 @@
 /** Builders of test records and reports for the unit tests of `harness/report`. Not part of the public API. */
-import { buildReport } from './build.ts';
-import type { BuildOptions } from './build.ts';
-import type { CheckMeta } from './meta.ts';
-import type { Report, TestRecord } from './model.ts';
+import { buildReport } from '../../harness/report/build.ts';
+import type { BuildOptions } from '../../harness/report/build.ts';
+import type { CheckMeta } from '../../harness/report/meta.ts';
+import type { Report, TestRecord } from '../../harness/report/model.ts';
 
 export const buildOptions: BuildOptions = {
   toolVersion: '0.1.0',

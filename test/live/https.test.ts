@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Report, RuleStatus } from '../report/index.ts';
-import { runConformance } from '../runner.ts';
-import { defaultAccounts } from '../sim/index.ts';
-import { rules } from '../spec/index.ts';
+import type { Report, RuleStatus } from '../../harness/report/index.ts';
+import { runConformance } from '../../harness/runner.ts';
+import { defaultAccounts } from '../../harness/sim/index.ts';
+import { rules } from '../../harness/spec/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 import { makeTestPki } from './test-pki.ts';
 

@@ -11,12 +11,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { fc } from '@fast-check/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Report } from '../report/index.ts';
-import { encodeCredentials } from '../credentials/index.ts';
-import { runConformance } from '../runner.ts';
-import { DriftingClock, SimCore, simAccount, SOAP_PATH, type SimServer } from '../sim/index.ts';
-import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../spec/index.ts';
-import { PACKAGE_ROOT } from '../package-info.ts';
+import type { Report } from '../../harness/report/index.ts';
+import { encodeCredentials } from '../../harness/credentials/index.ts';
+import { runConformance } from '../../harness/runner.ts';
+import { DriftingClock, SimCore, simAccount, SOAP_PATH, type SimServer } from '../../harness/sim/index.ts';
+import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../../harness/spec/index.ts';
+import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);

@@ -1,8 +1,8 @@
 import { validateXML } from 'xsd-schema-validator';
-import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
-import { schemaPath, type SchemaName } from './schemas.ts';
-import { VALID, type Verdict } from './verdict.ts';
-import { parseXmlTree } from './xml-tree.ts';
+import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from '../../harness/soap/hostile-input.ts';
+import { schemaPath, type SchemaName } from '../../harness/soap/schemas.ts';
+import { VALID, type Verdict } from '../../harness/soap/verdict.ts';
+import { parseXmlTree } from '../../harness/soap/xml-tree.ts';
 
 /**
  * The per-call validation path: the `xsd-schema-validator` package, which starts one JVM per document (~170 ms).

@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../../harness/cli/usage-error.ts';
 
 /** For tests: the message of the UsageError `run` throws (any other error is rethrown; none is an error too). */
 export function usage(run: () => unknown): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hidden } from './latitude-suite.ts';
-import type { Report } from './report/index.ts';
+import type { Report } from '../../harness/report/index.ts';
 
 /** A report with the given rules and checks (only what `hidden` reads). */
 function report(rules: readonly { id: string; status: string; checks: readonly { name: string; status: string; message?: string; file?: string }[] }[]): Report {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useValidator } from './test-support.ts';
+import { useValidator } from './soap.ts';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
 import { validateWithXsdSchemaValidator } from './xsd-schema-validator.ts';
 

@@ -5,8 +5,8 @@
  */
 import { TdsClient } from '../../examples/clients/typescript/client.ts';
 import type { ClientFault } from '../../examples/clients/typescript/faults.ts';
-import { ClientError, type DriverEnvironment, type Environment } from '../clients/protocol.ts';
-import type { Observation } from './session.ts';
+import { ClientError, type DriverEnvironment, type Environment } from '../../harness/clients/protocol.ts';
+import type { Observation } from '../../harness/observe/session.ts';
 
 export const THEMES = '/v1/lists/supported/shop/themes';
 
@@ -103,7 +103,7 @@ export async function runWorkload(client: TdsClient, poolSize: number, failing?:
 export const ALL_INJECTIONS = ['expire-tokens-after=60', 'unauthorized-once', 'close-sessions', 'pool-full'] as const;
 
 export interface ObservedRun {
-  readonly report: import('../report/index.ts').Report;
+  readonly report: import('../../harness/report/index.ts').Report;
   readonly observation: Observation;
   /** Every password and token the traffic carried (for the secret checks). */
   readonly secrets: readonly string[];
@@ -114,9 +114,9 @@ export interface ObservedRun {
  * workload, then (the injection clock moved past the tokens' lifetime) more calls, an application with a wrong
  * password, and shutdown. Judged as a whole run (the applications ended before the observation did).
  */
-export async function observeReferenceClient(faults: readonly ClientFault[], validator: import('../soap/index.ts').EnvelopeValidator | undefined): Promise<ObservedRun> {
-  const { Observation: Obs } = await import('./session.ts');
-  const { parseInjections } = await import('./inject.ts');
+export async function observeReferenceClient(faults: readonly ClientFault[], validator: import('../../harness/soap/index.ts').EnvelopeValidator | undefined): Promise<ObservedRun> {
+  const { Observation: Obs } = await import('../../harness/observe/session.ts');
+  const { parseInjections } = await import('../../harness/observe/inject.ts');
   let offset = 0;
   const poolSize = 2;
   const observation = await Obs.start({ upstream: 'sim', sessionPoolSize: poolSize, injections: parseInjections([...ALL_INJECTIONS]), injectionClock: () => Date.now() + offset });

@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, Report, RuleStatus } from '../report/index.ts';
-import { ConformanceSession } from '../runner.ts';
-import { createTransport, TransportError } from '../targets/index.ts';
+import type { CheckResult, Report, RuleStatus } from '../../harness/report/index.ts';
+import { ConformanceSession } from '../../harness/runner.ts';
+import { createTransport, TransportError } from '../../harness/targets/index.ts';
 import { billionLaughs, HUGE_BYTES, startHostileServer, type HostileMode, type HostileServer } from './hostile-server.ts';
 import { cleanUp, NO_PROXY_ENV, setEnv, tempDir, writeTargetConfig } from './support.ts';
 

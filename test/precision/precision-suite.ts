@@ -4,8 +4,8 @@
  * in its workers; each file opens a session of its own and prints its precision line at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { allSubjects, precisionLine, resultLine, selfTest, type SelfTestResult, type Subject } from './selftest.ts';
-import { useSession } from './test-session.ts';
+import { allSubjects, precisionLine, resultLine, selfTest, type SelfTestResult, type Subject } from '../../harness/selftest.ts';
+import { useSession } from '../support/test-session.ts';
 
 /**
  * The part of the self-test a file runs: the subjects `pick` selects (given their index in the full list), or the
