@@ -3,6 +3,7 @@ import type { ClientSpec } from './clients/load.ts';
 import type { TargetConfig } from './targets/config.ts';
 import type { LatitudeProfile } from './sim/latitude.ts';
 import type { RegistryEndpoint } from './registry/index.ts';
+import type { TraceConfig } from './checks/trace.ts';
 
 /**
  * The configuration of one conformance run, as the CLI hands it to the test workers (Vitest `provide`).
@@ -60,6 +61,11 @@ export interface RunConfig {
    * self-test); a worker starts a JVM of its own when left out or unreachable.
    */
   readonly validatorPort?: number | undefined;
+  /**
+   * The run's ID and correlation header, and where the workers write the run's traffic for `--har`; without it
+   * (plain `npx vitest`) the requests carry `X-Conformance-Check` with a run ID of the worker's own.
+   */
+  readonly trace?: TraceConfig | undefined;
 }
 
 export const DEFAULT_SEED = 42;

@@ -22,6 +22,8 @@ import { ConfigError, resolveAccount, type TargetConfig } from './targets/config
 import type { Account } from './targets/types.ts';
 import type { Transport } from './targets/transport.ts';
 import { targetConfigFor } from './targets/presets.ts';
+import { CORRELATION_HEADER, newRunId, type TraceConfig } from './checks/trace.ts';
+import { TRAFFIC_FILE } from './report/write.ts';
 import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from './package-info.ts';
 
 export type SuiteName = 'service' | 'client' | 'all';
@@ -63,6 +65,20 @@ export interface RunOptions {
   readonly clientTimeoutMs?: number;
   /** Limits of a live run (`--max-tokens`, `--max-sessions`); defaults in `LIVE_BUDGET`. */
   readonly budget?: Partial<Budget>;
+  /**
+   * The correlation header's name, or `false` to send none (`--correlation-header`, `--no-correlation-header`); the
+   * target config's `correlationHeader`, else `X-Conformance-Check`, when left out.
+   */
+  readonly correlationHeader?: string | false;
+  /** Write every exchange of the run to this HAR 1.2 file (`--har`). */
+  readonly har?: string;
+  /** Write every exchange of the run to `traffic.har` beside the reports (`--report-har`). */
+  readonly reportHar?: boolean;
+  /**
+   * The certification gate (`--require-checked`, or the baseline's `requireChecked`): a selected rule that ends
+   * `skipped`, `not-applicable` or `partial` fails the run, unless the baseline lists it as an expected skip.
+   */
+  readonly requireChecked?: boolean;
   /** Run only this shard of the suites' files (`--shard i/n`, Vitest's sharding); `tds-conformance merge` joins them. */
   readonly shard?: Shard;
 }
@@ -118,15 +134,18 @@ class SessionGuard {
     this.#transport = transport;
   }
 
-  static async start(config: TargetConfig, budget: Budget, redactor: Redactor): Promise<SessionGuard> {
+  static async start(config: TargetConfig, budget: Budget, redactor: Redactor, trace: TraceConfig): Promise<SessionGuard> {
     // Loaded when a live run starts (undici, the SOAP builder), not for every command line.
     const { createTransport } = await import('./targets/transport.ts');
     const { soapSessionCloser } = await import('./registry/soap-closer.ts');
-    const transport = createTransport({
+    const { setFileScope, tracingTransport } = await import('./checks/trace.ts');
+    // The closes of this process carry the correlation header too, as the run's own ("end of run").
+    setFileScope('end of run');
+    const transport = tracingTransport(createTransport({
       timeoutMs: LEFTOVER_CLOSE_MS,
       useEnvProxy: true,
       ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
-    });
+    }), trace);
     // Session tokens are secrets: whatever this process writes masks them.
     const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport), (s) => redactor.add(s.token));
     return new SessionGuard(registry, await serveRegistry(registry), transport);
@@ -346,7 +365,14 @@ export class ConformanceSession {
     const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile, options.fileProfiles);
     const redactor = redactorFor(spec, seed, accounts);
     const budget = options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
-    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor) : undefined;
+    const harFiles = [...(options.har !== undefined ? [options.har] : []), ...(options.reportHar ? [join(options.outDir, TRAFFIC_FILE)] : [])];
+    const { trafficDir } = harFiles.length > 0 ? await import('./har/run-traffic.ts') : { trafficDir: undefined };
+    const trace: TraceConfig = {
+      runId: newRunId(),
+      header: options.correlationHeader ?? config?.correlationHeader ?? CORRELATION_HEADER,
+      ...(trafficDir && { harDir: await trafficDir() }),
+    };
+    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor, trace) : undefined;
     const run: RunConfig = {
       target: spec,
       seed,
@@ -359,6 +385,7 @@ export class ConformanceSession {
       ...(budget && { budget }),
       ...(guard && { registry: guard.endpoint }),
       validatorPort: (await this.#validator)?.port,
+      trace,
     };
     const selection = selectRules(suite, options.only);
     const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
@@ -376,14 +403,40 @@ export class ConformanceSession {
       replayContext: replayContext(options),
       ...(options.baseline && { baseline: options.baseline }),
       ...(guard && { resources: () => guard.resources() }),
+      correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
+      ...(options.requireChecked && { requireChecked: true }),
     });
+    /** Joins the workers' traffic into the HAR file(s), once (the end of the run, or of an interrupted one). */
+    let harWritten: Promise<void> | undefined;
+    const writeHar = () => {
+      const dir = trace.harDir;
+      if (dir === undefined) return Promise.resolve();
+      harWritten ??= (async () => {
+        const { collectRunHar, removeTrafficDir, writeRunHar } = await import('./har/run-traffic.ts');
+        const { flushTraffic } = await import('./checks/trace.ts');
+        flushTraffic();
+        try {
+          const har = await collectRunHar(dir, { runId: trace.runId, creator: { name: 'tds-auth-conformance', version: TOOL_VERSION } });
+          await writeRunHar(har, harFiles, redactor);
+        } catch (err) {
+          reporter.addRunError({ code: (err as { code?: string }).code ?? 'HAR_WRITE_FAILED', message: (err as Error).message });
+        } finally {
+          await removeTrafficDir(dir);
+        }
+      })();
+      return harWritten;
+    };
     this.#vitest.provide('tdsRun', run);
     const pattern = options.replay ? exactTitlePattern(options.replay.check) : options.only && selection.length > 0 ? titlePattern(selection) : undefined;
     if (pattern) this.#vitest.setGlobalTestNamePattern(new RegExp(pattern));
     else this.#vitest.resetGlobalTestNamePattern();
     this.#switch.current = reporter;
-    // What the checks left open (a worker that ended, a close that got no answer) is closed before the report.
-    this.#switch.beforeEnd = guard && (() => guard.closeLeftovers(reporter));
+    // What the checks left open (a worker that ended, a close that got no answer) is closed before the report, and
+    // the run's traffic is written (a failure to write it is a run error of the report).
+    this.#switch.beforeEnd = async () => {
+      if (guard) await guard.closeLeftovers(reporter);
+      await writeHar();
+    };
     reporter.onInit();
     const previousExitCode = process.exitCode;
     let interrupted = false;
@@ -426,6 +479,7 @@ export class ConformanceSession {
       async finish(timeoutMs) {
         await guard?.registry.settled(timeoutMs);
         guard?.reportLeftOpen(reporter);
+        await writeHar();
         try {
           return await reporter.flush();
         } finally {

@@ -10,6 +10,7 @@ import { formatExchange, recordingTransport, type Exchange } from './evidence.ts
 import { CheckFailure } from './failure.ts';
 import { redact } from './secrets.ts';
 import { currentTarget, runConfig } from './target.ts';
+import { beginCheck, endCheck } from './trace.ts';
 
 /** What a check body gets. */
 export interface CheckContext {
@@ -152,7 +153,12 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
       if (!unchecked.has(clause)) unchecked.set(clause, reason);
     },
   };
-  const meta = (m: CheckMeta): CheckMeta => ({ ...m, resources, clauses: coverage() });
+  let trace: CheckMeta['trace'];
+  const meta = (m: CheckMeta): CheckMeta => {
+    trace ??= endCheck();
+    return { ...m, resources, clauses: coverage(), ...(trace && { trace }) };
+  };
+  beginCheck(ids, test.task.name);
   try {
     await body(ctx);
     setMeta(test, meta(outcome ? { outcome } : {}));

@@ -1,8 +1,10 @@
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import { suiteFileKey } from '../package-info.ts';
 import { installDrain } from './registry.ts';
 import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
 import { closeTarget, runConfig } from './target.ts';
+import { flushTraffic, setFileScope } from './trace.ts';
 
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());
@@ -11,6 +13,10 @@ installDrain(runConfig());
 // they were issued) do not pile up in the worker's redactor.
 secrets.clear();
 
+// Requests sent outside any check (the sessions the file left open, closed below) are traced as the file's.
+const testPath = expect.getState().testPath;
+setFileScope(testPath === undefined ? undefined : suiteFileKey(testPath));
+
 // Setup file of the conformance project: each test file gets its own target. When the file is done — whether its
 // checks passed or failed — every session it opened and did not close is closed, then the target. The schema
 // validator's JVM is not closed here: it serves every file of the worker (one JVM per worker, not per file), does not
@@ -18,4 +24,6 @@ secrets.clear();
 afterAll(async () => {
   await closeOpenSessions();
   await closeTarget();
+  // The file's traffic is redacted with its secrets, which the next file's start forgets: written now.
+  flushTraffic();
 }, 60_000);

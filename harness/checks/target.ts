@@ -5,6 +5,7 @@ import { createLiveTarget, createSimTarget, type Target } from '../targets/index
 import { budgetedTransport, LIVE_BUDGET } from './budget.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
+import { CORRELATION_HEADER, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
@@ -14,7 +15,16 @@ export function runConfig(): RunConfig {
   return providedRunConfig(inject('tdsRun'));
 }
 
+/** The trace of a run without one (plain `npx vitest`): a run ID of this worker's own, the default header. */
+let ownTrace: TraceConfig | undefined;
+
 async function create(run: RunConfig): Promise<Target> {
+  const trace = run.trace ?? (ownTrace ??= { runId: newRunId(), header: CORRELATION_HEADER });
+  const target = await untraced(run);
+  return { ...target, transport: tracingTransport(target.transport, trace) };
+}
+
+async function untraced(run: RunConfig): Promise<Target> {
   if (run.target.kind === 'sim') {
     // The suite file this worker is running, as `fileProfiles` names it.
     const path = run.target.fileProfiles ? expect.getState().testPath : undefined;

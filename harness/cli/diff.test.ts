@@ -75,9 +75,29 @@ describe('tds-conformance diff', () => {
     await expect(readReportFile(dir)).rejects.toMatchObject({ code: 'REPORT_FILE_NOT_FOUND', file: join(dir, 'report.json') });
   });
 
-  it('wants exactly two files', async () => {
+  it('wants two files or more', async () => {
     await expect(diffCommand([before])).rejects.toEqual(new UsageError(
-      'diff compares two reports: "tds-conformance diff <before/report.json> <after/report.json>" (got 1 argument).',
+      'diff compares two reports or more: "tds-conformance diff <before/report.json> <after/report.json> [<more/report.json> …]" (got 1 argument).',
     ));
+  });
+
+  it('over several runs, counts the runs each rule flipped in; known-flaky rules of --baseline are marked and do not fail', async () => {
+    // REST-02 and REST-03 change from a to b and back: 2 flips each over 3 runs.
+    capture();
+    expect(await diffCommand([before, after, before])).toBe(1);
+    const text = output.join('');
+    expect(text).toContain('over 3 runs:\nREST-02  2 of 2 runs flipped  pass fail pass\nREST-03  2 of 2 runs flipped  fail pass fail\n');
+    expect(text).toContain('2 rules changed status over 3 runs (2 not listed as known flaky), 49 stable');
+
+    const baseline = join(dir, 'flaky.json');
+    await writeFile(baseline, JSON.stringify({ knownFlaky: ['REST-02', { rule: 'REST-03', reason: 'shared rate limit' }] }));
+    capture();
+    expect(await diffCommand([before, after, before, '--baseline', baseline])).toBe(0);
+    expect(output.join('')).toContain('REST-02  2 of 2 runs flipped  pass fail pass  (known flaky)');
+    capture();
+    expect(await diffCommand([before, after, '--baseline', baseline])).toBe(0);
+    await writeFile(baseline, JSON.stringify({ knownFlaky: ['REST-02'] }));
+    capture();
+    expect(await diffCommand([before, after, '--baseline', baseline])).toBe(1);
   });
 });

@@ -1,18 +1,25 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { diffReports, parseReportJson, renderDiff } from '../report/diff.ts';
+import { resolve } from 'node:path';
+import { readBaselineFile } from '../report/baseline.ts';
+import { countFlips, diffReports, parseReportJson, renderDiff, renderFlips } from '../report/diff.ts';
 import type { ComparableReport } from '../report/diff.ts';
 import { ReportFileError } from '../report/errors.ts';
 import { REPORT_FILES } from '../report/write.ts';
 import { parse } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
-export const DIFF_HELP = `Usage: tds-conformance diff <before/report.json> <after/report.json>
+export const DIFF_HELP = `Usage: tds-conformance diff <before/report.json> <after/report.json> [<more/report.json> …] [--baseline <known.json>]
 
 Compares two runs: prints each rule whose status changed ("REST-03  pass → fail"), then the rule counts by status
 before and after. A directory stands for the report.json in it.
 
-Exit codes: 0 no rule changed status, 1 some rule changed status, 2 a file is missing or is not a report.json.`;
+Given three runs or more (in run order: nightly CERT runs, say), also counts for each rule the runs in which its
+status differed from the run before ("API-05  2 of 4 runs flipped  pass fail pass pass"). With --baseline, the
+rules its "knownFlaky" list names are marked, and their flips do not count for the exit code.
+
+Exit codes: 0 no rule changed status (but known-flaky ones), 1 some rule changed status, 2 a file is missing or is
+not a report.json (or the baseline is not valid).`;
 
 /**
  * Reads a report for `diff`: a `report.json`, or a directory holding one.
@@ -44,17 +51,23 @@ export async function readReportFile(given: string): Promise<ComparableReport> {
 
 /** `tds-conformance diff a b`: 0 when no rule changed status, 1 when one did. Bad files throw (exit 2). */
 export async function diffCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parse('diff', args, { help: { type: 'boolean', default: false } });
+  const { values, positionals } = parse('diff', args, { help: { type: 'boolean', default: false }, baseline: { type: 'string' } });
   if (values.help) {
     process.stdout.write(`${DIFF_HELP}\n`);
     return 0;
   }
-  const [before, after, ...extra] = positionals;
-  if (before === undefined || after === undefined || extra.length > 0) {
-    throw new UsageError(`diff compares two reports: "tds-conformance diff <before/report.json> <after/report.json>" (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}).`);
+  if (positionals.length < 2) {
+    throw new UsageError(`diff compares two reports or more: "tds-conformance diff <before/report.json> <after/report.json> [<more/report.json> …]" (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}).`);
   }
-  const [a, b] = await Promise.all([readReportFile(before), readReportFile(after)]);
-  const diff = diffReports(a, b);
-  process.stdout.write(renderDiff(diff));
-  return diff.changes.length === 0 ? 0 : 1;
+  const baseline = values.baseline === undefined ? undefined : await readBaselineFile(resolve(values.baseline), values.baseline);
+  const flaky = new Set<string>((baseline?.knownFlaky ?? []).map((k) => k.rule));
+  const reports = await Promise.all(positionals.map((p) => readReportFile(p)));
+  const diff = diffReports(reports[0]!, reports[reports.length - 1]!);
+  if (reports.length === 2) {
+    process.stdout.write(renderDiff(diff));
+    return diff.changes.every((c) => flaky.has(c.id)) ? 0 : 1;
+  }
+  const flips = countFlips(reports, flaky);
+  process.stdout.write(`first → last:\n${renderDiff(diff)}\nover ${reports.length} runs:\n${renderFlips(flips)}`);
+  return flips.flipped.every((r) => r.knownFlaky) ? 0 : 1;
 }

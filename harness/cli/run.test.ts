@@ -35,6 +35,20 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(['--replay', 'REST-05: a response']).options.replay).toEqual({ check: 'REST-05: a response' });
   });
 
+  it('takes the CERT-run options: the gate, the HAR files and the correlation header', () => {
+    const { options } = parseRunArgs(['--require-checked', '--har', 'run.har', '--report-har', '--correlation-header', 'X-QA-Trace']);
+    expect(options).toMatchObject({ requireChecked: true, har: resolve('run.har'), reportHar: true, correlationHeader: 'X-QA-Trace' });
+    expect(parseRunArgs(['--no-correlation-header']).options.correlationHeader).toBe(false);
+    expect(parseRunArgs([]).options.correlationHeader).toBeUndefined();
+    expect(usage(() => parseRunArgs(['--correlation-header', 'X QA']))).toBe(
+      '--correlation-header takes an HTTP header name (letters, digits and "-", such as X-Conformance-Check), not "X QA".',
+    );
+    expect(usage(() => parseRunArgs(['--correlation-header', 'X-QA', '--no-correlation-header']))).toBe(
+      'give --correlation-header <name> or --no-correlation-header, not both.',
+    );
+    expect(usage(() => parseRunArgs(['--har', ' ']))).toBe('--har is empty: give the file to write the run\'s traffic to (a .har file).');
+  });
+
   it('refuses what it cannot act on', () => {
     expect(usage(() => parseRunArgs(['--update-baseline'])))
       .toBe('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');

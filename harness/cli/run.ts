@@ -11,6 +11,7 @@ import { checkClient, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
 import { UsageError } from './usage-error.ts';
+import { HEADER_NAME } from '../targets/config.ts';
 
 export const RUN_HELP = `Usage: tds-conformance run [options]
 
@@ -30,6 +31,15 @@ Options:
   --baseline <known.json>        known failures: listed rules (or checks) may fail without failing the run, and
                                  a listed one that passes fails it
   --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run)
+  --require-checked              certification gate: a selected rule that ends skipped, not-applicable or partial
+                                 fails the run (exit 1), unless the baseline lists it under "expectedSkips"
+  --har <file>                   write every exchange of the run to a HAR 1.2 file (redacted; each entry tagged
+                                 with its rule, check and correlation ID)
+  --report-har                   write the same HAR as traffic.har beside the reports
+  --correlation-header <name>    the header naming run, rule and check on every request (default
+                                 X-Conformance-Check, or the target config's "correlationHeader")
+  --no-correlation-header        send no correlation header (a service that refuses unknown headers); the
+                                 report still lists each check's correlation IDs
   --client "<command>"           the client under test: a driver process speaking the driver protocol
                                  (docs/driver-protocol.md), for --suite client|all
   --client-module <path>         the client under test: a TypeScript module exporting createClient()
@@ -88,6 +98,11 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     rate: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     shard: { type: 'string' },
+    'require-checked': { type: 'boolean', default: false },
+    har: { type: 'string' },
+    'report-har': { type: 'boolean', default: false },
+    'correlation-header': { type: 'string' },
+    'no-correlation-header': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   const shard = parseShard(values.shard);
@@ -118,6 +133,14 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   if (values['update-baseline'] && values.baseline === undefined) {
     throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
   }
+  const header = values['correlation-header'];
+  if (header !== undefined && values['no-correlation-header']) {
+    throw new UsageError('give --correlation-header <name> or --no-correlation-header, not both.');
+  }
+  if (header !== undefined && !HEADER_NAME.test(header)) {
+    throw new UsageError(`--correlation-header takes an HTTP header name (letters, digits and "-", such as X-Conformance-Check), not "${header}".`);
+  }
+  if (values.har !== undefined && values.har.trim() === '') throw new UsageError('--har is empty: give the file to write the run\'s traffic to (a .har file).');
   const only = parseOnly(values.only);
   const seed = parseInteger('seed', values.seed, 0, MAX_SEED);
   const runs = parseInteger('runs', values.runs, 1);
@@ -137,6 +160,11 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(client && { client }),
     ...(clientTimeout !== undefined && { clientTimeoutMs: clientTimeout }),
     ...(shard && { shard }),
+    ...(values['require-checked'] && { requireChecked: true }),
+    ...(values.har !== undefined && { har: resolve(values.har) }),
+    ...(values['report-har'] && { reportHar: true }),
+    ...(header !== undefined && { correlationHeader: header }),
+    ...(values['no-correlation-header'] && { correlationHeader: false as const }),
     ...((maxTokens !== undefined || maxSessions !== undefined || rate !== undefined) && {
       budget: {
         ...(maxTokens !== undefined && { tokens: maxTokens }),

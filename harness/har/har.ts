@@ -72,17 +72,27 @@ const origin = (url: string): string | undefined => {
 };
 
 /** Origins of each environment's REST and SOAP addresses: the declared ones, then the public ones. */
-function originTable(declared: HarReadOptions['environments']): { rest: Map<string, Environment>; soap: Map<string, Environment> } {
+function originTable(declared: HarReadOptions['environments']): { rest: Map<string, Environment>; soap: Map<string, Environment>; soapPaths: Map<string, string> } {
   const rest = new Map<string, Environment>();
   const soap = new Map<string, Environment>();
+  /** The SOAP address's path, by origin: where REST and SOAP share an origin, the path tells them apart. */
+  const soapPaths = new Map<string, string>();
   for (const env of ENVIRONMENTS) {
     const d = declared?.[env];
     for (const [map, url] of [[rest, d?.restBaseUrl], [soap, d?.soapUrl], [rest, publicEnvironments[env].publicRestBaseUrl], [soap, publicEnvironments[env].publicSoapUrl]] as const) {
       const o = url ? origin(url) : undefined;
       if (o && !map.has(o)) map.set(o, env);
+      if (o && url && map === soap && !soapPaths.has(o)) soapPaths.set(o, new URL(url).pathname);
     }
   }
-  return { rest, soap };
+  return { rest, soap, soapPaths };
+}
+
+/** Whether a request went to the SOAP address: an envelope, or the SOAP origin (and, where REST shares it, the SOAP path). */
+function isSoapRequest(table: ReturnType<typeof originTable>, o: string | undefined, path: string, body: string): boolean {
+  if (isEnvelope(body)) return true;
+  if (o === undefined || !table.soap.has(o)) return false;
+  return !table.rest.has(o) || table.soapPaths.get(o) === path;
 }
 
 const isEnvelope = (body: string) => /^\s*(?:<\?xml[^>]*\?>\s*)?<([\w.-]+:)?Envelope\b/.test(body);
@@ -142,7 +152,7 @@ export function readHar(json: string, options: HarReadOptions = {}): ObservedExc
     } catch {
       throw new HarError('HAR_INVALID', `${where}.request.url is not a URL`);
     }
-    const soap = (o !== undefined && table.soap.has(o)) || isEnvelope(body);
+    const soap = isSoapRequest(table, o, path, body);
     const env = o === undefined ? undefined : soap ? (table.soap.get(o) ?? table.rest.get(o)) : (table.rest.get(o) ?? table.soap.get(o));
     // A response with status 0 (devtools: blocked, failed) got no answer.
     const status = typeof res?.status === 'number' ? res.status : 0;
@@ -160,29 +170,65 @@ export function readHar(json: string, options: HarReadOptions = {}): ObservedExc
   return out;
 }
 
+/** What a HAR entry is made of: a request, its answer (or the error instead), and when. */
+export interface HarSource {
+  readonly request: { readonly method: string; readonly url: string; readonly headers?: Readonly<Record<string, string>> | undefined; readonly body?: string | undefined };
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string } | undefined;
+  /** Epoch ms. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** Why no answer came (a time-out, a refused connection). */
+  readonly error?: string | undefined;
+}
+
+/** A HAR entry of a conformance run: tagged (HAR's custom fields start with `_`) with the rule and check it served. */
+export type TaggedHarEntry = HarEntry & {
+  /** The request's correlation ID (see harness/checks/trace.ts). */
+  readonly _correlationId: string;
+  /** The rules of the check that sent it; none for requests outside any check. */
+  readonly _rules: readonly string[];
+  /** The check's full title. */
+  readonly _check: string;
+  readonly _error?: string;
+};
+
+const headerList = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([name, value]) => ({ name, value }));
+
+/** One HAR 1.2 entry. Holds whatever the exchange holds: redact first (or after, on its JSON text). */
+export function harEntry(x: HarSource): HarEntry;
+export function harEntry<T extends Record<`_${string}`, unknown>>(x: HarSource, tags: T): HarEntry & T;
+export function harEntry(x: HarSource, tags: Record<string, unknown> = {}): HarEntry {
+  const body = x.request.body ?? '';
+  const headers = x.request.headers ?? {};
+  const time = Math.max(0, x.endedAt - x.startedAt);
+  let queryString: HarHeader[] = [];
+  try {
+    queryString = [...new URL(x.request.url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // not a URL: no query string
+  }
+  const contentType = (h: Readonly<Record<string, string>>) => Object.entries(h).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  return {
+    startedDateTime: new Date(x.startedAt).toISOString(),
+    time,
+    request: {
+      method: x.request.method, url: x.request.url, httpVersion: 'HTTP/1.1', headers: headerList(headers), queryString, cookies: [], headersSize: -1,
+      bodySize: Buffer.byteLength(body),
+      ...(body !== '' && { postData: { mimeType: contentType(headers), text: body } }),
+    },
+    response: {
+      status: x.response?.status ?? 0, statusText: '', httpVersion: 'HTTP/1.1', headers: headerList(x.response?.headers ?? {}), cookies: [],
+      content: { size: Buffer.byteLength(x.response?.body ?? ''), mimeType: contentType(x.response?.headers ?? {}), text: x.response?.body ?? '' },
+      redirectURL: '', headersSize: -1, bodySize: Buffer.byteLength(x.response?.body ?? ''),
+    },
+    cache: {},
+    timings: { send: 0, wait: time, receive: 0 },
+    ...tags,
+    ...(x.response === undefined && x.error !== undefined && { _error: x.error }),
+  };
+}
+
 /** Writes exchanges as a HAR 1.2 document (what `readHar` reads back). Holds whatever the exchanges hold: redact first. */
 export function writeHar(exchanges: readonly ObservedExchange[], creator: { name: string; version: string }): Har {
-  const list = (h: Readonly<Record<string, string>>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-  return {
-    log: {
-      version: '1.2',
-      creator,
-      entries: exchanges.map((x): HarEntry => ({
-        startedDateTime: new Date(x.startedAt).toISOString(),
-        time: Math.max(0, x.endedAt - x.startedAt),
-        request: {
-          method: x.request.method, url: x.request.url, httpVersion: 'HTTP/1.1', headers: list(x.request.headers), queryString: [], cookies: [], headersSize: -1,
-          bodySize: Buffer.byteLength(x.request.body),
-          ...(x.request.body !== '' && { postData: { mimeType: x.request.headers['content-type'] ?? '', text: x.request.body } }),
-        },
-        response: {
-          status: x.response?.status ?? 0, statusText: '', httpVersion: 'HTTP/1.1', headers: list(x.response?.headers ?? {}), cookies: [],
-          content: { size: Buffer.byteLength(x.response?.body ?? ''), mimeType: x.response?.headers['content-type'] ?? '', text: x.response?.body ?? '' },
-          redirectURL: '', headersSize: -1, bodySize: Buffer.byteLength(x.response?.body ?? ''),
-        },
-        cache: {},
-        timings: { send: 0, wait: Math.max(0, x.endedAt - x.startedAt), receive: 0 },
-      })),
-    },
-  };
+  return { log: { version: '1.2', creator, entries: exchanges.map((x) => harEntry(x)) } };
 }

@@ -45,15 +45,16 @@ describe('parseBaseline', () => {
   });
 
   it('says what is wrong with a file that is not a baseline', () => {
-    const hint = 'a baseline is { "knownFailures": [ "REST-03", { "rule": "ERR-01", "checks": ["ERR-01: …"], "reason": "…" } ] }';
+    const hint = 'a baseline is { "knownFailures": [ "REST-03", { "rule": "ERR-01", "checks": ["ERR-01: …"], "reason": "…" } ], '
+      + '"knownFlaky": [ … same entries … ], "expectedSkips": [ { "rule": "LIFE-02", "reason": "…" } ], "requireChecked": true } (every key optional)';
     expect(parseError('{').message).toMatch(/^the baseline file "known\.json" is not valid JSON \(.+\); a baseline is /);
-    expect(parseError('[]').message).toBe(`the baseline file "known.json" has no "knownFailures" list; ${hint}`);
+    expect(parseError('[]').message).toBe(`the baseline file "known.json" has none of "knownFailures", "knownFlaky" and "expectedSkips"; ${hint}`);
     expect(parseError('{"knownFailures":[],"known":1}').message)
-      .toBe('the baseline file "known.json" has an unknown field "known"; only "knownFailures" (and "$comment") are read');
+      .toBe('the baseline file "known.json" has an unknown field "known"; only "knownFailures", "knownFlaky", "expectedSkips", "requireChecked" (and "$comment") are read');
     expect(parseError('{"knownFailures":[3]}').message)
       .toBe(`the baseline file "known.json" has knownFailures[0] that is neither a rule ID nor an object; ${hint}`);
     expect(parseError('{"knownFailures":[{"rule":"REST-03","check":["x"]}]}').message)
-      .toBe('the baseline file "known.json" has knownFailures[0] with an unknown field "check"; an entry has "rule", "checks" and "reason"');
+      .toBe('the baseline file "known.json" has knownFailures[0] with an unknown field "check"; an entry of "knownFailures" has "rule", "checks", "reason"');
     expect(parseError('{"knownFailures":[{"checks":["x"]}]}').message)
       .toBe('the baseline file "known.json" has knownFailures[0] without a "rule" (a rule ID such as "REST-03")');
     expect(parseError('{"knownFailures":["REST-99"]}').message)
@@ -61,13 +62,24 @@ describe('parseBaseline', () => {
     expect(parseError('{"knownFailures":["ERR-05"]}').message)
       .toBe('the baseline file "known.json" lists ERR-05 (knownFailures[0]), an INFO rule; INFO rules record what was observed and never fail: remove it');
     expect(parseError('{"knownFailures":["REST-03",{"rule":"REST-03"}]}').message)
-      .toBe('the baseline file "known.json" lists REST-03 twice (knownFailures[0] and knownFailures[1]); merge the two entries');
+      .toBe('the baseline file "known.json" lists REST-03 twice (knownFailures[0] and knownFailures[1]); a rule is in one list, once: merge or remove one');
     expect(parseError('{"knownFailures":[{"rule":"REST-03","checks":[]}]}').message)
       .toBe('the baseline file "known.json" has knownFailures[0] whose "checks" is not a non-empty list of check titles; leave "checks" out to list the whole rule');
     expect(parseError('{"knownFailures":[{"rule":"REST-03","checks":["REST-04: x"]}]}').message)
       .toBe('the baseline file "known.json" has knownFailures[0] with the check "REST-04: x", which is not a check of REST-03: check titles start with the rule IDs they verify ("REST-03: …")');
     expect(parseError('{"knownFailures":[{"rule":"REST-03","reason":1}]}').message)
       .toBe('the baseline file "known.json" has knownFailures[0] whose "reason" is not a string');
+    // Known-flaky entries and expected skips: one list per rule; an expected skip says why.
+    expect(parseError('{"knownFailures":["API-05"],"knownFlaky":["API-05"]}').message)
+      .toBe('the baseline file "known.json" lists API-05 twice (knownFailures[0] and knownFlaky[0]); a rule is in one list, once: merge or remove one');
+    expect(parseError('{"expectedSkips":["LIFE-01"]}').message)
+      .toBe('the baseline file "known.json" has expectedSkips[0] that is not an object: an expected skip is { "rule": "LIFE-02", "reason": "why this target cannot check it" }');
+    expect(parseError('{"expectedSkips":[{"rule":"LIFE-01"}]}').message)
+      .toBe('the baseline file "known.json" has expectedSkips[0] (LIFE-01) without a "reason": an expected skip says why this target cannot check the rule');
+    expect(parseError('{"expectedSkips":[{"rule":"LIFE-01","reason":"x","checks":["LIFE-01: y"]}]}').message)
+      .toBe('the baseline file "known.json" has expectedSkips[0] with an unknown field "checks"; an entry of "expectedSkips" has "rule", "reason"');
+    expect(parseError('{"knownFlaky":[],"requireChecked":"yes"}').message)
+      .toBe('the baseline file "known.json" has a "requireChecked" that is not true or false');
     expect(parseError('{').code).toBe('BASELINE_INVALID');
     expect(parseError('{').file).toBe(FILE);
   });
@@ -212,5 +224,42 @@ describe('baseline files', () => {
     const error = await writeBaselineFile(join(dir, 'file', 'known.json'), { knownFailures: [] }, 'file/known.json').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BASELINE_WRITE_FAILED', file: 'file/known.json' });
     expect((error as Error).message).toMatch(/^could not write the baseline file "file\/known\.json": /);
+  });
+});
+
+describe('known-flaky entries', () => {
+  it('a listed rule that fails does not fail the run and is reported as known flaky, apart from known failures; one that passes is no news', () => {
+    const before = report();
+    const outcome = applyBaseline(before, { knownFailures: [], knownFlaky: [{ rule: 'REST-03', reason: 'shared rate limit' }, { rule: 'REST-02' }] }, FILE);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.messages).toEqual([]);
+    expect(outcome.report.rules.filter((r) => r.knownFlaky).map((r) => r.id)).toEqual(['REST-03']);
+    expect(outcome.report.rules.some((r) => r.knownFailure)).toBe(false);
+    expect(outcome.report.baseline?.knownFailures).toEqual([]);
+    expect(outcome.report.baseline?.knownFlaky).toEqual([
+      { rule: 'REST-03', status: 'fail', failed: true, reason: 'shared rate limit' },
+      { rule: 'REST-02', status: 'pass', failed: false },
+    ]);
+  });
+
+  it('a flaky entry that lists checks excuses only those checks', () => {
+    const only = applyBaseline(report(), { knownFailures: [], knownFlaky: [{ rule: 'REST-03', checks: ['REST-03: a valid request gets a token'] }] }, FILE);
+    expect(only.exitCode).toBe(1);
+    expect(only.report.rules.find((r) => r.id === 'REST-03')?.knownFlaky).toBeUndefined();
+    const both = applyBaseline(report(), {
+      knownFailures: [],
+      knownFlaky: [{ rule: 'REST-03', checks: ['REST-03: a valid request gets a token', 'REST-03: expires_in is a number'] }],
+    }, FILE);
+    expect(both.exitCode).toBe(0);
+  });
+
+  it('--update-baseline keeps flaky entries, expected skips and requireChecked, and does not make a flaky failure a known failure', () => {
+    const previous: Baseline = { knownFailures: [], knownFlaky: [{ rule: 'REST-03' }], expectedSkips: [{ rule: 'LIFE-01', reason: 'no clock' }], requireChecked: true };
+    const updated = createBaseline(report(), previous);
+    expect(updated.knownFailures).toEqual([]);
+    expect(updated.knownFlaky).toEqual([{ rule: 'REST-03' }]);
+    expect(updated.expectedSkips).toEqual([{ rule: 'LIFE-01', reason: 'no clock' }]);
+    expect(updated.requireChecked).toBe(true);
+    expect(parseBaseline(renderBaseline(updated), FILE)).toEqual(updated);
   });
 });

@@ -1,16 +1,25 @@
 /**
- * Known-failures baselines (`tds-conformance run --baseline known.json`): a checked-in list of the rules (or single
- * checks) a target is known to break. A listed failure does not fail the run; a listed failure that passes does,
- * until it is removed from the list, so the file always says exactly what is broken. Like connectrpc/conformance's
- * `--known-failing` and undici's WPT expectations.
+ * Baselines (`tds-conformance run --baseline known.json`): a checked-in file of what is expected of a target.
+ *
+ * - `knownFailures`: the rules (or single checks) a target is known to break. A listed failure does not fail the
+ *   run; a listed failure that passes does, until it is removed from the list, so the file always says exactly what
+ *   is broken. Like connectrpc/conformance's `--known-failing` and undici's WPT expectations.
+ * - `knownFlaky`: rules (or checks) that may pass or fail from one run to the next (connect's `--known-flaky`): a
+ *   failure does not fail the run, a pass is no news. `diff` over several reports counts the runs each flipped in.
+ * - `expectedSkips`: rules the target cannot check, each with its reason (the OpenID conformance suite's expected
+ *   skips): the certification gate (`requireChecked`, or `run --require-checked`) accepts them `skipped`,
+ *   `not-applicable` or `partial`, and fails the run on any other selected rule that ends so (see gate.ts).
  *
  * ```json
  * {
+ *   "requireChecked": true,
  *   "knownFailures": [
  *     "LIFE-01",
  *     { "rule": "REST-03", "reason": "answers token_type \"Bearer\" (ticket OPS-123)" },
  *     { "rule": "ERR-01", "checks": ["ERR-01: missing or syntactically wrong credentials get invalid_client …"] }
- *   ]
+ *   ],
+ *   "knownFlaky": [{ "rule": "API-05", "reason": "the rate limit of CERT is shared with other teams" }],
+ *   "expectedSkips": [{ "rule": "LIFE-02", "reason": "CERT has no clock control: the expiry clause stays unchecked" }]
  * }
  * ```
  *
@@ -33,8 +42,28 @@ export interface KnownFailure {
   readonly reason?: string;
 }
 
+/** A rule (or some of its checks) that may pass or fail from one run to the next. */
+export interface KnownFlaky {
+  readonly rule: RuleId;
+  /** Full titles of the rule's checks that may flip; the whole rule when absent. */
+  readonly checks?: readonly string[];
+  readonly reason?: string;
+}
+
+/** A rule the target cannot check, and why: the certification gate accepts it unchecked. */
+export interface ExpectedSkip {
+  readonly rule: RuleId;
+  readonly reason: string;
+}
+
 export interface Baseline {
   readonly knownFailures: readonly KnownFailure[];
+  /** Absent: none. */
+  readonly knownFlaky?: readonly KnownFlaky[];
+  /** Absent: none. */
+  readonly expectedSkips?: readonly ExpectedSkip[];
+  /** The certification gate is on for every run with this baseline (as `--require-checked`). */
+  readonly requireChecked?: boolean;
 }
 
 /** What applying a baseline to a report gives. */
@@ -46,8 +75,15 @@ export interface BaselineOutcome {
   readonly messages: readonly string[];
 }
 
-const FORMAT_HINT = 'a baseline is { "knownFailures": [ "REST-03", { "rule": "ERR-01", "checks": ["ERR-01: …"], "reason": "…" } ] }';
-const ENTRY_KEYS = new Set(['rule', 'checks', 'reason']);
+const FORMAT_HINT = 'a baseline is { "knownFailures": [ "REST-03", { "rule": "ERR-01", "checks": ["ERR-01: …"], "reason": "…" } ], '
+  + '"knownFlaky": [ … same entries … ], "expectedSkips": [ { "rule": "LIFE-02", "reason": "…" } ], "requireChecked": true } (every key optional)';
+const LISTS = ['knownFailures', 'knownFlaky', 'expectedSkips'] as const;
+type ListKey = (typeof LISTS)[number];
+const ENTRY_KEYS: Record<ListKey, ReadonlySet<string>> = {
+  knownFailures: new Set(['rule', 'checks', 'reason']),
+  knownFlaky: new Set(['rule', 'checks', 'reason']),
+  expectedSkips: new Set(['rule', 'reason']),
+};
 
 /**
  * Reads a baseline from the text of its file, checking every entry.
@@ -64,53 +100,75 @@ export function parseBaseline(text: string, file: string): Baseline {
   } catch (err) {
     throw new BaselineError('BASELINE_INVALID', file, `the baseline file "${file}" is not valid JSON (${(err as Error).message}); ${FORMAT_HINT}`, { cause: err });
   }
-  if (!isObject(data) || !Array.isArray(data['knownFailures'])) {
-    throw invalid(`has no "knownFailures" list; ${FORMAT_HINT}`);
+  if (!isObject(data) || !LISTS.some((k) => k in data)) {
+    throw invalid(`has none of "knownFailures", "knownFlaky" and "expectedSkips"; ${FORMAT_HINT}`);
   }
   for (const key of Object.keys(data)) {
-    if (key !== 'knownFailures' && !key.startsWith('$')) {
-      throw invalid(`has an unknown field "${key}"; only "knownFailures" (and "$comment") are read`);
+    if (!(LISTS as readonly string[]).includes(key) && key !== 'requireChecked' && !key.startsWith('$')) {
+      throw invalid(`has an unknown field "${key}"; only "knownFailures", "knownFlaky", "expectedSkips", "requireChecked" (and "$comment") are read`);
     }
   }
-  const seen = new Map<RuleId, number>();
-  const knownFailures = (data['knownFailures'] as unknown[]).map((entry, index): KnownFailure => {
-    const where = `knownFailures[${index}]`;
-    const raw: unknown = typeof entry === 'string' ? { rule: entry } : entry;
-    if (!isObject(raw)) throw invalid(`has ${where} that is neither a rule ID nor an object; ${FORMAT_HINT}`);
-    for (const key of Object.keys(raw)) {
-      if (!ENTRY_KEYS.has(key)) throw invalid(`has ${where} with an unknown field "${key}"; an entry has "rule", "checks" and "reason"`);
-    }
-    const rule = raw['rule'];
-    if (typeof rule !== 'string') throw invalid(`has ${where} without a "rule" (a rule ID such as "REST-03")`);
-    if (!isRuleId(rule)) {
-      throw invalid(`names the rule "${rule}" (${where}), which the catalog does not have; "tds-conformance rules" lists the rule IDs`);
-    }
-    if (getRule(rule).level === 'INFO') {
-      throw invalid(`lists ${rule} (${where}), an INFO rule; INFO rules record what was observed and never fail: remove it`);
-    }
-    const previous = seen.get(rule);
-    if (previous !== undefined) throw invalid(`lists ${rule} twice (knownFailures[${previous}] and ${where}); merge the two entries`);
-    seen.set(rule, index);
-    const checks = raw['checks'];
-    if (checks !== undefined) {
-      if (!Array.isArray(checks) || checks.length === 0 || !checks.every((c) => typeof c === 'string')) {
-        throw invalid(`has ${where} whose "checks" is not a non-empty list of check titles; leave "checks" out to list the whole rule`);
+  const requireChecked = data['requireChecked'];
+  if (requireChecked !== undefined && typeof requireChecked !== 'boolean') throw invalid('has a "requireChecked" that is not true or false');
+  // A rule is in one list at most: what is expected of it must be one thing.
+  const seen = new Map<RuleId, string>();
+  const entries = (key: ListKey) => {
+    const list = data[key] ?? [];
+    if (!Array.isArray(list)) throw invalid(`has a "${key}" that is not a list; ${FORMAT_HINT}`);
+    return list.map((entry: unknown, index) => {
+      const where = `${key}[${index}]`;
+      const raw: unknown = typeof entry === 'string' && key !== 'expectedSkips' ? { rule: entry } : entry;
+      if (!isObject(raw)) {
+        throw invalid(key === 'expectedSkips'
+          ? `has ${where} that is not an object: an expected skip is { "rule": "LIFE-02", "reason": "why this target cannot check it" }`
+          : `has ${where} that is neither a rule ID nor an object; ${FORMAT_HINT}`);
       }
-      for (const check of checks as string[]) {
-        if (!ruleIdsInTitle(check).includes(rule)) {
-          throw invalid(`has ${where} with the check "${check}", which is not a check of ${rule}: check titles start with the rule IDs they verify ("${rule}: …")`);
+      for (const field of Object.keys(raw)) {
+        if (!ENTRY_KEYS[key].has(field)) throw invalid(`has ${where} with an unknown field "${field}"; an entry of "${key}" has ${[...ENTRY_KEYS[key]].map((f) => `"${f}"`).join(', ')}`);
+      }
+      const rule = raw['rule'];
+      if (typeof rule !== 'string') throw invalid(`has ${where} without a "rule" (a rule ID such as "REST-03")`);
+      if (!isRuleId(rule)) {
+        throw invalid(`names the rule "${rule}" (${where}), which the catalog does not have; "tds-conformance rules" lists the rule IDs`);
+      }
+      if (key !== 'expectedSkips' && getRule(rule).level === 'INFO') {
+        throw invalid(`lists ${rule} (${where}), an INFO rule; INFO rules record what was observed and never fail: remove it`);
+      }
+      const previous = seen.get(rule);
+      if (previous !== undefined) throw invalid(`lists ${rule} twice (${previous} and ${where}); a rule is in one list, once: merge or remove one`);
+      seen.set(rule, where);
+      const checks = raw['checks'];
+      if (checks !== undefined) {
+        if (!Array.isArray(checks) || checks.length === 0 || !checks.every((c) => typeof c === 'string')) {
+          throw invalid(`has ${where} whose "checks" is not a non-empty list of check titles; leave "checks" out to list the whole rule`);
+        }
+        for (const check of checks as string[]) {
+          if (!ruleIdsInTitle(check).includes(rule)) {
+            throw invalid(`has ${where} with the check "${check}", which is not a check of ${rule}: check titles start with the rule IDs they verify ("${rule}: …")`);
+          }
         }
       }
-    }
-    const reason = raw['reason'];
-    if (reason !== undefined && typeof reason !== 'string') throw invalid(`has ${where} whose "reason" is not a string`);
-    return {
-      rule,
-      ...(checks !== undefined && { checks: [...new Set(checks as string[])] }),
-      ...(reason !== undefined && { reason }),
-    };
-  });
-  return { knownFailures };
+      const reason = raw['reason'];
+      if (reason !== undefined && typeof reason !== 'string') throw invalid(`has ${where} whose "reason" is not a string`);
+      if (key === 'expectedSkips' && (typeof reason !== 'string' || reason.trim() === '')) {
+        throw invalid(`has ${where} (${rule}) without a "reason": an expected skip says why this target cannot check the rule`);
+      }
+      return {
+        rule,
+        ...(checks !== undefined && { checks: [...new Set(checks as string[])] }),
+        ...(reason !== undefined && { reason: reason as string }),
+      };
+    });
+  };
+  const knownFailures: KnownFailure[] = entries('knownFailures');
+  const knownFlaky: KnownFlaky[] = entries('knownFlaky');
+  const expectedSkips = entries('expectedSkips') as ExpectedSkip[];
+  return {
+    knownFailures,
+    ...(knownFlaky.length > 0 && { knownFlaky }),
+    ...(expectedSkips.length > 0 && { expectedSkips }),
+    ...(requireChecked !== undefined && { requireChecked }),
+  };
 }
 
 /**
@@ -142,11 +200,14 @@ export async function readBaselineFile(path: string, file: string = path, option
 
 /** The text of a baseline file: indented JSON with a comment saying what it is, ending with a newline. */
 export function renderBaseline(baseline: Baseline): string {
-  const entries = baseline.knownFailures.map((k) => (k.checks === undefined && k.reason === undefined ? k.rule : k));
+  const short = <T extends { rule: RuleId; checks?: readonly string[]; reason?: string }>(k: T) => (k.checks === undefined && k.reason === undefined ? k.rule : k);
   return `${JSON.stringify({
     $comment: 'Known failures for "tds-conformance run --baseline <this file>": a listed rule (or check) may fail without '
       + 'failing the run; one that passes fails the run until it is removed. "--update-baseline" rewrites the list.',
-    knownFailures: entries,
+    ...(baseline.requireChecked !== undefined && { requireChecked: baseline.requireChecked }),
+    knownFailures: baseline.knownFailures.map(short),
+    ...(baseline.knownFlaky && baseline.knownFlaky.length > 0 && { knownFlaky: baseline.knownFlaky.map(short) }),
+    ...(baseline.expectedSkips && baseline.expectedSkips.length > 0 && { expectedSkips: baseline.expectedSkips }),
   }, null, 2)}\n`;
 }
 
@@ -176,15 +237,18 @@ const NOT_JUDGED = new Set<RuleResult['status']>(['skipped', 'not-applicable', '
 /**
  * Applies a baseline to a report.
  *
- * For each entry, by the status of its rule in the report:
+ * For each `knownFailures` entry, by the status of its rule in the report:
  * - `fail` or `warn`: a known failure (the rule is marked `knownFailure`) when the entry lists the whole rule, or
  *   lists every check of the rule that failed; a failed check the entry does not list keeps the rule a failure.
  * - `pass`: an unexpected pass, which fails the run ("REST-03 is listed as a known failure in known.json but passed:
  *   remove it from the baseline"). For an entry listing checks, each listed check that passed is one.
  * - `skipped`, `not-applicable`, `error`: not judged; an error keeps counting as one.
  *
- * The exit code is the report's, computed as if the known failures had not failed ({@link exitCodeFor}); any
- * unexpected pass makes it 1.
+ * A `knownFlaky` entry whose rule failed or warned as listed (the whole rule, or only listed checks) marks the rule
+ * `knownFlaky`: it does not fail the run; a pass is no news. `expectedSkips` are for the gate (gate.ts).
+ *
+ * The exit code is the report's, computed as if the known failures and flaky failures had not failed
+ * ({@link exitCodeFor}); any unexpected pass makes it 1.
  *
  * @param file the baseline file's name as the user gave it, for messages and `report.baseline.file`.
  */
@@ -195,12 +259,23 @@ export function applyBaseline(
   unreachableCodes: ReadonlySet<string> = UNREACHABLE_CODES,
 ): BaselineOutcome {
   const entries = new Map(baseline.knownFailures.map((k) => [k.rule, k]));
+  const flakyEntries = new Map((baseline.knownFlaky ?? []).map((k) => [k.rule, k]));
   const known = new Set<RuleId>();
+  const flaky = new Set<RuleId>();
   const unexpected = new Set<RuleId>();
   const notJudged: RuleId[] = [];
   const messages: string[] = [];
+  /** Whether the rule failed (or warned) only in the checks the entry lists (every check, when it lists none). */
+  const failedAsListed = (rule: RuleResult, checks: readonly string[] | undefined): boolean => {
+    if (!FAILING.has(rule.status)) return false;
+    if (checks === undefined) return true;
+    const failing = rule.checks.filter((c) => FAILING.has(c.status));
+    return failing.length > 0 && failing.every((c) => checks.includes(c.name));
+  };
 
   for (const rule of report.rules) {
+    const flakyEntry = flakyEntries.get(rule.id);
+    if (flakyEntry !== undefined && failedAsListed(rule, flakyEntry.checks)) flaky.add(rule.id);
     const entry = entries.get(rule.id);
     if (entry === undefined) continue;
     if (NOT_JUDGED.has(rule.status)) {
@@ -222,15 +297,15 @@ export function applyBaseline(
         messages.push(unexpectedPassMessage(rule.id, file, check.name));
       }
     }
-    const failing = rule.checks.filter((c) => FAILING.has(c.status));
-    if (FAILING.has(rule.status) && failing.length > 0 && failing.every((c) => listed.has(c.name))) known.add(rule.id);
+    if (failedAsListed(rule, entry.checks)) known.add(rule.id);
   }
 
-  const rules = report.rules.map((r): RuleResult => (known.has(r.id) ? { ...r, knownFailure: true } : r));
-  // Known failures count as not failing: `warn` does not fail a run.
-  const judged = rules.map((r): RuleResult => (r.knownFailure ? { ...r, status: 'warn' } : r));
+  const rules = report.rules.map((r): RuleResult => (known.has(r.id) ? { ...r, knownFailure: true } : flaky.has(r.id) ? { ...r, knownFlaky: true } : r));
+  // Known failures and flaky failures count as not failing: `warn` does not fail a run.
+  const judged = rules.map((r): RuleResult => (r.knownFailure || r.knownFlaky ? { ...r, status: 'warn' } : r));
   const withoutBaseline = report.baseline?.exitCodeWithout ?? report.exitCode;
   const exitCode: ReportExitCode = unexpected.size > 0 ? EXIT_CODES.mustFailed : exitCodeFor(judged, report.runErrors, unreachableCodes);
+  const status = new Map(report.rules.map((r) => [r.id, r.status]));
   const summary: BaselineSummary = {
     file,
     knownFailures: rules.filter((r) => known.has(r.id)).map((r) => r.id),
@@ -238,6 +313,9 @@ export function applyBaseline(
     notJudged,
     messages,
     exitCodeWithout: withoutBaseline,
+    ...((baseline.knownFlaky ?? []).length > 0 && {
+      knownFlaky: (baseline.knownFlaky ?? []).map((k) => ({ rule: k.rule, status: status.get(k.rule) ?? 'skipped', failed: flaky.has(k.rule), ...(k.reason !== undefined && { reason: k.reason }) })),
+    }),
   };
   return { report: { ...report, rules, exitCode, baseline: summary }, exitCode, messages };
 }
@@ -251,8 +329,11 @@ export function applyBaseline(
  */
 export function createBaseline(report: Report, previous: Baseline = { knownFailures: [] }): Baseline {
   const before = new Map(previous.knownFailures.map((k) => [k.rule, k]));
+  // A rule listed as flaky or as an expected skip stays there: its failures are not known failures.
+  const elsewhere = new Set([...(previous.knownFlaky ?? []), ...(previous.expectedSkips ?? [])].map((k) => k.rule));
   const knownFailures: KnownFailure[] = [];
   for (const rule of report.rules) {
+    if (elsewhere.has(rule.id)) continue;
     const old = before.get(rule.id);
     if (rule.status === 'fail') {
       const checks = [...new Set(rule.checks.filter((c) => c.status === 'fail').map((c) => c.name))];
@@ -266,7 +347,7 @@ export function createBaseline(report: Report, previous: Baseline = { knownFailu
       knownFailures.push(old);
     }
   }
-  return { knownFailures };
+  return { ...previous, knownFailures };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

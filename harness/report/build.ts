@@ -9,7 +9,8 @@ import type { CheckMeta } from './meta.ts';
 import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';
 import { replayCommand, withContext } from './replay.ts';
 import type {
-  CheckResult, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
+  CheckResult,
+  Correlation, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
   TestRecord, UnmappedTest,
 } from './model.ts';
 
@@ -59,6 +60,8 @@ export interface BuildOptions {
    * never finished, and the closes of the main process); they replace the sums of `meta.resources`.
    */
   readonly resources?: Partial<Resources> | undefined;
+  /** The run's correlation (ID, header, HAR files). */
+  readonly correlation?: Correlation | undefined;
 }
 
 /**
@@ -132,6 +135,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     rules: withPrerequisites,
     unmapped,
     runErrors,
+    ...(options.correlation && { correlation: options.correlation }),
   };
 }
 
@@ -155,6 +159,7 @@ export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: Re
     name: record.title,
     file: record.file,
     durationMs: record.durationMs,
+    ...(record.meta?.trace && { requests: record.meta.trace }),
     ...(coverage && { clauses: coverage.declared.filter(own) }),
     ...(coverage && coverage.unchecked.some((u) => own(u.id)) && { unchecked: coverage.unchecked.filter((u) => own(u.id)) }),
   };

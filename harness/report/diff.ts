@@ -99,3 +99,53 @@ export function renderDiff(diff: ReportDiff): string {
     : `${n} rule${n === 1 ? '' : 's'} changed status, ${diff.unchanged} unchanged`);
   return `${lines.join('\n')}\n`;
 }
+
+/** A rule's statuses over several runs, and how many times it flipped from one run to the next. */
+export interface RuleFlips {
+  readonly id: string;
+  /** Its status in each report, in the order given. */
+  readonly statuses: readonly DiffStatus[];
+  /** How many of the runs after the first differ from the run before them. */
+  readonly flips: number;
+  /** Listed as known-flaky in the baseline given to `diff --baseline`. */
+  readonly knownFlaky: boolean;
+}
+
+/** Several runs compared (`diff a b c …`): every rule that flipped at least once, most flips first, then catalog order. */
+export interface FlipSummary {
+  readonly runs: number;
+  readonly flipped: readonly RuleFlips[];
+  /** Rules that never changed status over the runs. */
+  readonly stable: number;
+}
+
+/**
+ * Counts, over reports of the same target in run order, the runs in which each rule's status differed from the run
+ * before: a rule that flips is flaky (or was fixed, or broke); `knownFlaky` names the rules the baseline lists so.
+ */
+export function countFlips(reports: readonly ComparableReport[], knownFlaky: ReadonlySet<string> = new Set()): FlipSummary {
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  for (const report of reports) for (const rule of report.rules) if (!seen.has(rule.id)) seen.add(rule.id), ids.push(rule.id);
+  const maps = reports.map((r) => new Map(r.rules.map((x) => [x.id, x.status])));
+  const all = ids.map((id): RuleFlips => {
+    const statuses = maps.map((m): DiffStatus => m.get(id) ?? 'absent');
+    const flips = statuses.filter((s, i) => i > 0 && s !== statuses[i - 1]).length;
+    return { id, statuses, flips, knownFlaky: knownFlaky.has(id) };
+  });
+  const flipped = all.filter((r) => r.flips > 0).sort((a, b) => b.flips - a.flips || ids.indexOf(a.id) - ids.indexOf(b.id));
+  return { runs: reports.length, flipped, stable: all.length - flipped.length };
+}
+
+/** The flip counts as text: a line per rule that flipped (`API-05  2 of 4 runs flipped  pass fail pass pass`). */
+export function renderFlips(summary: FlipSummary): string {
+  const width = Math.max(0, ...summary.flipped.map((r) => r.id.length));
+  const lines = summary.flipped.map((r) => `${r.id.padEnd(width)}  ${r.flips} of ${summary.runs - 1} runs flipped  ${r.statuses.join(' ')}${r.knownFlaky ? '  (known flaky)' : ''}`);
+  if (lines.length > 0) lines.push('');
+  const unexpected = summary.flipped.filter((r) => !r.knownFlaky).length;
+  lines.push(summary.flipped.length === 0
+    ? `no rule changed status over ${summary.runs} runs (${summary.stable} stable)`
+    : `${summary.flipped.length} rule${summary.flipped.length === 1 ? '' : 's'} changed status over ${summary.runs} runs`
+      + ` (${unexpected} not listed as known flaky), ${summary.stable} stable`);
+  return `${lines.join('\n')}\n`;
+}

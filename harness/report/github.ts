@@ -41,10 +41,10 @@ export function githubAnnotations(report: Report): string[] {
   const lines: string[] = [];
   for (const rule of report.rules) {
     if (rule.status !== 'fail' && rule.status !== 'warn' && rule.status !== 'error') continue;
-    const level: AnnotationLevel = rule.knownFailure ? 'notice' : rule.status === 'warn' ? 'warning' : 'error';
+    const level: AnnotationLevel = rule.knownFailure || rule.knownFlaky ? 'notice' : rule.status === 'warn' ? 'warning' : 'error';
     lines.push(annotation(level, rule.id, ruleMessage(rule, report.baseline?.file)));
   }
-  for (const message of report.baseline?.messages ?? []) {
+  for (const message of [...(report.baseline?.messages ?? []), ...(report.gate?.messages ?? [])]) {
     lines.push(annotation('error', /^[A-Z]+-\d\d\b/.exec(message)?.[0] ?? 'baseline', message));
   }
   for (const error of report.runErrors) lines.push(annotation('error', `run error ${error.code}`, error.message));
@@ -53,7 +53,8 @@ export function githubAnnotations(report: Report): string[] {
 
 function ruleMessage(rule: RuleResult, baselineFile: string | undefined): string {
   const verdict = rule.status === 'fail' ? 'failed' : rule.status === 'warn' ? 'not met' : 'could not be checked';
-  const known = rule.knownFailure ? ` (a known failure, listed in ${baselineFile ?? 'the baseline'})` : '';
+  const known = rule.knownFailure ? ` (a known failure, listed in ${baselineFile ?? 'the baseline'})`
+    : rule.knownFlaky ? ` (known flaky, listed in ${baselineFile ?? 'the baseline'}: does not fail the run)` : '';
   const head = `${rule.id} (${rule.level}) ${verdict}${known}: ${rule.statement}`;
   const checks = rule.checks.filter((c) => c.status === rule.status).map(checkText);
   if (checks.length === 0 && rule.reason !== undefined) checks.push(rule.reason);

@@ -20,6 +20,7 @@ export function renderHtml(report: Report): string {
     '<main>',
     summary(report),
     baselineSection(report),
+    gateSection(report),
     filters(report),
     rulesSection(report),
     problemsSection(report),
@@ -94,7 +95,7 @@ function verdict(report: Report): string {
     case 0: return 'no MUST rule failed and nothing errored';
     case 1: return report.summary.fail > 0 || (report.baseline?.messages.length ?? 0) > 0
       ? 'a MUST rule failed'
-      : 'a check could not be carried out';
+      : (report.gate?.unchecked.length ?? 0) > 0 ? 'a selected rule was not checked (--require-checked)' : 'a check could not be carried out';
     case 3: return 'the target could not be reached';
   }
 }
@@ -149,8 +150,28 @@ function baselineSection(report: Report): string {
     `<div><dt>listed but passed (fail the run)</dt><dd>${b.unexpectedPasses.map(esc).join(', ') || 'none'}</dd></div>`,
     `<div><dt>listed but not judged in this run</dt><dd>${b.notJudged.map(esc).join(', ') || 'none'}</dd></div>`,
     `<div><dt>exit code without the baseline</dt><dd>${b.exitCodeWithout}</dd></div>`,
+    ...(b.knownFlaky ? [`<div><dt>known flaky (may fail without failing the run)</dt><dd>${b.knownFlaky.map((k) => `${list([k.rule])} ${esc(k.status)}${k.failed ? ' (failed, excused)' : ''}`).join(', ')}</dd></div>`] : []),
     '</dl>',
     ...(b.messages.length > 0 ? ['<ul class="messages">', ...b.messages.map((m) => `<li>${esc(m)}</li>`), '</ul>'] : []),
+    '</section>',
+  ].join('\n');
+}
+
+function gateSection(report: Report): string {
+  const g = report.gate;
+  if (g === undefined) return '';
+  const list = (items: readonly { rule: string; status: string; reason: string }[]) => (items.length === 0
+    ? 'none'
+    : items.map((u) => `<a href="#rule-${esc(u.rule)}">${esc(u.rule)}</a> ${esc(u.status)}: ${esc(u.reason)}`).join('<br>'));
+  return [
+    '<section id="gate" aria-labelledby="gate-title">',
+    '<h2 id="gate-title">Certification gate <small>--require-checked</small></h2>',
+    '<dl class="meta">',
+    `<div><dt>selected rules not checked (fail the run)</dt><dd>${list(g.unchecked)}</dd></div>`,
+    `<div><dt>expected skips (baseline)</dt><dd>${list(g.expectedSkips)}</dd></div>`,
+    ...(g.checkedAnyway.length > 0 ? [`<div><dt>expected skips checked after all</dt><dd>${g.checkedAnyway.map(esc).join(', ')}</dd></div>`] : []),
+    '</dl>',
+    ...(g.messages.length > 0 ? ['<ul class="messages">', ...g.messages.map((m) => `<li>${esc(m)}</li>`), '</ul>'] : []),
     '</section>',
   ].join('\n');
 }

@@ -43,7 +43,7 @@ export function renderJunit(report: Report): string {
       ].join('\n'),
     };
   });
-  if (report.baseline !== undefined && report.baseline.messages.length > 0) suites.push(baselineSuite(report));
+  if ((report.baseline?.messages.length ?? 0) > 0 || (report.gate?.messages.length ?? 0) > 0) suites.push(baselineSuite(report));
   const total = (key: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((sum, s) => sum + s[key], 0);
   const time = suites.reduce((sum, s) => sum + Number(s.time), 0).toFixed(3);
   return [
@@ -56,9 +56,9 @@ export function renderJunit(report: Report): string {
   ].join('\n');
 }
 
-/** A test suite with one failing testcase per listed known failure that passed. */
+/** A test suite with one failing testcase per listed known failure that passed, and per rule the gate did not accept. */
 function baselineSuite(report: Report): { tests: number; failures: number; errors: number; skipped: number; time: string; xml: string } {
-  const messages = report.baseline?.messages ?? [];
+  const messages = [...(report.baseline?.messages ?? []).map((m) => [m, 'UNEXPECTED_PASS'] as const), ...(report.gate?.messages ?? []).map((m) => [m, 'NOT_CHECKED'] as const)];
   const file = report.baseline?.file ?? 'baseline';
   return {
     tests: messages.length,
@@ -69,8 +69,8 @@ function baselineSuite(report: Report): { tests: number; failures: number; error
     xml: [
       `  <testsuite name="${xmlAttribute(`baseline — ${file}`)}" id="baseline" tests="${messages.length}" failures="${messages.length}" errors="0" skipped="0" time="0.000"`
         + ` timestamp="${xmlAttribute(report.startedAt)}">`,
-      ...messages.map((m) => `    <testcase classname="baseline" name="${xmlAttribute(m)}" time="0.000">\n`
-        + `      <failure message="${xmlAttribute(m)}" type="UNEXPECTED_PASS"/>\n    </testcase>`),
+      ...messages.map(([m, type]) => `    <testcase classname="baseline" name="${xmlAttribute(m)}" time="0.000">\n`
+        + `      <failure message="${xmlAttribute(m)}" type="${type}"/>\n    </testcase>`),
       '  </testsuite>',
     ].join('\n'),
   };
@@ -102,8 +102,9 @@ function testcase(rule: RuleResult, classname: string, check: CheckResult): Test
     case 'pass':
       return { kind: 'passed', xml: `${open}/>` };
     case 'fail':
-      if (rule.knownFailure) {
-        return wrap('skipped', `      <skipped message="${xmlAttribute(`known failure (listed in the baseline): ${firstLine(check.message)}`)}"/>\n`
+      if (rule.knownFailure || rule.knownFlaky) {
+        const why = rule.knownFailure ? 'known failure' : 'known flaky';
+        return wrap('skipped', `      <skipped message="${xmlAttribute(`${why} (listed in the baseline): ${firstLine(check.message)}`)}"/>\n`
           + `      <system-out>${xmlText(details(check))}</system-out>`);
       }
       return wrap('failure', `      <failure message="${xmlAttribute(firstLine(check.message))}" type="${rule.level}">${xmlText(details(check))}</failure>`);

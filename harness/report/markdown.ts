@@ -36,8 +36,22 @@ export function renderMarkdown(report: Report): string {
       `- listed but passed (fail the run): ${ids(b.unexpectedPasses)}`,
       `- listed but not judged in this run: ${ids(b.notJudged)}`,
       `- exit code without the baseline: ${b.exitCodeWithout}`,
+      ...(b.knownFlaky ? [`- known flaky (may fail without failing the run): ${b.knownFlaky.map((k) => `${k.rule} ${k.status}${k.failed ? ' (failed, excused)' : ''}`).join(', ')}`] : []),
       '',
       ...b.messages.map((m) => `> ${inline(m)}\n`),
+    );
+  }
+  if (report.gate !== undefined) {
+    const g = report.gate;
+    const ids = (list: readonly { rule: string; status: string; reason: string }[]) => (list.length === 0 ? 'none' : list.map((u) => `${u.rule} (${u.status}: ${inline(u.reason)})`).join('; '));
+    out.push(
+      '## Certification gate (--require-checked)',
+      '',
+      `- selected rules not checked (fail the run): ${ids(g.unchecked)}`,
+      `- expected skips (listed in the baseline, with their reason): ${ids(g.expectedSkips)}`,
+      ...(g.checkedAnyway.length > 0 ? [`- listed as expected skips but checked in this run: ${g.checkedAnyway.join(', ')}`] : []),
+      '',
+      ...g.messages.map((m) => `> ${inline(m)}\n`),
     );
   }
 

@@ -50,8 +50,37 @@ export interface ClauseCoverage {
   readonly unchecked: readonly UncheckedClause[];
 }
 
+/** One request a check sent, as the report lists it: find it in the service's logs by its correlation ID. */
+export interface TracedRequest {
+  /** The correlation ID the request carried (`<run>-<check>-<n>`; see harness/checks/trace.ts). */
+  readonly id: string;
+  /** When it was sent (ISO 8601). */
+  readonly at: string;
+  readonly method: string;
+  /** Path and query of the URL. */
+  readonly path: string;
+  readonly status?: number;
+  readonly durationMs?: number;
+  /** Why no answer came. */
+  readonly error?: string;
+}
+
+/** The requests behind a check's verdict. */
+export interface CheckTrace {
+  /** The check's ID in correlation IDs: every request of the check has an ID starting `<run>-<checkId>-`. */
+  readonly checkId: string;
+  /** How many requests the check sent (their IDs end in 1 … count). */
+  readonly count: number;
+  readonly firstAt?: string;
+  readonly lastAt?: string;
+  /** The last requests before the verdict (those a failure's evidence quotes), with their IDs and times; at most 8. */
+  readonly requests: readonly TracedRequest[];
+}
+
 export interface CheckMeta {
   readonly outcome?: CheckOutcome;
+  /** The requests the check sent (absent when it sent none, or for checks that drive a client). */
+  readonly trace?: CheckTrace;
   /** Absent only for checks not written with the harness's `ruleTest`/`clientTest` family. */
   readonly clauses?: ClauseCoverage;
   readonly failure?: CheckFailureDetail;

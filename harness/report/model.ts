@@ -4,7 +4,7 @@
  * @see ../../../shared/design/ARCHITECTURE.md "report.json"
  */
 import type { AreaId, Level, RuleId, Side, Where } from '../spec/index.ts';
-import type { CheckFailureDetail, CheckMeta } from './meta.ts';
+import type { CheckFailureDetail, CheckMeta, CheckTrace } from './meta.ts';
 
 /** The version of the `report.json` format; raised when a field changes meaning. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -62,6 +62,11 @@ interface CheckBase {
   /** The test file, relative to the project root. */
   readonly file?: string;
   readonly durationMs?: number;
+  /**
+   * The requests the check sent: how many, and the last ones with their correlation IDs and times (hand them to the
+   * service's team). Absent when the check sent none.
+   */
+  readonly requests?: CheckTrace;
 }
 
 export interface PassedCheck extends CheckBase {
@@ -138,6 +143,13 @@ export interface RuleResult {
    * Absent otherwise.
    */
   readonly knownFailure?: true;
+  /** `true` when the rule failed (or warned) and the baseline lists it as known-flaky: it does not fail the run. */
+  readonly knownFlaky?: true;
+  /**
+   * `true` when the rule ended `skipped`, `not-applicable` or `partial` and the baseline lists it as an expected skip
+   * (the certification gate accepts it).
+   */
+  readonly expectedSkip?: true;
   /** The rule's clauses and whether this run checked each (selected rules that ran a check). */
   readonly clauses?: readonly ClauseResult[];
   readonly checks: readonly CheckResult[];
@@ -200,6 +212,34 @@ export interface BaselineSummary {
   readonly messages: readonly string[];
   /** The exit code the run would have without the baseline. */
   readonly exitCodeWithout: ReportExitCode;
+  /** The baseline's known-flaky entries and how each rule ended in this run (`failed`: it failed and was excused). */
+  readonly knownFlaky?: readonly { readonly rule: RuleId; readonly status: Status; readonly failed: boolean; readonly reason?: string }[];
+}
+
+/**
+ * The certification gate (`run --require-checked`, or a baseline's `requireChecked`): every selected rule must be
+ * checked. A rule that ended `skipped`, `not-applicable` or `partial` fails the run, unless the baseline lists it
+ * as an expected skip.
+ */
+export interface GateSummary {
+  /** Selected rules that were not fully checked and are not expected skips: each fails the run. */
+  readonly unchecked: readonly { readonly rule: RuleId; readonly status: Status; readonly reason: string }[];
+  /** Selected rules not fully checked, as the baseline expects (with its reason). */
+  readonly expectedSkips: readonly { readonly rule: RuleId; readonly status: Status; readonly reason: string }[];
+  /** Expected skips that were checked after all (a note: the baseline can lose them). */
+  readonly checkedAnyway: readonly RuleId[];
+  /** What fails the run, one sentence each, saying what to do. */
+  readonly messages: readonly string[];
+}
+
+/** The run's correlation: its ID, the header its requests carried, and the HAR files of its traffic. */
+export interface Correlation {
+  /** Every request's correlation ID starts with it (`<run>-<check>-<n>`). */
+  readonly runId: string;
+  /** The header's name; `null` when the run sent none (`--no-correlation-header`). */
+  readonly header: string | null;
+  /** The HAR files of the run's traffic (`--har`, `--report-har`). */
+  readonly har?: readonly string[];
 }
 
 export interface Report {
@@ -224,4 +264,8 @@ export interface Report {
   readonly runErrors: readonly RunError[];
   /** Present when the run was given a known-failures baseline; `exitCode` then already takes it into account. */
   readonly baseline?: BaselineSummary;
+  /** Present when the run had the certification gate on; `exitCode` then already takes it into account. */
+  readonly gate?: GateSummary;
+  /** The run's ID and correlation header (runs of this version of the tool). */
+  readonly correlation?: Correlation;
 }

@@ -7,10 +7,11 @@ import type { Reporter } from 'vitest/node';
 import { areas, getRule, isRuleId, ruleIdsInTitle } from '../spec/index.ts';
 import type { AreaId, RuleId } from '../spec/index.ts';
 import { applyBaseline, createBaseline } from './baseline.ts';
+import { applyGate } from './gate.ts';
 import type { Baseline } from './baseline.ts';
 import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
-import type { CheckStatus, Completion, Report, ReportTarget, Resources, RunError, TestRecord } from './model.ts';
+import type { CheckStatus, Completion, Correlation, Report, ReportTarget, Resources, RunError, TestRecord } from './model.ts';
 import { errorCode, toTestRecord } from './record.ts';
 import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
@@ -49,6 +50,10 @@ export interface ConformanceReporterOptions {
    * not judge), as `--update-baseline` writes them.
    */
   readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean } | undefined;
+  /** The run's correlation (its ID, header and HAR files), for `report.correlation`. */
+  readonly correlation?: Correlation | undefined;
+  /** The certification gate (`--require-checked`); also on when the baseline says `requireChecked`. */
+  readonly requireChecked?: boolean | undefined;
   /** Resource counts known better than the checks' own (a live run's session registry), read when a report is built. */
   readonly resources?: (() => Partial<Resources>) | undefined;
 }
@@ -210,12 +215,14 @@ export class ConformanceReporter implements Reporter {
       unreachableCodes: this.#options.unreachableCodes ?? UNREACHABLE_CODES,
       replayContext: this.#options.replayContext,
       resources: this.#options.resources?.(),
+      correlation: this.#options.correlation,
     });
     const judge = (report: Report): Report => {
       const given = this.#options.baseline;
-      if (given === undefined) return report;
-      const baseline = given.update ? createBaseline(report, given.baseline) : given.baseline;
-      return applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
+      const baseline = given === undefined ? undefined : given.update ? createBaseline(report, given.baseline) : given.baseline;
+      const judged = given === undefined || baseline === undefined ? report : applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
+      const gated = this.#options.requireChecked === true || baseline?.requireChecked === true;
+      return gated ? applyGate(judged, baseline?.expectedSkips ?? [], given?.file).report : judged;
     };
     // One write at a time: a flush and the final write must not interleave.
     const next = this.#writing.then(async () => {
@@ -280,17 +287,26 @@ export class ConformanceReporter implements Reporter {
       for (const rule of problems) {
         const first = rule.checks.find((c) => c.status === rule.status);
         const message = first && first.status !== 'pass' ? first.message : (rule.reason ?? '');
-        const symbol = rule.knownFailure ? 'known' : SYMBOLS[rule.status];
-        const status = rule.knownFailure ? `${rule.status} (known failure)` : rule.status;
+        const excused = rule.knownFailure ?? rule.knownFlaky;
+        const symbol = rule.knownFailure ? 'known' : rule.knownFlaky ? 'flaky' : SYMBOLS[rule.status];
+        const status = rule.knownFailure ? `${rule.status} (known failure)` : rule.knownFlaky ? `${rule.status} (known flaky)` : rule.status;
         const line = `${symbol.padEnd(5)} ${rule.id} ${rule.level} ${status}: ${message.split('\n', 1)[0] ?? ''}`;
-        this.#print(rule.knownFailure ? line : this.#paint(rule.status, line));
+        this.#print(excused ? line : this.#paint(rule.status, line));
       }
     }
     if (report.baseline !== undefined) {
       const b = report.baseline;
       for (const message of b.messages) this.#print(this.#paint('fail', `✗     ${message}`));
       this.#print(`baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, `
-        + `${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged`);
+        + `${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged`
+        + (b.knownFlaky ? `, ${b.knownFlaky.filter((k) => k.failed).length} of ${b.knownFlaky.length} known-flaky failed` : ''));
+    }
+    if (report.gate !== undefined) {
+      const g = report.gate;
+      for (const message of g.messages) this.#print(this.#paint('fail', `✗     ${message}`));
+      this.#print(`require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}`
+        + `, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}`
+        + (g.checkedAnyway.length > 0 ? ` (${g.checkedAnyway.join(', ')} listed as expected skips but checked: the baseline can drop them)` : ''));
     }
     for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
 

@@ -19,6 +19,9 @@ export const REPORT_FILES = {
   earl: 'report.earl.jsonld',
 } as const;
 
+/** The run's traffic beside the reports, when asked for (`run --report-har`; see harness/har/run-traffic.ts). */
+export const TRAFFIC_FILE = 'traffic.har';
+
 /** The kinds of report file, in the order they are listed. */
 export type ReportKind = keyof typeof REPORT_FILES;
 const KINDS = Object.keys(REPORT_FILES) as ReportKind[];

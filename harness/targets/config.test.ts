@@ -131,9 +131,17 @@ describe('parseTargetConfig', () => {
     ['a fractional session timeout', config({ sessionTimeoutSeconds: 1.5 }), `target config (inline): "sessionTimeoutSeconds" must be a positive integer. ${HINT}`],
     ['a request time-out as a string', config({ requestTimeoutMs: '5000' }), `target config (inline): "requestTimeoutMs" must be a positive integer. ${HINT}`],
     ['allowOptIn as a string', config({ allowOptIn: 'yes' }), `target config (inline): "allowOptIn" must be true or false. ${HINT}`],
+    ['a correlation header with a space', config({ correlationHeader: 'X QA' }), `target config (inline): "correlationHeader" must be an HTTP header name (letters, digits and "-", such as "X-Conformance-Check") or false to send none. ${HINT}`],
+    ['correlationHeader true', config({ correlationHeader: true }), `target config (inline): "correlationHeader" must be an HTTP header name (letters, digits and "-", such as "X-Conformance-Check") or false to send none. ${HINT}`],
   ] as const)('refuses a config with %s', (_label, value, message) => {
     expectConfigError(() => parseTargetConfig(value), 'CONFIG_INVALID', message);
   });
+});
+
+it('reads correlationHeader: a header name, or false for none', () => {
+  expect(parseTargetConfig(config({ correlationHeader: 'X-QA-Trace' })).correlationHeader).toBe('X-QA-Trace');
+  expect(parseTargetConfig(config({ correlationHeader: false })).correlationHeader).toBe(false);
+  expect(parseTargetConfig(config()).correlationHeader).toBeUndefined();
 });
 
 describe('loadTargetConfig', () => {

@@ -30,6 +30,11 @@ export interface TargetConfig {
   /** PEM file of a private CA to trust (path relative to the config file). */
   readonly caFile?: string;
   readonly requestTimeoutMs?: number;
+  /**
+   * The name of the correlation header every request carries (`X-Conformance-Check` when left out), or `false` for
+   * a service that refuses unknown headers (see harness/checks/trace.ts).
+   */
+  readonly correlationHeader?: string | false;
   /** The calls token-acceptance checks make (defaults in `knowledge.ts`). */
   readonly probes?: Partial<Probes>;
   /** Fault codes of this service, beyond those the document and the public facts name. */
@@ -152,6 +157,10 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
   const requestTimeoutMs = num('requestTimeoutMs');
   if (value.allowOptIn !== undefined && typeof value.allowOptIn !== 'boolean') throw invalid(file, 'allowOptIn', 'must be true or false');
   const caFile = str(file, value, 'caFile', '', true);
+  const correlationHeader = value.correlationHeader;
+  if (correlationHeader !== undefined && correlationHeader !== false && !(typeof correlationHeader === 'string' && HEADER_NAME.test(correlationHeader))) {
+    throw invalid(file, 'correlationHeader', 'must be an HTTP header name (letters, digits and "-", such as "X-Conformance-Check") or false to send none');
+  }
   const probes = value.probes === undefined ? undefined : parseProbes(file, value.probes);
   const faultCodes = value.faultCodes === undefined ? undefined : parseFaultCodes(file, value.faultCodes);
   const tokenKinds = value.tokenKinds === undefined ? undefined : parseTokenKinds(file, value.tokenKinds);
@@ -169,8 +178,12 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
     ...(typeof value.allowOptIn === 'boolean' && { allowOptIn: value.allowOptIn }),
     ...(caFile !== undefined && { caFile: resolve(dirname(file), caFile) }),
+    ...(correlationHeader !== undefined && { correlationHeader: correlationHeader as string | false }),
   };
 }
+
+/** An HTTP header name as the harness accepts one for its correlation header. */
+export const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
 
 /** `groupAlternatives`: a non-empty list of the account's iPCC or organization values, none empty nor with a ":". */
 function alternatives(file: string, v: unknown, at: string): string[] {

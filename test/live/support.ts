@@ -64,6 +64,8 @@ export interface ConfigInput {
   readonly caFile?: string;
   readonly requestTimeoutMs?: number;
   readonly sessionPoolSize?: number;
+  /** More keys of the config file, as they are (`correlationHeader`, say). */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /** Writes a target config file (README "Target config") to `dir`; passwords as `{ "env": … }`. Returns its path. */
@@ -79,6 +81,7 @@ export function writeTargetConfig(dir: string, file: string, input: ConfigInput)
     allowOptIn: false,
     ...(input.caFile !== undefined && { caFile: input.caFile }),
     ...(input.requestTimeoutMs !== undefined && { requestTimeoutMs: input.requestTimeoutMs }),
+    ...input.extra,
   };
   const path = join(dir, file);
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);

@@ -1,0 +1,153 @@
+/**
+ * Traceable requests: every request the harness sends to a target carries a correlation header naming the run, the
+ * rule and the check (`X-Conformance-Check: run=r5f2c9a1; rule=REST-03; check=c0d1e2f3; id=r5f2c9a1-c0d1e2f3-7`),
+ * so that a QA engineer can hand the service's team the IDs of the requests behind a verdict and the team can find
+ * them in their logs. Like Schemathesis's test-case ID header and the connect conformance runner's test-case header.
+ *
+ * - The correlation ID is `<run>-<check>-<n>`: the check's requests are `<run>-<check>-1` … in the order sent, so a
+ *   search for `<run>-<check>-` finds them all, and `<run>-` the whole run.
+ * - `<check>` is 8 hex digits of a hash of the check's full title: the same check has the same ID in every run.
+ *   Requests outside any check (the sessions a file left open, closed after it) are `x` + a hash of the file.
+ * - The header's name is configurable and the header can be switched off (`correlationHeader` in a target config,
+ *   `--correlation-header <name>` / `--no-correlation-header`) for a service that refuses unknown headers; the IDs
+ *   are then still recorded in the report and the HAR.
+ *
+ * Each request is recorded (method, path, status, time) for the report, and, when the run writes a HAR file, as a
+ * HAR entry redacted by value in this worker (see `harness/har/run-traffic.ts`).
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { harEntry, type TaggedHarEntry } from '../har/har.ts';
+import type { CheckTrace, TracedRequest } from '../report/meta.ts';
+import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
+import { registerTokensIn } from './evidence.ts';
+import { redact } from './secrets.ts';
+
+/** The default name of the correlation header. */
+export const CORRELATION_HEADER = 'X-Conformance-Check';
+
+/** How a run traces its requests (part of the run configuration the CLI hands the workers). */
+export interface TraceConfig {
+  /** The run's ID (`r` + 8 hex digits), in every correlation ID of the run. */
+  readonly runId: string;
+  /** The header's name; `false`: no header is sent (the IDs are still recorded). */
+  readonly header: string | false;
+  /** A directory where each worker writes the run's exchanges as HAR entries (one JSON line each), when a HAR is asked for. */
+  readonly harDir?: string | undefined;
+}
+
+/** A new run ID: `r` and 8 random hex digits. */
+export function newRunId(): string {
+  return `r${createHash('sha256').update(`${process.pid}-${Date.now()}-${Math.random()}`).digest('hex').slice(0, 8)}`;
+}
+
+/** The 8-hex-digit ID of a check, from its full title (the same in every run). */
+export function checkIdFor(title: string): string {
+  return createHash('sha256').update(title).digest('hex').slice(0, 8);
+}
+
+/** What the report keeps of a check's requests: the last ones before the verdict, with their IDs and times. */
+const KEEP = 8;
+
+interface CheckScope {
+  readonly rules: readonly string[];
+  readonly title: string;
+  readonly id: string;
+  seq: number;
+  firstAt?: string;
+  lastAt?: string;
+  readonly last: TracedRequest[];
+}
+
+let scope: CheckScope | undefined;
+let fileScope: CheckScope | undefined;
+
+/** Starts recording the requests of a check (one at a time per worker: a file's checks run one after the other). */
+export function beginCheck(rules: readonly string[], title: string): void {
+  scope = { rules, title, id: checkIdFor(title), seq: 0, last: [] };
+}
+
+/** Ends the check's recording and returns what the report shows of it (`undefined` when it sent nothing). */
+export function endCheck(): CheckTrace | undefined {
+  const s = scope;
+  scope = undefined;
+  if (!s || s.seq === 0) return undefined;
+  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(s.lastAt && { lastAt: s.lastAt }), requests: [...s.last] };
+}
+
+/** The scope of requests sent outside any check: those of the test file (`x` + a hash of its path). */
+export function setFileScope(file: string | undefined): void {
+  fileScope = file === undefined ? undefined : { rules: [], title: file, id: `x${checkIdFor(file).slice(1)}`, seq: 0, last: [] };
+}
+
+const pending: string[] = [];
+let harFile: string | undefined;
+
+/** Writes the HAR entries recorded so far to this worker's file (at the end of each test file, and every 200 entries). */
+export function flushTraffic(): void {
+  if (pending.length === 0 || harFile === undefined) return;
+  const lines = `${pending.join('\n')}\n`;
+  pending.length = 0;
+  appendFileSync(harFile, lines, 'utf8');
+}
+
+/** Adds the correlation header, records the request for the report and, when asked, for the run's HAR. */
+export function tracingTransport(inner: Transport, config: TraceConfig): Transport {
+  harFile = config.harDir === undefined ? undefined : join(config.harDir, `${process.pid}-${threadId}.jsonl`);
+  return {
+    async request(req) {
+      const s = scope ?? fileScope;
+      const seq = s ? ++s.seq : 0;
+      const checkId = s?.id ?? 'x';
+      const id = `${config.runId}-${checkId}-${seq}`;
+      const rules = s?.rules.join(',') ?? '';
+      const value = `run=${config.runId}; rule=${rules || '-'}; check=${checkId}; id=${id}`;
+      const sent: HttpRequest = config.header === false ? req : { ...req, headers: { ...req.headers, [config.header]: value } };
+      const started = Date.now();
+      const at = new Date(started).toISOString();
+      let response: HttpResponse | undefined;
+      let error: string | undefined;
+      try {
+        response = await inner.request(sent);
+        return response;
+      } catch (err) {
+        error = (err as Error).message;
+        throw err;
+      } finally {
+        const path = redact(pathOf(req.url));
+        const record: TracedRequest = {
+          id, at, method: req.method, path,
+          ...(response && { status: response.status, durationMs: Math.round(response.durationMs) }),
+          ...(error !== undefined && { error: redact(error) }),
+        };
+        if (s) {
+          s.firstAt ??= at;
+          s.lastAt = at;
+          s.last.push(record);
+          if (s.last.length > KEEP) s.last.shift();
+        }
+        if (harFile !== undefined) {
+          if (response) registerTokensIn(response.body);
+          const entry: TaggedHarEntry = harEntry(
+            { request: sent, startedAt: started, endedAt: started + (response?.durationMs ?? Date.now() - started), response, error },
+            { _correlationId: id, _rules: s?.rules ?? [], _check: s && s !== fileScope ? s.title : '(after the file\'s checks)' },
+          );
+          pending.push(redact(JSON.stringify(entry)));
+          if (pending.length >= 200) flushTraffic();
+        }
+      }
+    },
+    close: () => inner.close(),
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
