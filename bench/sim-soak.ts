@@ -17,7 +17,7 @@ import {
   buildRequest, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken,
   type RequestSecurity, type SoapBody,
 } from '../harness/soap/index.ts';
-import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../harness/spec/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../harness/catalog/index.ts';
 import { fmt, isMain } from './util.ts';
 
 export interface SoakOptions {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs, promisify } from 'node:util';
 import { basicAuthorization, clientIdFor } from '../harness/credentials/index.ts';
 import { defaultAccounts, ManualClock, SimCore, startSimServer } from '../harness/sim/index.ts';
-import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH } from '../harness/spec/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH } from '../harness/catalog/index.ts';
 import type { LoadResult, LoadSpec } from './load-client.ts';
 import { fmt, isMain, ROOT, tsxArgs } from './util.ts';
 

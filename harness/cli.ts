@@ -26,7 +26,7 @@ Commands:
 ${runHelp}`;
 
 async function listRules(): Promise<number> {
-  const { rules } = await import('./spec/index.ts');
+  const { rules } = await import('./catalog/index.ts');
   for (const r of rules) process.stdout.write(`${r.id.padEnd(10)} ${r.side.padEnd(8)} ${r.level.padEnd(7)} ${r.where.padEnd(7)} ${r.statement}\n`);
   return 0;
 }

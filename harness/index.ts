@@ -8,7 +8,7 @@ export { DriverFailure, DriverProcess } from './clients/driver-process.ts';
 export { basicAuthorization, buildClientId, decodeAuthorization, encodeRestCredentials } from './credentials/index.ts';
 export { createSimulator } from './msw.ts';
 export { defects, SimCore, startSimServer } from './sim/index.ts';
-export { getRule, rules } from './spec/index.ts';
+export { getRule, rules } from './catalog/index.ts';
 export { ConfigError, loadTargetConfig } from './targets/index.ts';
 
 export type { RunOptions, RunOutcome, SuiteName } from './runner.ts';
@@ -16,5 +16,5 @@ export type {
   ClientAdapter, ConfigureRequest, DriverAnswer, DriverError, DriverErrorKind, DriverRequest, RestCallResult, SessionOpenResult, SoapCallResult,
 } from './clients/protocol.ts';
 export type { Report, RuleResult } from './report/index.ts';
-export type { Rule, RuleId } from './spec/index.ts';
+export type { Rule, RuleId } from './catalog/index.ts';
 export type { TargetConfig } from './targets/index.ts';

@@ -18,7 +18,7 @@ import { SimCore } from './sim/core.ts';
 import { defaultAccounts } from './sim/default-accounts.ts';
 import type { SimAccount } from './sim/accounts.ts';
 import type { SimEndpoints } from './sim/server.ts';
-import type { Environment } from './spec/index.ts';
+import type { Environment } from './catalog/index.ts';
 
 export interface Simulator {
   readonly core: SimCore;

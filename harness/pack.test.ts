@@ -16,7 +16,7 @@ import { PACKAGE_ROOT } from './package-info.ts';
 const { distIsFresh } = (await import('../scripts/dist-fresh.mjs')) as { distIsFresh: (root: string) => boolean };
 
 const NAME = 'tds-auth-conformance';
-const ENTRY_POINTS = [NAME, `${NAME}/msw`, `${NAME}/spec`, `${NAME}/credentials`];
+const ENTRY_POINTS = [NAME, `${NAME}/msw`, `${NAME}/catalog`, `${NAME}/spec`, `${NAME}/credentials`];
 const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
 interface LockEntry {
@@ -106,8 +106,10 @@ describe('the packed package', () => {
     expect(lines[0]).toContain('runConformance');
     expect(lines[1]).toContain('createSimulator');
     expect(lines[2]).toContain('rules');
-    expect(lines[3]).toContain('encodeRestCredentials');
-    expect(lines[4]).toBe('accounts cert,prod');
+    expect(lines[3]).toContain('rules');
+    expect(lines[3]!.split(' ')[1]).toBe(lines[2]!.split(' ')[1]);
+    expect(lines[4]).toContain('encodeRestCredentials');
+    expect(lines[5]).toBe('accounts cert,prod');
   });
 
   it('every export loads from a .cjs consumer (require of ES modules, Node 20.19 and later)', () => {
@@ -121,13 +123,15 @@ describe('the packed package', () => {
     writeFileSync(join(project, 'consumer.mts'), [
       `import { runConformance, type Report, type RuleId } from '${NAME}';`,
       `import { createSimulator, type Simulator } from '${NAME}/msw';`,
-      `import { rules } from '${NAME}/spec';`,
+      `import { rules } from '${NAME}/catalog';`,
+      `import { rules as sameRules } from '${NAME}/spec';`,
       `import { encodeRestCredentials } from '${NAME}/credentials';`,
       'const sim: Simulator = createSimulator();',
       'const id: RuleId | undefined = rules[0]?.id;',
       'const run: (o: Parameters<typeof runConformance>[0]) => Promise<{ report: Report }> = runConformance;',
       'const encode: typeof encodeRestCredentials = encodeRestCredentials;',
-      'export { sim, id, run, encode };',
+      'const same: typeof rules = sameRules;',
+      'export { sim, id, run, encode, same };',
     ].join('\n'));
     const typesDir = join(PACKAGE_ROOT, 'node_modules', '@types');
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({

@@ -17,7 +17,7 @@ import type { LatitudeProfile } from './sim/latitude.ts';
 import type { ValidatorService } from './soap/validator.ts';
 import { defaultAccounts } from './sim/default-accounts.ts';
 import { parseDefects } from './sim/defects.ts';
-import { rules, type RuleId, type Side } from './spec/index.ts';
+import { rules, type RuleId, type Side } from './catalog/index.ts';
 import { ConfigError, resolveAccount, type TargetConfig } from './targets/config.ts';
 import type { Account } from './targets/types.ts';
 import type { Transport } from './targets/transport.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
 import { hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
-import type { RuleId } from './spec/index.ts';
+import type { RuleId } from './catalog/index.ts';
 
 let session: ConformanceSession;
 let report: Report;

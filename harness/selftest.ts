@@ -7,7 +7,7 @@ import type { Report } from './report/index.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
 import { defects, pairsWithoutRoute, routeTakers, type Defect, type RouteTaker } from './sim/index.ts';
 import { DEFAULT_PROFILE } from './sim/latitude.ts';
-import { getRule, type RuleId } from './spec/index.ts';
+import { getRule, type RuleId } from './catalog/index.ts';
 
 /** What a rule's status must be when a defect or mutant breaking it is on: `fail` for MUST, `warn` for SHOULD. */
 export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs from public)' {

@@ -6,7 +6,7 @@ import { DriverFailure, DriverProcess } from '../clients/driver-process.ts';
 import { REFERENCE_CLIENT, startClient } from '../clients/load.ts';
 import type { SimEvent } from '../sim/index.ts';
 import { parseEnvelope } from '../soap/index.ts';
-import { TOKEN_PATH, type Environment, type RuleId } from '../spec/index.ts';
+import { TOKEN_PATH, type Environment, type RuleId } from '../catalog/index.ts';
 import { createSimTarget, type Account, type SimControl } from '../targets/index.ts';
 import { CheckFailure } from './failure.ts';
 import { PrerequisiteFailed } from './errors.ts';

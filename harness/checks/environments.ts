@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import { PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
 

@@ -1,5 +1,5 @@
 import { TransportError } from '../targets/index.ts';
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import type { CheckOutcome } from '../report/meta.ts';
 import { BudgetExhausted } from './budget.ts';
 

@@ -3,7 +3,7 @@ import {
   type SoapAnswer,
 } from '../classify/index.ts';
 import { actionBody, rawBody, type SoapBody } from '../soap/index.ts';
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import { parseApiRef, type ApiRef, type HttpResponse, type RestProbe, type SoapProbe } from '../targets/index.ts';
 import { baseUrl } from './rest.ts';
 import { CheckFailure } from './failure.ts';

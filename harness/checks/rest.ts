@@ -1,5 +1,5 @@
 import { basicAuthorization, clientIdFor } from '../credentials/index.ts';
-import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestEndpoint } from '../spec/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestEndpoint } from '../catalog/index.ts';
 import type { Account, HttpResponse } from '../targets/index.ts';
 import { journalToken } from './journal.ts';
 import type { CheckContext } from './rule-test.ts';

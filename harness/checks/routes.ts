@@ -1,5 +1,5 @@
 import { attribute, type Factor } from '../classify/index.ts';
-import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../catalog/index.ts';
 import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
 import { PrerequisiteFailed } from './errors.ts';

@@ -3,7 +3,7 @@ import { it, type TestContext } from 'vitest';
 import type { CheckFailureDetail, CheckMeta, CheckOutcome } from '../report/meta.ts';
 import { replayCommand } from '../report/replay.ts';
 import { DEFAULT_RUNS } from '../run-config.ts';
-import { findClause, getRule, type RuleId, type Where } from '../spec/index.ts';
+import { findClause, getRule, type RuleId, type Where } from '../catalog/index.ts';
 import type { Target, Transport } from '../targets/index.ts';
 import { NotApplicable, OptInRequired, outcomeOf } from './errors.ts';
 import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';

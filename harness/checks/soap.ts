@@ -4,7 +4,7 @@ import {
   type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
 import { creates } from './budget.ts';
 import { CheckFailure } from './failure.ts';

@@ -1,4 +1,4 @@
-import { soapFaults } from '../spec/index.ts';
+import { soapFaults } from '../catalog/index.ts';
 
 /**
  * The SOAP fault codes that tell what a fault means, by the local part of the faultcode (the prefix is free:

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { matchRules, type RuleId } from '../spec/index.ts';
+import { matchRules, type RuleId } from '../catalog/index.ts';
 import { UsageError } from './usage-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

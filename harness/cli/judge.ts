@@ -5,7 +5,7 @@ import { judgeTraffic, knownFromConfig, observedReport, tryValidator, type Known
 import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, writeReports } from '../report/index.ts';
 import { withFaultCodes, DEFAULT_FAULT_CODES } from '../classify/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, type Environment } from '../spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, type Environment } from '../catalog/index.ts';
 import type { TargetConfig } from '../targets/index.ts';
 import { targetConfigFor } from '../targets/presets.ts';
 import { registerSecretsOf } from '../observe/index.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
-import { rules } from '../spec/index.ts';
+import { rules } from '../catalog/index.ts';
 import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer } from '../sim/index.ts';
 
 export interface LiveSim {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveTarget, selectRules, type RunOptions, type SuiteName } from '../runner.ts';
-import { getRule } from '../spec/index.ts';
+import { getRule } from '../catalog/index.ts';
 import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { githubAnnotations } from '../report/github.ts';
 import { EXIT_CODES } from '../report/model.ts';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { credentialEncoding } from '../spec/index.ts';
+import { credentialEncoding } from '../catalog/index.ts';
 import {
   basicAuthorization, buildClientId, decodeAuthorization, decodeCredentials, encodeCredentials, encodeRestCredentials, parseClientId,
 } from './rest.ts';

@@ -1,4 +1,4 @@
-import { CLIENT_ID_VERSION, DEFAULT_REST_DOMAIN } from '../spec/index.ts';
+import { CLIENT_ID_VERSION, DEFAULT_REST_DOMAIN } from '../catalog/index.ts';
 import { decodeBase64Utf8, encodeBase64Utf8 } from './base64.ts';
 
 /** The parts of a REST Client ID, `V1:<userid>:<group>:<domain>`. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rules, stateTables } from '../spec/index.ts';
+import { rules, stateTables } from '../catalog/index.ts';
 import { renderRulesMarkdown } from './rules-md.ts';
 import { currentRulesMarkdown, RULES_MD } from './write.ts';
 

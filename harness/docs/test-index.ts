@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { RULE_IDS, type RuleId } from '../spec/index.ts';
+import { RULE_IDS, type RuleId } from '../catalog/index.ts';
 
 /** A conformance test as written in a suite file: its rule IDs and title. */
 export interface IndexedTest {

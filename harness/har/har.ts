@@ -4,7 +4,7 @@
  * the public addresses of the service; which protocol, by the SOAP address or an envelope in the body.
  * @see http://www.softwareishard.com/blog/har-12-spec/
  */
-import { ENVIRONMENTS, environments as publicEnvironments, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, environments as publicEnvironments, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints } from '../targets/index.ts';
 import type { ObservedExchange } from '../observe/exchange.ts';
 

@@ -1,4 +1,4 @@
-import { limits, TOKEN_TYPE } from '../spec/index.ts';
+import { limits, TOKEN_TYPE } from '../catalog/index.ts';
 import { problem, type Problem } from './problem.ts';
 
 /** `application/json` or a `+json` type, with any parameters and in any case. RFC 6749 §5.1 names application/json. */

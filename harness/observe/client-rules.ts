@@ -4,12 +4,12 @@
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
 import { envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
-import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
+import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../catalog/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { TOKEN_CREATING, type IssuedToken, type SoapMessage, type Traffic } from './traffic.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import { readCred02, sess05BodyProblem, sess05HeaderProblem } from '../judges/index.ts';
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
 export type RequestValidator = (xml: string) => Promise<Verdict>;

@@ -3,7 +3,7 @@
  * An exchange holds raw credentials and tokens: it never leaves the process unredacted.
  */
 import type { FaultCodes } from '../classify/index.ts';
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import type { Account } from '../targets/index.ts';
 
 export interface ObservedRequest {

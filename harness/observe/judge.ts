@@ -3,7 +3,7 @@
  * observation or a HAR file, into the report model of `run`.
  */
 import { createValidator, type EnvelopeValidator } from '../soap/index.ts';
-import { rules, type RuleId } from '../spec/index.ts';
+import { rules, type RuleId } from '../catalog/index.ts';
 import { judgeClientRules } from './client-rules.ts';
 import type { JudgeContext, ObservedExchange } from './exchange.ts';
 import { judgeServiceRules, OBSERVABLE_SERVICE_RULES } from './service-rules.ts';

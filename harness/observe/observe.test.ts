@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { renderReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
-import { rules } from '../spec/index.ts';
+import { rules } from '../catalog/index.ts';
 import { runApplication } from './application.ts';
 import { tryValidator } from './judge.ts';
 import { parseInjections } from './inject.ts';

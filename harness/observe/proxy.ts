@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Redactor } from '../report/index.ts';
-import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
 import { registerSecretsOf } from './secrets.ts';

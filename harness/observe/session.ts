@@ -6,7 +6,7 @@ import { withFaultCodes, DEFAULT_FAULT_CODES, type FaultCodes } from '../classif
 import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, type Report } from '../report/index.ts';
 import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
-import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../spec/index.ts';
+import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../catalog/index.ts';
 import { ConfigError, createTransport, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
 import { targetConfigFor } from '../targets/presets.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';

@@ -5,7 +5,7 @@
 import { classifyRest, classifySoap, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
 import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
 import { parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
-import { TOKEN_PATH, type Environment, type TokenKind } from '../spec/index.ts';
+import { TOKEN_PATH, type Environment, type TokenKind } from '../catalog/index.ts';
 import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
 
 /** A request to the REST token endpoint (also a wrong path such as `/v2/auth/token/`). */

@@ -5,7 +5,7 @@ import type { Problem } from '../judges/index.ts';
  */
 import { formatExchange } from '../checks/evidence.ts';
 import { buildReport, type Report, type ReportTarget, type TestRecord } from '../report/index.ts';
-import { findClause, type RuleId } from '../spec/index.ts';
+import { findClause, type RuleId } from '../catalog/index.ts';
 import type { ObservedExchange } from './exchange.ts';
 
 /** What one clause came to: held (with what was seen), broken (with the evidence), or not exercised (and why). */

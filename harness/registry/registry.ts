@@ -1,4 +1,4 @@
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 
 /** A session a worker opened on a live target: what the main process needs to close it itself. */
 export interface RegisteredSession {

@@ -1,7 +1,7 @@
 import { buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody } from '../soap/index.ts';
 import type { Transport } from '../targets/index.ts';
 import type { EnvironmentEndpoints } from '../targets/index.ts';
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import type { CloseAnswer, RegisteredSession, SessionCloser } from './registry.ts';
 
 let sequence = 0;

@@ -26,8 +26,8 @@
  * Everything here is pure but {@link readBaselineFile} and {@link writeBaselineFile}.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { getRule, isRuleId, ruleIdsInTitle } from '../spec/index.ts';
-import type { RuleId } from '../spec/index.ts';
+import { getRule, isRuleId, ruleIdsInTitle } from '../catalog/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import { exitCodeFor, UNREACHABLE_CODES } from './build.ts';
 import { BaselineError } from './errors.ts';
 import { EXIT_CODES } from './model.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rules as catalog } from '../spec/index.ts';
-import type { RuleId } from '../spec/index.ts';
+import { rules as catalog } from '../catalog/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import { buildReport, exitCodeFor, ruleStatus, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckResult, RuleResult } from './model.ts';

@@ -2,8 +2,8 @@
  * From test results to a report: a pure function of the records the reporter collected and the run's options.
  * No I/O, no clock: the caller supplies the times.
  */
-import { isRuleId, notYetCovered, ruleIdsInTitle, rules as catalog } from '../spec/index.ts';
-import type { Rule, RuleId } from '../spec/index.ts';
+import { isRuleId, notYetCovered, ruleIdsInTitle, rules as catalog } from '../catalog/index.ts';
+import type { Rule, RuleId } from '../catalog/index.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckMeta } from './meta.ts';
 import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';

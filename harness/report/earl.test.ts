@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules as catalog } from '../spec/index.ts';
+import { rules as catalog } from '../catalog/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { EARL_CONTEXT, earlDocument, earlOutcome, renderEarl, ruleIri } from './earl.ts';
 import { STATUSES } from './model.ts';

@@ -1,4 +1,4 @@
-import { areas } from '../spec/index.ts';
+import { areas } from '../catalog/index.ts';
 import type { CheckResult, Report, RuleResult, Status } from './model.ts';
 import { STATUSES } from './model.ts';
 

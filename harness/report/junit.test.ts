@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { areas, rules } from '../spec/index.ts';
+import { areas, rules } from '../catalog/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { renderJunit } from './junit.ts';
 import { sampleReport } from '../../test/support/report.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areas } from '../spec/index.ts';
+import { areas } from '../catalog/index.ts';
 import { applyBaseline } from './baseline.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sampleReport } from '../../test/support/report.ts';

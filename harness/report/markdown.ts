@@ -1,4 +1,4 @@
-import { areas } from '../spec/index.ts';
+import { areas } from '../catalog/index.ts';
 import type { CheckResult, Report, RuleResult, Summary } from './model.ts';
 
 /**

@@ -6,7 +6,7 @@
  * each rule's checks from every shard (a check, being one test of one file, ran in exactly one shard) and judges the
  * rule again from them, as the unsharded run would have: status by the same precedence, clauses, prerequisites.
  */
-import { getRule, type RuleId } from '../spec/index.ts';
+import { getRule, type RuleId } from '../catalog/index.ts';
 import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
 import type { CheckResult, Completion, Report, RuleResult, RunError, UnmappedTest } from './model.ts';
 

@@ -3,7 +3,7 @@
  * Users' CI scripts read this file; fields may be added, never renamed or removed.
  * @see ../../../shared/design/ARCHITECTURE.md "report.json"
  */
-import type { AreaId, Level, RuleId, Side, Where } from '../spec/index.ts';
+import type { AreaId, Level, RuleId, Side, Where } from '../catalog/index.ts';
 import type { CheckFailureDetail, CheckMeta, CheckTrace } from './meta.ts';
 
 /** The version of the `report.json` format; raised when a field changes meaning. */

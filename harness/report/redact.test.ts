@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { rules } from '../spec/index.ts';
+import { rules } from '../catalog/index.ts';
 import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactPatterns, secretForms } from './redact.ts';
 
 // The forms a secret takes, written here independently of redact.ts so the properties do not test it against itself.

@@ -6,7 +6,7 @@
  *
  * Pure: no I/O. The CLI parses these lines back with `parseReplayCommand` (`harness/cli/run.ts`).
  */
-import { ruleIdsInTitle } from '../spec/index.ts';
+import { ruleIdsInTitle } from '../catalog/index.ts';
 
 /** How a replay command starts. */
 export const REPLAY_PREFIX = 'npx tds-conformance run';

@@ -9,7 +9,7 @@ import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { REDACTED, Redactor } from './redact.ts';
 import { ConformanceReporter } from './reporter.ts';
 import type { ConformanceReporterOptions } from './reporter.ts';
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 
 interface FakeCase {
   readonly state?: TestRecord['state'];

@@ -4,8 +4,8 @@
  * `npx tds-conformance run` and `npx vitest --project conformance` (with this reporter configured) see the same.
  */
 import type { Reporter } from 'vitest/node';
-import { areas, getRule, isRuleId, ruleIdsInTitle } from '../spec/index.ts';
-import type { AreaId, RuleId } from '../spec/index.ts';
+import { areas, getRule, isRuleId, ruleIdsInTitle } from '../catalog/index.ts';
+import type { AreaId, RuleId } from '../catalog/index.ts';
 import { applyBaseline, createBaseline } from './baseline.ts';
 import { applyGate } from './gate.ts';
 import type { Baseline } from './baseline.ts';

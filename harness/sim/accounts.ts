@@ -1,5 +1,5 @@
 import { buildClientId, clientIdFor } from '../credentials/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, restEndpoints, type Environment } from '../spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, restEndpoints, type Environment } from '../catalog/index.ts';
 
 /**
  * An account as the simulator holds it. Credentials are issued per environment: an account exists in the

@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { SimAccountInput } from './accounts.ts';
 import type { AdvanceableClock } from './clock.ts';
 import type { SimCore } from './core.ts';

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, buildClientId, clientIdFor, encodeCredentials } from '../credentials/index.ts';
-import { limits, restEndpoints, type Environment } from '../spec/index.ts';
+import { limits, restEndpoints, type Environment } from '../catalog/index.ts';
 import type { SimAccount } from './accounts.ts';
 import { ManualClock } from './clock.ts';
 import { SimCore } from './core.ts';

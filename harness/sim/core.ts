@@ -1,4 +1,4 @@
-import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../spec/index.ts';
+import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../catalog/index.ts';
 import type { DecodedCredentials } from '../credentials/index.ts';
 import { AccountIndex, simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
 import type { Clock } from './clock.ts';

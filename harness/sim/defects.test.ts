@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mutants } from '../../fixtures/mutants/index.ts';
-import { rules } from '../spec/index.ts';
+import { rules } from '../catalog/index.ts';
 import { defects, defectsBreaking, parseDefects, UnknownDefectError } from './defects.ts';
 
 describe('every check can fail', () => {

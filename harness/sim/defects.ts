@@ -1,4 +1,4 @@
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 
 /**
  * Deviations the simulator can be told to make, one at a time, to prove that each check can fail (self-test).

@@ -1,4 +1,4 @@
-import type { Environment, TokenKind } from '../spec/index.ts';
+import type { Environment, TokenKind } from '../catalog/index.ts';
 
 /** How the simulator answered one request: the facts client checks read from the event log. */
 export type SimOutcome =

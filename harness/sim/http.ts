@@ -1,4 +1,4 @@
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 
 /** A request as the simulator core sees it: plain data, no streams, no sockets. */
 export interface SimRequest {

@@ -4,7 +4,7 @@ import { buildClientId, encodeCredentials } from '../credentials/index.ts';
 import {
   actionBody, buildRequest, makeRequestHeader, parseEnvelope, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type RequestSecurity,
 } from '../soap/index.ts';
-import { latitudes } from '../spec/index.ts';
+import { latitudes } from '../catalog/index.ts';
 import { ManualClock } from './clock.ts';
 import { SimCore, SOAP_PATH } from './core.ts';
 import { defaultAccounts } from './default-accounts.ts';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * A latitude profile: one conforming variant of the service, choosing within every freedom the interface document
- * leaves (`harness/spec/latitudes.ts` names them, with the sentence or silence that allows each). The simulator
+ * leaves (`harness/catalog/latitudes.ts` names them, with the sentence or silence that allows each). The simulator
  * answers as the profile says; `DEFAULT_PROFILE` is how the real service is publicly seen to answer
  * (PUBLIC-FACTS.md). The service suite must pass on every profile: a property runs it over random ones.
  *

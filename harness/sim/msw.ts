@@ -1,5 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { SimCore } from './core.ts';
 import { SOAP_PATH } from './core.ts';
 import type { SimRequest } from './http.ts';

@@ -2,7 +2,7 @@ import { decodeAuthorization, type DecodedCredentials } from '../credentials/ind
 import {
   FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, restTokenErrors, TOKEN_TYPE,
   type Environment, type RestEndpoint, type TokenKind,
-} from '../spec/index.ts';
+} from '../catalog/index.ts';
 import type { AccountIndex, SimAccount } from './accounts.ts';
 import type { DefectId } from './defects.ts';
 import type { SimOutcome } from './events.ts';

@@ -1,4 +1,4 @@
-import type { RuleId } from '../spec/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import type { DefectId } from './defects.ts';
 import type { LatitudeProfile } from './latitude.ts';
 

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
+import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { SimCore } from './core.ts';
 import { SOAP_PATH } from './core.ts';
 import type { SimRequest } from './http.ts';

@@ -3,7 +3,7 @@ import {
   sessionCreateRSBody, specFaultBody, tokenCreateRSBody, type ParsedEnvelope, type ParsedUsernameToken, type ReplyTo,
   type ResponseSecurity, type SoapBody, type SpecFaultKey,
 } from '../soap/index.ts';
-import { findSoapAction, type Environment, type SoapAction } from '../spec/index.ts';
+import { findSoapAction, type Environment, type SoapAction } from '../catalog/index.ts';
 import type { LatitudeProfile } from './latitude.ts';
 import type { SimAccount } from './accounts.ts';
 import type { HandlerContext } from './handler-context.ts';

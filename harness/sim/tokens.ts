@@ -1,4 +1,4 @@
-import type { Environment, TokenKind } from '../spec/index.ts';
+import type { Environment, TokenKind } from '../catalog/index.ts';
 import type { SimAccount } from './accounts.ts';
 import { BASE64_ALPHABET, type Random } from './random.ts';
 

@@ -1,5 +1,5 @@
 import type { SoapErrorCode } from './errors.ts';
-import { soapFaults } from '../spec/index.ts';
+import { soapFaults } from '../catalog/index.ts';
 import { NS, PREFIX } from './namespaces.ts';
 import { element, type ElementSpec } from './xml-builder.ts';
 import { parseXmlTree } from './xml-tree.ts';
@@ -217,7 +217,7 @@ export function faultBody(fault: FaultFields): SoapBody {
 export type SpecFaultKey = keyof typeof soapFaults;
 
 /**
- * The fault of the error catalog (`harness/spec/errors.ts`). For `invalidSecurityToken` the bad token is quoted at
+ * The fault of the error catalog (`harness/catalog/errors.ts`). For `invalidSecurityToken` the bad token is quoted at
  * the end of the faultstring, as the interface document requires (ERR-04).
  */
 export function specFaultBody(key: SpecFaultKey, token?: string): SoapBody {

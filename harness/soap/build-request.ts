@@ -1,4 +1,4 @@
-import { DEFAULT_SOAP_DOMAIN } from '../spec/index.ts';
+import { DEFAULT_SOAP_DOMAIN } from '../catalog/index.ts';
 import type { SoapBody } from './bodies.ts';
 import {
   binarySecurityTokenElement, messageHeaderElement, securityElement, writeEnvelope, type EbVersion, type HeaderShape,

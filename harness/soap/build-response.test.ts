@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { useValidator } from '../../test/support/soap.ts';
-import { soapFaults } from '../spec/index.ts';
+import { soapFaults } from '../catalog/index.ts';
 import {
   bargainFinderMaxRSBody, faultBody, hotelAvailLLSRSBody, otaPingRSBody, sessionCloseRSBody, sessionCreateRSBody, specFaultBody, tokenCreateRSBody,
   type SoapBody, type SpecFaultKey,

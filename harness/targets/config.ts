@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../catalog/index.ts';
 import type { FaultCodes } from '../classify/index.ts';
-import type { TokenKind } from '../spec/index.ts';
+import type { TokenKind } from '../catalog/index.ts';
 import type { ApiRef, Probes, RestProbe, SoapProbe } from './knowledge.ts';
 import type { Account, EnvironmentEndpoints } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { withFaultCodes, type FaultCodes } from '../classify/index.ts';
-import type { TokenKind } from '../spec/index.ts';
+import type { TokenKind } from '../catalog/index.ts';
 import type { Account } from './account.ts';
 
 /** A REST API the checks call to see whether a token is accepted. */

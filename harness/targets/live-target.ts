@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import { loadTargetConfig, resolveAccount, sessionTimeoutOf, type TargetConfig } from './config.ts';
 import { knowledge, type Declarations } from './knowledge.ts';
 import { createTransport } from './transport.ts';

@@ -1,4 +1,4 @@
-import { environments } from '../spec/index.ts';
+import { environments } from '../catalog/index.ts';
 import { ConfigError, loadTargetConfig, type TargetConfig } from './config.ts';
 
 /** The variables the `cert` preset reads its account from; all must be set. */

@@ -1,4 +1,4 @@
-import { limits, restEndpoints, soapActions, type Environment } from '../spec/index.ts';
+import { limits, restEndpoints, soapActions, type Environment } from '../catalog/index.ts';
 // Imported module by module, not through ../sim/index.ts: that re-exports the MSW handlers, and loading MSW costs
 // every test file half a second.
 import type { SimAccount } from '../sim/accounts.ts';

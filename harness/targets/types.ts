@@ -1,4 +1,4 @@
-import type { Environment } from '../spec/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import type { SimAccountInput, SimEvent } from '../sim/index.ts';
 import type { Account } from './account.ts';
 import type { TargetKnowledge } from './knowledge.ts';

@@ -4,7 +4,7 @@ import { CheckFailure, expectThat, PrerequisiteFailed, registerSecret } from '..
 import { actualShape, clientIdShape, expectedShape, type ShapeAccount } from '../../harness/clients/credential-shape.ts';
 import { decodeAuthorization } from '../../harness/credentials/index.ts';
 import { readCred02 } from '../../harness/judges/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints } from '../../harness/spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { tokenRequests } from './support/events.ts';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { clientProperty, op } from '../../harness/checks/client.ts';
 import { expectThat } from '../../harness/checks/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
-import { restEndpoints, type Environment } from '../../harness/spec/index.ts';
+import { restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import { issuingEnvironment } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;

@@ -1,7 +1,7 @@
 import { clientTest, op } from '../../harness/checks/client.ts';
 import { CheckFailure, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
-import { restEndpoints } from '../../harness/spec/index.ts';
+import { restEndpoints } from '../../harness/catalog/index.ts';
 import { tokenRequests } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { clientProperty, clientTest, isTokenAttempt, op } from '../../harness/checks/client.ts';
 import { expectEqual, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
-import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/spec/index.ts';
+import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
 import { apiCalls, issued, issuingEnvironment, tokenRequests } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;

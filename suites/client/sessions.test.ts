@@ -3,7 +3,7 @@ import { CheckFailure, expectThat, failOn, PrerequisiteFailed, registerSecret } 
 import { sess05BodyProblem, sess05HeaderProblem } from '../../harness/judges/index.ts';
 import { classifySoap } from '../../harness/classify/index.ts';
 import { parseEnvelope } from '../../harness/soap/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/catalog/index.ts';
 import type { SimEvent } from '../../harness/sim/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { envelopes } from './support/events.ts';

@@ -3,7 +3,7 @@ import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer,
 import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
-import type { TokenKind } from '../../harness/spec/index.ts';
+import type { TokenKind } from '../../harness/catalog/index.ts';
 import { parseApiRef, type Account, type ApiRef } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 

@@ -2,7 +2,7 @@ import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/
 import { inSomeEnvironment, PLAIN_FORM, restTokenAnswer, SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
 import { CheckFailure, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, show, type CheckContext } from '../../harness/checks/index.ts';
 import { classifyRest } from '../../harness/classify/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, type Environment } from '../../harness/spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, type Environment } from '../../harness/catalog/index.ts';
 import type { Account, HttpResponse } from '../../harness/targets/index.ts';
 import { accountArbitrary } from './support/arbitraries.ts';
 import { auditExchanges } from './support/audits.ts';

@@ -7,7 +7,7 @@ import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
   tokenCreate, type CheckContext,
 } from '../../harness/checks/index.ts';
-import { otherEnvironment, type Environment } from '../../harness/spec/index.ts';
+import { otherEnvironment, type Environment } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 

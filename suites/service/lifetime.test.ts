@@ -4,7 +4,7 @@ import { inSomeEnvironment, obtainToken, PLAIN_FORM, restTokenRoute } from '../.
 import { callRest, callSoap, expectAccepted, expectRefused, PROBE_HINTS, rest, soap } from '../../harness/checks/probe.ts';
 import { CheckFailure, obtainSoapToken, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits } from '../../harness/spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { restTokenRoute } from '../../harness/checks/routes.ts';
-import type { Environment } from '../../harness/spec/index.ts';
+import type { Environment } from '../../harness/catalog/index.ts';
 import { callRest, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, rest, restAnswer, type Answer, type Control } from '../../harness/checks/probe.ts';
 import { Inconclusive, PrerequisiteFailed, ruleProperty, type CheckContext } from '../../harness/checks/index.ts';
 import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';

@@ -5,7 +5,7 @@ import {
   type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
-import { limits, type RuleId } from '../../harness/spec/index.ts';
+import { limits, type RuleId } from '../../harness/catalog/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
 import {
   callInSession, closeAll, createVerdict, openSessions, sessionAccount, sessionVerdict, type SessionAccount,

@@ -6,7 +6,7 @@ import {
   expectEqual, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, type CheckContext,
 } from '../../harness/checks/index.ts';
 import type { HttpResponse } from '../../harness/targets/index.ts';
-import { GRANT_TYPE } from '../../harness/spec/index.ts';
+import { GRANT_TYPE } from '../../harness/catalog/index.ts';
 import { expectTokenResponse, expectTokenResponseShape } from './support/token-answers.ts';
 import { auditExchanges } from './support/audits.ts';
 

@@ -5,7 +5,7 @@ import {
   CheckFailure, expectEqual, expectThat, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
 import { encodeBase64Utf8 } from '../../harness/credentials/index.ts';
-import { describes, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/spec/index.ts';
+import { describes, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/catalog/index.ts';
 import { TransportError, type HttpResponse } from '../../harness/targets/index.ts';
 import { malformedAuthorizations, wrongGrantType, wrongSecret } from './support/arbitraries.ts';
 import { isJsonContentType } from './support/token-answers.ts';

@@ -1,7 +1,7 @@
 /**
  * The latitude property, shared by its test files (Vitest runs them side by side): the whole service suite passes on
  * every conforming variant of the service. Each profile is a simulator that chooses differently wherever the interface
- * document leaves a choice (harness/spec/latitudes.ts); a `fail`, `warn` or `error` on any of them is an over-reach
+ * document leaves a choice (harness/catalog/latitudes.ts); a `fail`, `warn` or `error` on any of them is an over-reach
  * of a check, printed with the rule, the check, the suite file and the profile it met.
  *
  * Every suite file has a simulator of its own, so one run of the suite checks one profile per file (`fileProfiles`):

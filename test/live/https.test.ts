@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report, RuleStatus } from '../../harness/report/index.ts';
 import { runConformance } from '../../harness/runner.ts';
 import { defaultAccounts } from '../../harness/sim/index.ts';
-import { rules } from '../../harness/spec/index.ts';
+import { rules } from '../../harness/catalog/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 import { makeTestPki } from './test-pki.ts';
 

@@ -15,7 +15,7 @@ import type { Report } from '../../harness/report/index.ts';
 import { encodeCredentials } from '../../harness/credentials/index.ts';
 import { runConformance } from '../../harness/runner.ts';
 import { DriftingClock, SimCore, simAccount, SOAP_PATH, type SimServer } from '../../harness/sim/index.ts';
-import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../../harness/spec/index.ts';
+import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../../harness/catalog/index.ts';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriftingClock, SimCore, startSimServer, type AccountsByEnvironment, type SimServer } from '../../harness/sim/index.ts';
-import type { Environment } from '../../harness/spec/index.ts';
+import type { Environment } from '../../harness/catalog/index.ts';
 
 /** Undo steps of the current test, run in reverse order by {@link cleanUp}. */
 const undo: (() => Promise<void> | void)[] = [];

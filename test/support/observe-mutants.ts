@@ -5,7 +5,7 @@
  * warns (a SHOULD rule), and no other client rule does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuleId } from '../../harness/spec/index.ts';
+import type { RuleId } from '../../harness/catalog/index.ts';
 import type { ClientFault } from '../../examples/clients/typescript/faults.ts';
 import { mutants } from '../../fixtures/mutants/index.ts';
 import type { EnvelopeValidator } from '../../harness/soap/index.ts';

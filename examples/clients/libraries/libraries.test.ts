@@ -11,7 +11,7 @@ import { parseReplayCommand } from '../../../harness/cli/run.ts';
 import { PACKAGE_ROOT } from '../../../harness/package-info.ts';
 import type { Report, RuleResult } from '../../../harness/report/index.ts';
 import { ConformanceSession } from '../../../harness/runner.ts';
-import { rules, type RuleId } from '../../../harness/spec/index.ts';
+import { rules, type RuleId } from '../../../harness/catalog/index.ts';
 
 interface ExpectedVerdict {
   readonly status: RuleResult['status'];

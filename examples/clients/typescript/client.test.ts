@@ -14,7 +14,7 @@ import { createSimHandlers, defaultAccounts, inProcessUrls, ManualClock, SimCore
 import {
   attributeValue, childElement, createValidator, NS, parseEnvelope, type EnvelopeValidator, type ParsedEnvelope,
 } from '../../../harness/soap/index.ts';
-import { FORM_CONTENT_TYPE, TOKEN_PATH } from '../../../harness/spec/index.ts';
+import { FORM_CONTENT_TYPE, TOKEN_PATH } from '../../../harness/catalog/index.ts';
 import { createClient } from './adapter.ts';
 import { TdsClient, virtualClock, type TdsClientOptions } from './client.ts';
 

@@ -6,7 +6,7 @@ import {
   parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type ParsedEnvelope, type ParsedFault,
   type RequestSecurity, type SoapBody,
 } from '../../../harness/soap/index.ts';
-import { DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/spec/index.ts';
+import { DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/catalog/index.ts';
 import { applyEnvelopeFaults, FAULT_BOUNDS, type ClientFault } from './faults.ts';
 import { TokenCache, type HeldToken, type TokenCachePolicy } from './token-cache.ts';
 

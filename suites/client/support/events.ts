@@ -1,6 +1,6 @@
 import { parseEnvelope, type ParsedEnvelope } from '../../../harness/soap/index.ts';
 import type { SimEvent } from '../../../harness/sim/index.ts';
-import { TOKEN_PATH } from '../../../harness/spec/index.ts';
+import { TOKEN_PATH } from '../../../harness/catalog/index.ts';
 
 export const tokenRequests = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH);
 export const apiCalls = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));

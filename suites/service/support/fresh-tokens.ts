@@ -3,7 +3,7 @@ import {
   callRest, callSessionProbe, callSoap, describeAnswer, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, type Answer,
 } from '../../../harness/checks/probe.ts';
 import { Inconclusive, obtainSoapToken, PrerequisiteFailed, type CheckContext, type OpenSession } from '../../../harness/checks/index.ts';
-import type { Environment, RuleId } from '../../../harness/spec/index.ts';
+import type { Environment, RuleId } from '../../../harness/catalog/index.ts';
 import type { Account } from '../../../harness/targets/index.ts';
 
 /** A token the probe accepted, where it came from, and the probe's answer (the control of a later trial). */

@@ -3,7 +3,7 @@ import {
   CheckFailure, Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/spec/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/catalog/index.ts';
 import type { Account } from '../../../harness/targets/index.ts';
 
 /** The account a session check works with, its pool size and inactivity timeout. */

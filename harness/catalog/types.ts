@@ -1,5 +1,5 @@
 /**
- * Types of the rule catalog. The catalog is data: no module under `harness/spec` does I/O.
+ * Types of the rule catalog. The catalog is data: no module under `harness/catalog` does I/O.
  * @see ./RULES.md (a copy of the design catalog)
  */
 

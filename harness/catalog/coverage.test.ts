@@ -41,7 +41,7 @@ describe('rule catalog', () => {
 
   it('matches RULES.md row for row (ID, side, level, where, statement)', () => {
     // A copy of the design's rule catalog, kept in the repository: tests read nothing outside it.
-    const md = readFileSync(join(PACKAGE_ROOT, 'harness', 'spec', 'RULES.md'), 'utf8');
+    const md = readFileSync(join(PACKAGE_ROOT, 'harness', 'catalog', 'RULES.md'), 'utf8');
     const rows = [...md.matchAll(/^\| ([A-Z]+-\d\d) \| (\w+) \| (\w+) \| ([\w-]+) \| (.*) \|$/gm)].map((m) => m.slice(1, 6));
     expect(rows.length).toBe(rules.length);
     expect(rules.map((r) => [r.id, r.side, r.level, r.where, r.statement])).toEqual(rows);
