@@ -1,0 +1,267 @@
+/**
+ * The conformance session: one Vitest instance that runs the suites (once, or many times for a self-test), each run
+ * with its own configuration, reporter, session guard and traffic files.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Reporter, Vitest } from 'vitest/node';
+import { LIVE_BUDGET } from '../checks/budget.ts';
+import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace.ts';
+import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from '../package-info.ts';
+import { ConformanceReporter } from '../report/reporter.ts';
+import { TRAFFIC_FILE } from '../report/write.ts';
+import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig } from '../run-config.ts';
+import type { ValidatorService } from '../soap/validator.ts';
+import { SessionGuard } from './guard.ts';
+import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, type Shard } from './options.ts';
+import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
+import { redactorFor, resolveTarget } from './target.ts';
+
+/** Forwards Vitest's reporter calls to the reporter of the current run (one Vitest instance serves many runs). */
+class SwitchReporter implements Reporter {
+  current: ConformanceReporter | undefined;
+  onTestRunStart() {
+    return this.current?.onTestRunStart();
+  }
+  onTestCaseResult(testCase: Parameters<NonNullable<Reporter['onTestCaseResult']>>[0]) {
+    return this.current?.onTestCaseResult(testCase);
+  }
+  onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
+    return this.current?.onTestModuleEnd(testModule);
+  }
+  /** Runs before the report is written at the end of a run (closing what the checks left open). */
+  beforeEnd: (() => Promise<void>) | undefined;
+  async onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>) {
+    await this.beforeEnd?.();
+    return this.current?.onTestRunEnd(...args);
+  }
+}
+
+/**
+ * Workers of a run against the simulator: one per two CPUs. A worker runs a file's checks and its simulator, and the
+ * main process and the schema validator's JVM need a CPU too: on 2 CPUs one worker is faster than two (a default run
+ * 6.2–6.8 s against 6.9–7.4 s, a `--runs 1` run 1.6–1.8 s against 2.2 s) and spends less CPU.
+ */
+function simWorkers(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
+/**
+ * One Vitest instance that runs the conformance suites many times (a self-test runs one defect after another):
+ * each run gets its own configuration, name pattern and reporter. Live targets get one worker and no isolation, so
+ * that the run's budget is shared and requests are sequential.
+ */
+export class ConformanceSession {
+  readonly #vitest: Vitest;
+  readonly #switch: SwitchReporter;
+  readonly #validator: Promise<ValidatorService | undefined>;
+  private constructor(vitest: Vitest, reporter: SwitchReporter, validator: Promise<ValidatorService | undefined>) {
+    this.#vitest = vitest;
+    this.#switch = reporter;
+    this.#validator = validator;
+  }
+
+  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
+    const reporter = new SwitchReporter();
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    // One schema validator JVM for every run of the session, started while Vitest starts: the workers connect to it
+    // instead of starting one each (and its JIT warms up once). Without Java, the workers report that themselves.
+    const validator = import('../soap/validator.ts').then((m) => m.startValidatorService()).catch(() => undefined);
+    // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
+    // paying for Vitest.
+    const { createVitest } = await import('vitest/node');
+    const vitest = await createVitest(
+      'test',
+      {
+        // The `conformance` project of vitest.config.ts, given inline: no config file to bundle at start-up, and the
+        // same settings whether the suites run from the sources (.ts) or compiled (dist/, .js).
+        root: CODE_ROOT,
+        config: false,
+        name: 'conformance',
+        include: [`suites/**/*.test${CODE_EXT}`],
+        setupFiles: [`./harness/fastcheck-setup${CODE_EXT}`, `./harness/checks/setup${CODE_EXT}`],
+        testTimeout: 30_000,
+        hookTimeout: 30_000,
+        watch: false,
+        reporters: [reporter],
+        passWithNoTests: true,
+        // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
+        // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
+        isolate: false,
+        ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
+        ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
+      },
+      {},
+      {},
+    );
+    await vitest.standalone();
+    // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
+    // writing the report first), so the listeners Vitest added are taken off again.
+    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
+    return new ConformanceSession(vitest, reporter, validator);
+  }
+
+  async run(options: RunOptions): Promise<RunOutcome> {
+    return (await this.start(options)).outcome;
+  }
+
+  /**
+   * Starts a run and returns at once: its outcome, and how to stop it. A live run gets a session registry in this
+   * process (see {@link ActiveRun}).
+   */
+  async start(options: RunOptions): Promise<ActiveRun> {
+    const suite = options.suite ?? 'service';
+    const seed = options.seed ?? DEFAULT_SEED;
+    const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
+    const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile, options.fileProfiles);
+    const redactor = redactorFor(spec, seed, accounts);
+    const budget = options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
+    const harFiles = [...(options.har !== undefined ? [options.har] : []), ...(options.reportHar ? [join(options.outDir, TRAFFIC_FILE)] : [])];
+    const { trafficDir } = harFiles.length > 0 ? await import('../har/run-traffic.ts') : { trafficDir: undefined };
+    const trace: TraceConfig = {
+      runId: newRunId(),
+      header: options.correlationHeader ?? config?.correlationHeader ?? CORRELATION_HEADER,
+      ...(trafficDir && { harDir: await trafficDir() }),
+    };
+    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor, trace) : undefined;
+    const run: RunConfig = {
+      target: spec,
+      seed,
+      runs,
+      allowOptIn: options.allowOptIn ?? config?.allowOptIn ?? false,
+      replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
+      requestTimeoutMs: options.requestTimeoutMs ?? config?.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
+      ...(options.client && { client: options.client }),
+      ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
+      ...(budget && { budget }),
+      ...(guard && { registry: guard.endpoint }),
+      validatorPort: (await this.#validator)?.port,
+      trace,
+    };
+    const selection = selectRules(suite, options.only);
+    const targetInfo = { name: config?.name ?? (spec.kind === 'sim' ? 'simulator' : options.target), kind: spec.kind } as const;
+    const reporter = new ConformanceReporter({
+      outDir: options.outDir,
+      target: targetInfo,
+      seed,
+      runs,
+      selection,
+      toolVersion: TOOL_VERSION,
+      redactor,
+      quiet: options.quiet ?? false,
+      write: options.write ?? true,
+      ...(options.log && { log: options.log }),
+      replayContext: replayContext(options),
+      ...(options.baseline && { baseline: options.baseline }),
+      ...(guard && { resources: () => guard.resources() }),
+      correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
+      ...(options.requireChecked && { requireChecked: true }),
+    });
+    /** Joins the workers' traffic into the HAR file(s), once (the end of the run, or of an interrupted one). */
+    let harWritten: Promise<void> | undefined;
+    const writeHar = () => {
+      const dir = trace.harDir;
+      if (dir === undefined) return Promise.resolve();
+      harWritten ??= (async () => {
+        const { collectRunHar, removeTrafficDir, writeRunHar } = await import('../har/run-traffic.ts');
+        const { flushTraffic } = await import('../checks/trace.ts');
+        flushTraffic();
+        try {
+          const har = await collectRunHar(dir, { runId: trace.runId, creator: { name: 'tds-auth-conformance', version: TOOL_VERSION } });
+          await writeRunHar(har, harFiles, redactor);
+        } catch (err) {
+          reporter.addRunError({ code: (err as { code?: string }).code ?? 'HAR_WRITE_FAILED', message: (err as Error).message });
+        } finally {
+          await removeTrafficDir(dir);
+        }
+      })();
+      return harWritten;
+    };
+    this.#vitest.provide('tdsRun', run);
+    const pattern = options.replay ? exactTitlePattern(options.replay.check) : options.only && selection.length > 0 ? titlePattern(selection) : undefined;
+    if (pattern) this.#vitest.setGlobalTestNamePattern(new RegExp(pattern));
+    else this.#vitest.resetGlobalTestNamePattern();
+    this.#switch.current = reporter;
+    // What the checks left open (a worker that ended, a close that got no answer) is closed before the report, and
+    // the run's traffic is written (a failure to write it is a run error of the report).
+    this.#switch.beforeEnd = async () => {
+      if (guard) await guard.closeLeftovers(reporter);
+      await writeHar();
+    };
+    reporter.onInit();
+    const previousExitCode = process.exitCode;
+    let interrupted = false;
+    const outcome = (async (): Promise<RunOutcome> => {
+      try {
+        const files = filesFor(selection, suite);
+        const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+        if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
+        else {
+          reporter.onTestRunStart();
+          await reporter.onTestRunEnd([], [], 'passed');
+        }
+      } finally {
+        this.#switch.current = undefined;
+        this.#switch.beforeEnd = undefined;
+        process.exitCode = previousExitCode;
+        // An interrupted run keeps its registry until `finish`: workers still register creates that were in flight.
+        if (!interrupted) await guard?.dispose();
+      }
+      const report = await reporter.result();
+      return { report, exitCode: report.exitCode };
+    })();
+    outcome.catch(() => undefined); // the caller awaits it; an interrupted run may never look
+    const vitest = this.#vitest;
+    return {
+      outcome,
+      sessions: () => guard?.counts(),
+      async interrupt(timeoutMs) {
+        interrupted = true;
+        reporter.interrupt();
+        guard?.registry.stop(timeoutMs);
+        const cancelled = vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+        const summary = await guard?.registry.closeAll(timeoutMs);
+        void cancelled;
+        return summary;
+      },
+      async closeAgain(timeoutMs) {
+        return guard?.registry.closeAll(timeoutMs);
+      },
+      async finish(timeoutMs) {
+        await guard?.registry.settled(timeoutMs);
+        guard?.reportLeftOpen(reporter);
+        await writeHar();
+        try {
+          return await reporter.flush();
+        } finally {
+          await guard?.dispose();
+        }
+      },
+    };
+  }
+
+  /** Stops the run in progress (Ctrl-C); the reporter still writes what it has. */
+  async cancel(): Promise<void> {
+    await this.#vitest.cancelCurrentRun('keyboard-input');
+  }
+
+  async close(): Promise<void> {
+    await this.#vitest.close();
+    await (await this.#validator)?.close();
+  }
+}
+
+/**
+ * Runs the conformance suites through Vitest's Node API with the conformance reporter, and returns the report.
+ * `npx vitest --project conformance` runs the same tests with the default configuration.
+ */
+export async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
+  try {
+    return await session.run(options);
+  } finally {
+    await session.close();
+  }
+}
+
