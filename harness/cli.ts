@@ -1,6 +1,7 @@
 // Each command's module is loaded when it runs (`--help` and `rules` load no runner, simulator or Vitest); the error
 // classes come from the small modules that define them.
 import { UsageError } from './cli/usage-error.ts';
+import { mark } from './timing.ts';
 import { BaselineError, ReportFileError, ReportWriteError } from './report/errors.ts';
 import { UnknownDefectError } from './sim/defects.ts';
 import { ConfigError } from './targets/config.ts';
@@ -42,6 +43,7 @@ function toleratePipeErrors(): void {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  mark('cli-start');
   toleratePipeErrors();
   const [command, ...args] = argv;
   try {

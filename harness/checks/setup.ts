@@ -5,6 +5,9 @@ import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
 import { closeTarget, runConfig } from './target.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
+import { mark } from '../timing.ts';
+
+mark('file-setup', 'worker');
 
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());

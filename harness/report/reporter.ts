@@ -17,6 +17,7 @@ import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
 import { redactReport } from './redact-report.ts';
 import { REPORT_FILES, writeReports } from './write.ts';
+import { mark } from '../timing.ts';
 
 export interface ConformanceReporterOptions {
   /** Where `report.json`, `junit.xml` and `report.md` go. */
@@ -228,7 +229,9 @@ export class ConformanceReporter implements Reporter {
     const next = this.#writing.then(async () => {
       const report = judge(build());
       if (this.#options.write === false) return redactReport(report, this.#redactor);
-      return (await writeReports(report, this.#options.outDir, this.#redactor)).report;
+      const written = (await writeReports(report, this.#options.outDir, this.#redactor)).report;
+      mark('reports-written');
+      return written;
     });
     this.#writing = next.catch(() => undefined);
     return next;

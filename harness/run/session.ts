@@ -16,6 +16,7 @@ import { SessionGuard } from './guard.ts';
 import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, type Shard } from './options.ts';
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
 import { redactorFor, resolveTarget } from './target.ts';
+import { mark } from '../timing.ts';
 
 /** Forwards Vitest's reporter calls to the reporter of the current run (one Vitest instance serves many runs). */
 class SwitchReporter implements Reporter {
@@ -70,6 +71,7 @@ export class ConformanceSession {
     const validator = import('../soap/validator.ts').then((m) => m.startValidatorService()).catch(() => undefined);
     // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
     // paying for Vitest.
+    mark('session-open');
     const { createVitest } = await import('vitest/node');
     const vitest = await createVitest(
       'test',
@@ -96,6 +98,8 @@ export class ConformanceSession {
       {},
     );
     await vitest.standalone();
+    mark('vitest-ready');
+    void validator.then(() => mark('validator-ready'));
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
@@ -196,11 +200,13 @@ export class ConformanceSession {
       try {
         const files = filesFor(selection, suite);
         const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+        mark('run-start');
         if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
         else {
           reporter.onTestRunStart();
           await reporter.onTestRunEnd([], [], 'passed');
         }
+        mark('run-end');
       } finally {
         this.#switch.current = undefined;
         this.#switch.beforeEnd = undefined;
