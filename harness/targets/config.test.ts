@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret, sessionTimeoutOf, type ConfigErrorCode } from './config.ts';
 import { presetConfig } from './presets.ts';
 
-const HINT = 'See "Target config" in the README for the format.';
+const HINT = 'See docs/target-config.md for the format.';
 
 function configError(fn: () => unknown): ConfigError {
   try {

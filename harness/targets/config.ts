@@ -75,7 +75,7 @@ export class ConfigError extends Error {
   }
 }
 
-const FORMAT_HINT = 'See "Target config" in the README for the format.';
+const FORMAT_HINT = 'See docs/target-config.md for the format.';
 
 function invalid(file: string, field: string, problem: string): ConfigError {
   return new ConfigError('CONFIG_INVALID', `target config ${file}: "${field}" ${problem}. ${FORMAT_HINT}`);

@@ -7,7 +7,7 @@ import type { TokenKind } from '../../harness/catalog/index.ts';
 import { parseApiRef, type Account, type ApiRef } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 
-const DECLARE = 'declare it in the target config (see "Target config" in the README: tokenKinds, access)';
+const DECLARE = 'declare it in the target config (see docs/target-config.md: tokenKinds, access)';
 
 /** A way to get a token of a kind for an API of a protocol: REST APIs take REST tokens, SOAP APIs TokenCreateRQ ones. */
 interface TokenSource {
