@@ -7,7 +7,7 @@ import type { Report } from './report/index.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
 import { defects, pairsWithoutRoute, routeTakers, type Defect, type RouteTaker } from './sim/index.ts';
 import { DEFAULT_PROFILE } from './sim/latitude.ts';
-import { getRule, type RuleId } from './catalog/index.ts';
+import { getRule, prerequisitesOf, ruleIdsInTitle, type RuleId } from './catalog/index.ts';
 
 /** What a rule's status must be when a defect or mutant breaking it is on: `fail` for MUST, `warn` for SHOULD. */
 export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs from public)' {
@@ -93,11 +93,33 @@ export async function selfTestRun(session: ConformanceSession, subject: Subject,
 }
 
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
-export async function selfTest(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<SelfTestResult> {
+export async function selfTest(
+  session: ConformanceSession,
+  subject: Subject,
+  options: { seed?: number; runs?: number; inspect?: (report: Report) => void } = {},
+): Promise<SelfTestResult> {
   const report = await selfTestRun(session, subject, options);
+  options.inspect?.(report);
   // A reference driver is held to what the in-process reference client lets the checks run (hidden checks).
   const baseline = subject.kind === 'reference' && subject.suite === 'client' ? await clientBaseline(session, options) : undefined;
   return judgeSubject(subject, report, baseline);
+}
+
+/**
+ * The prerequisites a report's skipped checks name that the catalog does not declare: each must be among what the
+ * check's rules build on (`dependsOn`, transitively). One line per check that names another, for a test to show.
+ */
+export function undeclaredPrerequisites(report: Pick<Report, 'rules'>): string[] {
+  const out = new Set<string>();
+  for (const rule of report.rules) {
+    for (const check of rule.checks) {
+      if (check.status !== 'skipped' || !check.prerequisite) continue;
+      const declared = prerequisitesOf(ruleIdsInTitle(check.name));
+      const extra = check.prerequisite.rules.filter((id) => !declared.includes(id));
+      if (extra.length > 0) out.add(`${check.name}: skipped after ${extra.join(', ')}, which its rules do not build on (dependsOn)`);
+    }
+  }
+  return [...out];
 }
 
 /**

@@ -32,6 +32,24 @@ export function getRule(id: RuleId): Rule {
   return rule;
 }
 
+/**
+ * What the rules build on, transitively (each rule's `dependsOn`, theirs, and so on), in catalog order, without the
+ * rules themselves: the rules after which a check of theirs may be skipped.
+ */
+export function prerequisitesOf(ids: readonly RuleId[]): RuleId[] {
+  const seen = new Set<RuleId>();
+  const queue = [...ids];
+  while (queue.length > 0) {
+    for (const dep of getRule(queue.pop()!).dependsOn) {
+      if (!seen.has(dep)) {
+        seen.add(dep);
+        queue.push(dep);
+      }
+    }
+  }
+  return rules.map((r) => r.id).filter((id) => seen.has(id) && !ids.includes(id));
+}
+
 export function getArea(id: AreaId): Area {
   const area = areas.find((a) => a.id === id);
   if (!area) throw new Error(`area "${id}" is not in the catalog`);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { indexSuiteTests, testsByRule } from '../docs/test-index.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 import { notYetCovered } from './coverage.ts';
-import { rules } from './catalog.ts';
+import { getRule, isRuleId, prerequisitesOf, rules } from './catalog.ts';
 import { findLatitude, latitudes } from './latitudes.ts';
 import { RULE_IDS, type RuleId } from './types.ts';
 
@@ -64,5 +64,26 @@ describe('clauses and latitudes', () => {
       expect(l.basis.length, l.id).toBeGreaterThan(10);
       expect(rules.some((r) => r.latitudes.includes(l.id)), `${l.id} is named by no rule`).toBe(true);
     }
+  });
+});
+
+describe('dependsOn (what each rule builds on)', () => {
+  it('names rules of the catalog, never the rule itself, each once', () => {
+    for (const rule of rules) {
+      for (const dep of rule.dependsOn) expect(isRuleId(dep), `${rule.id} depends on ${dep}`).toBe(true);
+      expect(rule.dependsOn, rule.id).not.toContain(rule.id);
+      expect(new Set(rule.dependsOn).size, rule.id).toBe(rule.dependsOn.length);
+    }
+  });
+
+  it('closes over what the rules build on, in catalog order, without the rules themselves', () => {
+    // API-02 builds on API-01, which builds on CRED-03 and REST-03.
+    expect(getRule('API-02').dependsOn).toContain('API-01');
+    const closure = prerequisitesOf(['API-02']);
+    expect(closure).toEqual(expect.arrayContaining(['CRED-03', 'REST-03', 'API-01']));
+    expect(closure).not.toContain('API-02');
+    const order = rules.map((r) => r.id);
+    expect([...closure].sort((a, b) => order.indexOf(a) - order.indexOf(b))).toEqual(closure);
+    expect(prerequisitesOf(['CRED-03'])).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The auth rules of the interface document as typed data: the catalog, the state tables, the credential encoding,
  * the error catalog, the limits, the environments and the endpoint registry. No I/O.
  */
-export { allClauses, areas, findClause, getArea, getRule, isRuleId, matchRules, ruleIdsInTitle, rules } from './catalog.ts';
+export { allClauses, areas, findClause, getArea, getRule, isRuleId, matchRules, prerequisitesOf, ruleIdsInTitle, rules } from './catalog.ts';
 export { notYetCovered } from './coverage.ts';
 export { findLatitude, latitudes } from './latitudes.ts';
 export { credentialEncoding } from './encoding.ts';

@@ -90,6 +90,12 @@ export interface Rule {
   readonly see?: string;
   /** What the rule requires, clause by clause (at least one). */
   readonly clauses: readonly Clause[];
+  /**
+   * The rules whose checks judge what this rule's checks build on (a token by some route, a session, a probe that
+   * answers): when one of them is broken, a check of this rule that cannot get what it needs is `skipped` after it,
+   * not failed (cache-tests' `depends_on`). The report names the first of them that failed in the run.
+   */
+  readonly dependsOn: readonly RuleId[];
   /** The IDs of the latitudes (see `latitudes.ts`) its checks must accept. */
   readonly latitudes: readonly string[];
 }

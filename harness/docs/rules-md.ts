@@ -77,6 +77,10 @@ export function renderRulesMarkdown(byRule: ReadonlyMap<RuleId, readonly Indexed
         for (const l of free) out.push(`- **${l.id}**: ${l.text} — ${l.basis}`);
         out.push('');
       }
+      if (r.dependsOn.length) {
+        out.push(`Builds on: ${r.dependsOn.map((id) => `[${id}](#${id.toLowerCase()})`).join(', ')} — a check that cannot get what it needs because one of them is broken is \`skipped\` after it, naming it.`);
+        out.push('');
+      }
       const tests = byRule.get(r.id) ?? [];
       if (tests.length) {
         out.push('Verified by:');

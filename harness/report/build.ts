@@ -2,7 +2,7 @@
  * From test results to a report: a pure function of the records the reporter collected and the run's options.
  * No I/O, no clock: the caller supplies the times.
  */
-import { isRuleId, notYetCovered, ruleIdsInTitle, rules as catalog } from '../catalog/index.ts';
+import { isRuleId, notYetCovered, prerequisitesOf, ruleIdsInTitle, rules as catalog } from '../catalog/index.ts';
 import type { Rule, RuleId } from '../catalog/index.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckMeta } from './meta.ts';
@@ -252,7 +252,8 @@ export function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResu
   const broken = (id: RuleId) => ['fail', 'warn', 'error'].includes(all.find((r) => r.id === id)?.status ?? '');
   const checks = rule.checks.map((c): CheckResult => {
     if (c.status !== 'skipped' || !c.prerequisite) return c;
-    const failedFirst = c.prerequisite.rules.find(broken);
+    // The rules the check named first; then what its rules build on, as the catalog declares it (dependsOn).
+    const failedFirst = c.prerequisite.rules.find(broken) ?? prerequisitesOf(ruleIdsInTitle(c.name)).find(broken);
     if (!failedFirst) return c;
     return { ...c, message: `${c.message} (${failedFirst} failed)`, prerequisite: { ...c.prerequisite, failedFirst } };
   });

@@ -4,7 +4,7 @@
  * in its workers; each file opens a session of its own and prints its precision line at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { allSubjects, precisionLine, resultLine, selfTest, type SelfTestResult, type Subject } from '../../harness/selftest.ts';
+import { allSubjects, precisionLine, resultLine, selfTest, undeclaredPrerequisites, type SelfTestResult, type Subject } from '../../harness/selftest.ts';
 import { useSession } from '../support/test-session.ts';
 
 /**
@@ -24,9 +24,12 @@ export async function precisionSuite(part: string, pick: ((subject: Subject, ind
       expect(subjects.length).toBeGreaterThan(0);
     });
     it.each(subjects.map((s) => [`${s.kind} ${s.id}`, s] as const))('%s', async (_name, subject) => {
-      const result = await selfTest(session(), subject, { runs: 1 });
+      let undeclared: string[] = [];
+      const result = await selfTest(session(), subject, { runs: 1, inspect: (report) => (undeclared = undeclaredPrerequisites(report)) });
       results.push(result);
       expect(result.kind, resultLine(result)).toBe(subject.kind === 'reference' ? 'clean' : 'caught');
+      // Every prerequisite a skipped check names is one its rules are declared to build on (the catalog's dependsOn).
+      expect(undeclared).toEqual([]);
     }, 120_000);
   });
 }

@@ -15,6 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "ACCESS-01.sessionless-refused", text: "An API that does not accept sessionless tokens refuses them.", needs: "the token kinds of at least one session-only API (declared in the target config)" },
       { id: "ACCESS-01.declared-kinds-accepted", text: "Each API accepts the token kinds it declares.", needs: "the token kinds of the APIs (declared in the target config)" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-01", "SESS-02", "XPROTO-03"],
     latitudes: ["api-token-kinds", "api-refusal-shape", "other-fault-codes"],
   },
   {
@@ -28,6 +29,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-02.other-agency-refused", text: "Agency-specific APIs refuse tokens obtained with another agency's PCC.", needs: "another agency's account and agency-specific APIs (declared in the target config)" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
   {
@@ -42,6 +44,7 @@ export const rules: readonly Rule[] = [
       { id: "ACCESS-03.public-reached", text: "Developer-portal test credentials reach the public REST APIs of CERT.", needs: "developer-portal credentials (declared in the target config)" },
       { id: "ACCESS-03.only-public", text: "They reach no other API.", needs: "developer-portal credentials and a non-public API (declared in the target config)" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
   {
@@ -55,6 +58,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-04.amendment-refused", text: "An API that needs a contractual amendment refuses tokens of accounts without it.", needs: "an account without the amendment and the APIs that need it (declared in the target config)" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-02", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
 ];

@@ -15,6 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "API-01.accepted", text: "A published REST API accepts `Authorization: Bearer <access_token>` with a valid token." },
       { id: "API-01.reused", text: "The same token keeps working for many requests." },
     ],
+    dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["api-token-kinds", "timing"],
   },
   {
@@ -30,6 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "API-02.malformed", text: "A request with a malformed bearer header (no token, another scheme, no space) is refused." },
       { id: "API-02.unknown", text: "A request with an unknown or tampered token is refused." },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["api-refusal-shape"],
   },
   {
@@ -45,6 +47,7 @@ export const rules: readonly Rule[] = [
       { id: "API-03.upper-case-method", text: "The method is upper case." },
       { id: "API-03.environment-base-url", text: "The call goes to the base URL of the environment the token came from." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01"],
     latitudes: [],
   },
   {
@@ -58,6 +61,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "API-04.reuse", text: "While its token is valid the client requests no new one, however many calls it makes." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
     latitudes: [],
   },
   {
@@ -71,6 +75,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "API-05.single-flight", text: "Concurrent first calls of a client without a token cause one token request." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
     latitudes: [],
   },
 ];

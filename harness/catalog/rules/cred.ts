@@ -15,6 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "CRED-01.v1-literal", text: "The Client ID starts with the literal `V1` (upper case), whatever the token endpoint's version." },
       { id: "CRED-01.fields", text: "The Client ID is `V1:<userid>:<group>:<domain>`: the configured EPR, PCC and REST domain, in that order, joined with `:`." },
     ],
+    dependsOn: ["CRED-02", "REST-01"],
     latitudes: [],
   },
   {
@@ -30,6 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "CRED-02.outer-layer", text: "The joined string is base64-encoded once more." },
       { id: "CRED-02.basic-scheme", text: "The result is sent as `Authorization: Basic <ENCODED_CREDENTIALS>`." },
     ],
+    dependsOn: ["REST-01"],
     latitudes: [],
   },
   {
@@ -44,6 +46,7 @@ export const rules: readonly Rule[] = [
       { id: "CRED-03.configured-account", text: "The target's account obtains a token with correctly built credentials." },
       { id: "CRED-03.tricky-characters", text: "Accounts whose user ID or password contain `:`, `+`, `/`, `=`, spaces or non-ASCII characters obtain tokens.", needs: "accounts the target can create (the simulator) or declares" },
     ],
+    dependsOn: [],
     latitudes: ["token-format"],
   },
   {
@@ -57,6 +60,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "CRED-04.default-domain", text: "With no REST domain configured, the Client ID's domain is `AA`." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01"],
     latitudes: [],
   },
   {
@@ -70,6 +74,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "CRED-05.group-alternatives", text: "Correctly built credentials whose group is the account's iPCC or organization obtain a token.", needs: "an account whose iPCC or organization differs from its group, declared in the target config (`accounts.<env>.groupAlternatives`)" },
     ],
+    dependsOn: ["CRED-03"],
     latitudes: ["token-format"],
   },
 ];

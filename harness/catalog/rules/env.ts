@@ -16,6 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "ENV-01.soap-sessionless", text: "A sessionless token from one environment is refused in the BinarySecurityToken by the other's SOAP service.", needs: "both environments in the target config" },
       { id: "ENV-01.soap-session", text: "A session token from one environment is refused by the other's SOAP service.", needs: "both environments in the target config" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "SESS-01", "XPROTO-02", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "other-fault-codes", "api-token-kinds"],
   },
   {
@@ -30,6 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "ENV-02.token-from-called-environment", text: "The client requests the token it uses in an environment from that environment." },
       { id: "ENV-02.no-cross-environment-token", text: "The client never sends one environment's token to the other." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01", "SOAP-03", "SOAP-04"],
     latitudes: [],
   },
   {
@@ -44,6 +46,7 @@ export const rules: readonly Rule[] = [
       { id: "ENV-03.rest", text: "Credentials valid in only one environment obtain no REST token in the other.", needs: "an account valid in one environment only" },
       { id: "ENV-03.soap", text: "Credentials valid in only one environment obtain no SOAP token or session in the other.", needs: "an account valid in one environment only" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "STOK-01", "XPROTO-03"],
     latitudes: ["other-fault-codes", "error-description-wording"],
   },
 ];

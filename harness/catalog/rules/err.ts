@@ -18,6 +18,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-01.no-colon", text: "Credentials whose inner layer has no `:` get the same answer." },
       { id: "ERR-01.client-id-form", text: "A Client ID with fewer than the four fields of `V1:<userid>:<group>:<domain>` gets the same answer." },
     ],
+    dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["error-description-wording"],
   },
   {
@@ -33,6 +34,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-02.unknown-client-id", text: "Well-formed credentials with an unknown client ID get the same answer." },
       { id: "ERR-02.distinguishable", text: "That description is distinguishable from ERR-01's (it does not say the credentials are missing or malformed)." },
     ],
+    dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["error-description-wording"],
   },
   {
@@ -49,6 +51,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-03.json-body", text: "Every token error has a JSON body." },
       { id: "ERR-03.no-secret", text: "No error body echoes the client secret, in any encoding." },
     ],
+    dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["other-token-errors", "json-content-type-parameters"],
   },
   {
@@ -64,6 +67,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-04.closed-session", text: "The token of a closed session gets the same fault." },
       { id: "ERR-04.expired-session", text: "The token of an expired session gets the same fault.", needs: "control of the target's clock" },
     ],
+    dependsOn: ["CRED-03", "STOK-01", "SESS-01", "SESS-02", "SESS-03", "XPROTO-03"],
     latitudes: ["fault-texts", "soap-prefixes", "fault-status"],
   },
   {
@@ -77,6 +81,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ERR-05.fault-status", text: "The HTTP status of SOAP faults is recorded." },
     ],
+    dependsOn: ["CRED-03", "STOK-01", "XPROTO-03"],
     latitudes: ["fault-status"],
   },
   {
@@ -91,6 +96,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-06.keeps-error", text: "On `invalid_client` the client reports an authentication error that keeps what the service sent: the error code and description." },
       { id: "ERR-06.no-retry-loop", text: "It does not retry in a loop (at most one retry)." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01"],
     latitudes: [],
   },
   {
@@ -105,6 +111,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-07.rest-malformed", text: "Malformed token requests get an answer within the time limit, and clearly invalid ones (no or a wrong `grant_type`) an error status; never a hang or a dropped connection." },
       { id: "ERR-07.soap-malformed", text: "Malformed SOAP requests (not XML, truncated, not an envelope) get an error answer within the time limit, never a hang or a dropped connection." },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["malformed-request-answers", "other-token-errors", "content-type-leniency", "timing"],
   },
 ];

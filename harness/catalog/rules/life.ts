@@ -16,6 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-01.refused-after-expiry", text: "It is refused once `expires_in` seconds have passed.", needs: "control of the target's clock" },
       { id: "LIFE-01.soap-sessionless", text: "A sessionless token from `TokenCreateRQ` has the same lifetime: accepted before, refused after.", needs: "control of the target's clock" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "fault-texts", "api-token-kinds"],
   },
   {
@@ -29,6 +30,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "LIFE-02.new-token-works", text: "After the old token expired, a newly requested token is a new one and works.", needs: "control of the target's clock" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["token-format"],
   },
   {
@@ -43,6 +45,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-03.after-expiry", text: "When its token has expired, the client obtains a new token and goes on." },
       { id: "LIFE-03.after-refusal", text: "When its token is refused as invalid, the client obtains a new token and does not send the refused one again." },
     ],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
     latitudes: [],
   },
 ];

@@ -16,6 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-01.content-type", text: "It carries `Content-Type: application/x-www-form-urlencoded`." },
       { id: "REST-01.grant-type", text: "Its form body has `grant_type=client_credentials`." },
     ],
+    dependsOn: [],
     latitudes: [],
   },
   {
@@ -29,6 +30,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "REST-02.source-ip", text: "A valid request with the form field `source_ip` is answered as one without it (status, fields, token type, lifetime)." },
     ],
+    dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["token-format", "token-extra-fields"],
   },
   {
@@ -45,6 +47,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-03.token-type", text: "`token_type` is exactly `bearer`." },
       { id: "REST-03.expires-in", text: "`expires_in` is the JSON integer `604800`." },
     ],
+    dependsOn: ["CRED-03"],
     latitudes: ["token-format", "token-extra-fields", "json-content-type-parameters", "extra-response-headers"],
   },
   {
@@ -59,6 +62,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-04.distinct", text: "N successful token calls yield N distinct tokens." },
       { id: "REST-04.usable", text: "Each of those tokens is usable on an API." },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["token-format"],
   },
   {
@@ -74,6 +78,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-05.status-200", text: "A successful token response has HTTP status 200." },
       { id: "REST-05.json-content-type", text: "It has a JSON content type." },
     ],
+    dependsOn: ["CRED-03"],
     latitudes: ["json-content-type-parameters", "extra-response-headers"],
   },
 ];

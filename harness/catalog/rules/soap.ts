@@ -16,6 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-01.security-header", text: "Every SOAP request carries a wsse Security header." },
       { id: "SOAP-01.schema", text: "Every SOAP request validates against the harness's request schema." },
     ],
+    dependsOn: ["SOAP-03", "SOAP-04"],
     latitudes: [],
   },
   {
@@ -33,6 +34,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-02.call", text: "The answer to a call with a token (the Refresh Session API, a business action) has an envelope and header that validate (its body is the business API's, not checked), carries a response action, echoes ConversationId and refers to the request's MessageId." },
       { id: "SOAP-02.fault", text: "A fault answer validates, echoes ConversationId and refers to the request's MessageId." },
     ],
+    dependsOn: ["CRED-03", "STOK-01", "SESS-02", "XPROTO-03"],
     latitudes: ["soap-prefixes", "soap-header-details", "soap-response-bodies", "fault-status", "business-payloads"],
   },
   {
@@ -47,6 +49,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-03.username-token", text: "A token-creating request carries a UsernameToken with Username (the EPR), Password, Organization (the PCC) and Domain." },
       { id: "SOAP-03.manifest", text: "Its body holds a manifest with a single reference." },
     ],
+    dependsOn: ["SOAP-04"],
     latitudes: [],
   },
   {
@@ -61,6 +64,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-04.binary-security-token", text: "Every call after token creation carries the token in `wsse:BinarySecurityToken` of the Security header." },
       { id: "SOAP-04.action-code", text: "`eb:Action` carries the called API's action code." },
     ],
+    dependsOn: ["SOAP-03"],
     latitudes: [],
   },
   {
@@ -75,6 +79,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-05.cpaid", text: "`eb:CPAId` is the caller's PCC." },
       { id: "SOAP-05.conversation-id", text: "One workflow keeps one `eb:ConversationId`." },
     ],
+    dependsOn: ["SOAP-03", "SOAP-04"],
     latitudes: [],
   },
 ];

@@ -18,6 +18,7 @@ export const rules: readonly Rule[] = [
       { id: "STOK-01.conversation-id", text: "The answer echoes the request's ConversationId." },
       { id: "STOK-01.ref-to-message-id", text: "The answer's RefToMessageId is the request's MessageId." },
     ],
+    dependsOn: ["CRED-03", "XPROTO-03"],
     latitudes: ["soap-header-details", "soap-response-bodies", "token-format"],
   },
   {
@@ -33,6 +34,7 @@ export const rules: readonly Rule[] = [
       { id: "STOK-02.token", text: "`wsse:BinarySecurityToken` of the answer holds a session token." },
       { id: "STOK-02.conversation-id", text: "The answer echoes the request's ConversationId." },
     ],
+    dependsOn: ["CRED-03", "STOK-01", "XPROTO-03"],
     latitudes: ["soap-header-details", "soap-response-bodies", "token-format"],
   },
   {
@@ -47,6 +49,7 @@ export const rules: readonly Rule[] = [
       { id: "STOK-03.refused", text: "A token-creating request with wrong or missing UsernameToken credentials is answered with a SOAP fault." },
       { id: "STOK-03.no-token", text: "That fault carries no token." },
     ],
+    dependsOn: ["CRED-03", "STOK-01", "XPROTO-03"],
     latitudes: ["other-fault-codes", "fault-status"],
   },
 ];

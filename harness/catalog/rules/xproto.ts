@@ -14,6 +14,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-01.rest-token-in-soap", text: "A token from `POST /v2/auth/token` is accepted in `wsse:BinarySecurityToken` by a SOAP API that accepts the SOAP sessionless token.", needs: "a SOAP action that accepts sessionless tokens (probes.soapSessionless)" },
     ],
+    dependsOn: ["CRED-03", "LIFE-02", "STOK-01", "XPROTO-03"],
     latitudes: ["api-token-kinds"],
   },
   {
@@ -27,6 +28,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-02.soap-token-in-rest", text: "A token from `TokenCreateRQ` is accepted as a bearer token by a REST API that accepts the REST token.", needs: "a REST API that answers 2xx (probes.rest)" },
     ],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "XPROTO-03"],
     latitudes: ["api-refusal-shape"],
   },
   {
@@ -40,6 +42,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "XPROTO-03.same-account", text: "The same EPR, PCC and password obtain a REST token (with the REST domain) and a SOAP token (with the SOAP domain)." },
     ],
+    dependsOn: ["CRED-03", "STOK-01"],
     latitudes: ["other-fault-codes"],
   },
 ];
