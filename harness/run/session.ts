@@ -39,6 +39,12 @@ class SwitchReporter implements Reporter {
 }
 
 /**
+ * The compiled harness (dist/harness/…), imported natively by the test workers — but its setup files, which Vitest
+ * must run again for every test file (a native import would run them once per worker).
+ */
+const EXTERNAL_HARNESS = /[\\/]dist[\\/]harness[\\/](?!checks[\\/]setup\.js$|fastcheck-setup\.js$)/;
+
+/**
  * Workers of a run against the simulator: one per two CPUs. A worker runs a file's checks and its simulator, and the
  * main process and the schema validator's JVM need a CPU too: on 2 CPUs one worker is faster than two (a default run
  * 6.2–6.8 s against 6.9–7.4 s, a `--runs 1` run 1.6–1.8 s against 2.2 s) and spends less CPU.
@@ -93,6 +99,9 @@ export class ConformanceSession {
         isolate: false,
         ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
         ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
+        // Compiled, the harness's modules are plain ES modules: Node imports them as they are (as it does the packages
+        // of node_modules), instead of Vite transforming each one in every worker. The test files stay Vitest's.
+        ...(CODE_EXT === '.js' && { server: { deps: { external: [EXTERNAL_HARNESS] } } }),
       },
       {},
       {},
