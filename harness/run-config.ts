@@ -62,6 +62,11 @@ export interface RunConfig {
    */
   readonly validatorPort?: number | undefined;
   /**
+   * Where the main process writes that port (or `none`) once the JVM is up, when the run starts before it is: a
+   * worker that needs the validator waits for the file instead of the run waiting for the JVM.
+   */
+  readonly validatorPortFile?: string | undefined;
+  /**
    * The run's ID and correlation header, and where the workers write the run's traffic for `--har`; without it
    * (plain `npx vitest`) the requests carry `X-Conformance-Check` with a run ID of the worker's own.
    */

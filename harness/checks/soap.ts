@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   buildRequest, connectValidator, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
@@ -303,10 +304,24 @@ let validator: Promise<EnvelopeValidator> | undefined;
  * The validator of this worker: a connection to the JVM the main process runs for the whole run (the CLI and the
  * self-test start one), or, without one (plain `npx vitest`) or when it cannot be reached, a JVM of this worker's own.
  */
-function workerValidator(): Promise<EnvelopeValidator> {
-  const port = runConfig().validatorPort;
+async function workerValidator(): Promise<EnvelopeValidator> {
+  const config = runConfig();
+  const port = config.validatorPort ?? (config.validatorPortFile === undefined ? undefined : await portFromFile(config.validatorPortFile));
   if (port === undefined) return createValidator();
   return connectValidator(port).catch(() => createValidator());
+}
+
+/** The port the main process writes once its validator is up (`none`: it could not start one); waits up to a minute. */
+async function portFromFile(file: string): Promise<number | undefined> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text === 'none') return undefined;
+    const port = Number(text);
+    if (text !== '' && Number.isInteger(port) && port > 0) return port;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
 }
 
 /** Validates an envelope against the harness's schemas (fast path: one JVM, started on first use). */

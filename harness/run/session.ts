@@ -2,7 +2,9 @@
  * The conformance session: one Vitest instance that runs the suites (once, or many times for a self-test), each run
  * with its own configuration, reporter, session guard and traffic files.
  */
-import { availableParallelism } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
@@ -62,10 +64,16 @@ export class ConformanceSession {
   readonly #vitest: Vitest;
   readonly #switch: SwitchReporter;
   readonly #validator: Promise<ValidatorService | undefined>;
+  /** Where the validator's port is written once its JVM is up (see `RunConfig.validatorPortFile`). */
+  readonly #validatorPortFile: string;
+  #closed = false;
   private constructor(vitest: Vitest, reporter: SwitchReporter, validator: Promise<ValidatorService | undefined>) {
     this.#vitest = vitest;
     this.#switch = reporter;
     this.#validator = validator;
+    this.#validatorPortFile = join(tmpdir(), `tds-validator-${process.pid}-${randomUUID()}.port`);
+    // Written once, when the JVM is up (or could not start); the runs do not wait for it, the workers that need it do.
+    void validator.then((v) => (this.#closed ? undefined : writeFile(this.#validatorPortFile, v ? String(v.port) : 'none'))).catch(() => undefined);
   }
 
   static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
@@ -149,7 +157,7 @@ export class ConformanceSession {
       ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
       ...(budget && { budget }),
       ...(guard && { registry: guard.endpoint }),
-      validatorPort: (await this.#validator)?.port,
+      validatorPortFile: this.#validatorPortFile,
       trace,
     };
     const selection = selectRules(suite, options.only);
@@ -263,7 +271,12 @@ export class ConformanceSession {
 
   async close(): Promise<void> {
     await this.#vitest.close();
-    await (await this.#validator)?.close();
+    // A JVM that is up is closed; one still starting (a short run) is not waited for: it is killed.
+    const settled = await Promise.race([this.#validator.then((v) => ({ v })), new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
+    this.#closed = true;
+    if (settled) await settled.v?.close();
+    else (await import('../soap/validator.ts')).killValidators();
+    await rm(this.#validatorPortFile, { force: true });
   }
 }
 

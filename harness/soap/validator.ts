@@ -42,6 +42,11 @@ function track(child: ChildProcessWithoutNullStreams): void {
   live.add(child);
 }
 
+/** Kills every validator JVM of this process at once, started or still starting (a run that ended before it was up). */
+export function killValidators(): void {
+  for (const running of live) running.kill('SIGKILL');
+}
+
 interface Pending {
   readonly resolve: (verdict: Verdict) => void;
   readonly reject: (error: Error) => void;
