@@ -271,12 +271,14 @@ export class ConformanceSession {
 
   async close(): Promise<void> {
     await this.#vitest.close();
+    mark('vitest-closed');
     // A JVM that is up is closed; one still starting (a short run) is not waited for: it is killed.
     const settled = await Promise.race([this.#validator.then((v) => ({ v })), new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
     this.#closed = true;
     if (settled) await settled.v?.close();
     else (await import('../soap/validator.ts')).killValidators();
     await rm(this.#validatorPortFile, { force: true });
+    mark('session-closed');
   }
 }
 
