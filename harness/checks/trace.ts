@@ -74,7 +74,9 @@ export function endCheck(): CheckTrace | undefined {
   const s = scope;
   scope = undefined;
   if (!s || s.seq === 0) return undefined;
-  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(s.lastAt && { lastAt: s.lastAt }), requests: [...s.last] };
+  // Redacted here, the last few only (not every request as it is sent: the secrets grow with the tokens issued).
+  const requests = s.last.map((r): TracedRequest => ({ ...r, path: redact(r.path), ...(r.error !== undefined && { error: redact(r.error) }) }));
+  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(s.lastAt && { lastAt: s.lastAt }), requests };
 }
 
 /** The scope of requests sent outside any check: those of the test file (`x` + a hash of its path). */
@@ -116,11 +118,11 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
         error = (err as Error).message;
         throw err;
       } finally {
-        const path = redact(pathOf(req.url));
+        const path = pathOf(req.url);
         const record: TracedRequest = {
           id, at, method: req.method, path,
           ...(response && { status: response.status, durationMs: Math.round(response.durationMs) }),
-          ...(error !== undefined && { error: redact(error) }),
+          ...(error !== undefined && { error }),
         };
         if (s) {
           s.firstAt ??= at;

@@ -52,7 +52,7 @@ const EXTERNAL_HARNESS = /[\\/]dist[\\/]harness[\\/](?!checks[\\/]setup\.js$|fas
  * 6.2–6.8 s against 6.9–7.4 s, a `--runs 1` run 1.6–1.8 s against 2.2 s) and spends less CPU.
  */
 function simWorkers(): number {
-  return Math.max(1, Math.floor(availableParallelism() / 2));
+  return Number(process.env.TDS_W ?? 0) || Math.max(1, Math.floor(availableParallelism() / 2));
 }
 
 /**
