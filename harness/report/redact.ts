@@ -78,13 +78,19 @@ const SENSITIVE_KEY = /^(?:password|passwd|client_?secret|secret|access_?token|r
  * Redaction is one pass, left to right, longest form first. A secret that is itself part of the text of
  * {@link REDACTED} (say `dact`) stays visible inside the marks; no such secret can be worth hiding.
  *
- * The forms of the registered secrets are kept in one {@link FormTrie}, to which a new secret's forms are added as it
- * is registered (nothing is rebuilt): registering n secrets costs time linear in n, and one redaction costs time
- * linear in the text, whatever the number of secrets.
+ * The forms of the registered secrets are kept in one {@link FormTrie}, to which a new secret's forms are added when
+ * the next redaction needs them (nothing is rebuilt): registering n secrets costs time linear in n, and one redaction
+ * costs time linear in the text, whatever the number of secrets.
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
   #forms = new FormTrie();
+  /**
+   * Secrets registered since the last redaction, whose forms are not in the trie yet: a test worker registers every
+   * token the service issues (hundreds a run) and redacts little (a failure's evidence, the end of a check), so the
+   * forms are computed when a redaction needs them, once each.
+   */
+  #pending: string[] = [];
 
   constructor(secrets: Iterable<string> = []) {
     for (const secret of secrets) this.add(secret);
@@ -94,7 +100,7 @@ export class Redactor {
   add(secret: string): this {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
-    for (const form of secretForms(secret)) this.#forms.add(form);
+    this.#pending.push(secret);
     return this;
   }
 
@@ -102,6 +108,16 @@ export class Redactor {
   clear(): void {
     this.#secrets.clear();
     this.#forms = new FormTrie();
+    this.#pending = [];
+  }
+
+  /** The trie of every registered secret's forms, with those registered since the last call added. */
+  #trie(): FormTrie {
+    if (this.#pending.length > 0) {
+      for (const secret of this.#pending) for (const form of secretForms(secret)) this.#forms.add(form);
+      this.#pending = [];
+    }
+    return this.#forms;
   }
 
   /** How many secrets are registered. */
@@ -120,7 +136,7 @@ export class Redactor {
    */
   redactValues(text: string): string {
     if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    const forms = this.#forms;
+    const forms = this.#trie();
     let out = '';
     let kept = 0;
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH; ) {
