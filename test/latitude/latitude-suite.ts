@@ -10,9 +10,13 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { suiteFileKey } from '../../harness/package-info.ts';
+import { packageInfo, runner } from '../support/compiled.ts';
 import type { Report } from '../../harness/report/index.ts';
-import { filesFor, selectRules, type ConformanceSession, type RunOptions } from '../../harness/runner.ts';
+import type { ConformanceSession, RunOptions } from '../../harness/runner.ts';
+
+const { filesFor, selectRules } = runner;
+/** The compiled harness's own (paths relative to dist/ when it drives dist/). */
+const { suiteFileKey } = packageInfo;
 import { conformingProfile, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 
 /** Random runs across the latitude test files (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */

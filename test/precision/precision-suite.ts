@@ -4,8 +4,11 @@
  * in its workers; each file opens a session of its own and prints its precision line at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { allSubjects, precisionLine, resultLine, selfTest, undeclaredPrerequisites, type SelfTestResult, type Subject } from '../../harness/selftest.ts';
+import type { SelfTestResult, Subject } from '../../harness/selftest.ts';
+import { selftest } from '../support/compiled.ts';
 import { useSession } from '../support/test-session.ts';
+
+const { allSubjects, precisionLine, resultLine, selfTest, undeclaredPrerequisites } = selftest;
 
 /**
  * The part of the self-test a file runs: the subjects `pick` selects (given their index in the full list), or the

@@ -1,5 +1,7 @@
 import { precisionSuite } from './precision-suite.ts';
-import { samplePairs } from '../../harness/selftest.ts';
+import { selftest } from '../support/compiled.ts';
+
+const { samplePairs } = selftest;
 
 /**
  * The defect-pair self-test's seeded sample (`tds-conformance selftest --pairs` runs every pair): two defects per

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { ConformanceSession } from '../../harness/runner.ts';
+import type { ConformanceSession } from '../../harness/runner.ts';
+import { runner } from './compiled.ts';
 
 /**
  * For tests that make many runs of the suites (the latitude property, the precision self-test): a session on the
@@ -8,7 +9,7 @@ import { ConformanceSession } from '../../harness/runner.ts';
 export function useSession(): () => ConformanceSession {
   let session: ConformanceSession | undefined;
   beforeAll(async () => {
-    session = await ConformanceSession.open('sim');
+    session = await runner.ConformanceSession.open('sim');
   }, 60_000);
   afterAll(async () => {
     await session?.close();
