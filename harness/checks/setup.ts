@@ -7,8 +7,6 @@ import { closeTarget, runConfig } from './target.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
 import { mark } from '../timing.ts';
 
-mark('file-setup', 'worker');
-
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());
 
@@ -19,6 +17,7 @@ secrets.clear();
 // Requests sent outside any check (the sessions the file left open, closed below) are traced as the file's.
 const testPath = expect.getState().testPath;
 setFileScope(testPath === undefined ? undefined : suiteFileKey(testPath));
+mark(`file-start ${testPath === undefined ? '' : suiteFileKey(testPath)}`, 'worker');
 
 // Setup file of the conformance project: each test file gets its own target. When the file is done — whether its
 // checks passed or failed — every session it opened and did not close is closed, then the target. The schema
@@ -29,4 +28,5 @@ afterAll(async () => {
   await closeTarget();
   // The file's traffic is redacted with its secrets, which the next file's start forgets: written now.
   flushTraffic();
+  mark('file-end', 'worker');
 }, 60_000);
