@@ -5,8 +5,8 @@
  */
 const on = process.env['TDS_TIMING'] === '1';
 
-/** Prints `tds-timing <process> <mark> <ms since the process started>` when `TDS_TIMING=1`. */
+/** Prints `tds-timing <process> <mark> <ms since the process started> at <epoch ms>` when `TDS_TIMING=1`. */
 export function mark(name: string, who = 'main'): void {
   if (!on) return;
-  process.stderr.write(`tds-timing ${who} ${name} ${performance.now().toFixed(0)}\n`);
+  process.stderr.write(`tds-timing ${who} ${name} ${performance.now().toFixed(0)} at ${Date.now()}\n`);
 }

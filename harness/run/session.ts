@@ -30,11 +30,13 @@ class SwitchReporter implements Reporter {
     return this.current?.onTestCaseResult(testCase);
   }
   onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
+    mark(`module-end ${testModule.moduleId.replace(/.*[\\/](suites[\\/])/, '$1')}`);
     return this.current?.onTestModuleEnd(testModule);
   }
   /** Runs before the report is written at the end of a run (closing what the checks left open). */
   beforeEnd: (() => Promise<void>) | undefined;
   async onTestRunEnd(...args: Parameters<NonNullable<Reporter['onTestRunEnd']>>) {
+    mark('tests-ended');
     await this.beforeEnd?.();
     return this.current?.onTestRunEnd(...args);
   }
