@@ -2,14 +2,15 @@
  * `observe` at scale: the time and memory of judging N recorded exchanges once the traffic stopped, at N = 2,000 and
  * N = 20,000 (×10 traffic), in alternating pairs, each measurement in a fresh process.
  *
- * The traffic is an hour of a busy application, compressed: two applications on the reference TypeScript client (the
- * main accounts in CERT and PROD, and the other agency's account in CERT), each with several workers at once — REST
- * calls, sessionless SOAP calls, sessions opened, used and closed — through the recording proxy in front of the
- * simulator. The clients' clock and the injections' clock move one minute every N/60 exchanges, and tokens expire
- * after ten minutes (`--inject expire-tokens-after=600`, and the first one is refused once: `unauthorized-once`), so the traffic holds many tokens (renewed after a refusal)
- * and many sessions, interleaved. Then exactly what `observe` does after the traffic stopped (harness/cli/observe.ts
- * `finishObservation`: the schema validator when a JDK is there, the judgement, the reports written, the summary) is
- * timed; the process's peak RSS (whole life, traffic included) and the peak heap while judging are read.
+ * The traffic is an hour of a busy application, compressed: bench/observe-app.ts, in its own process as with
+ * `observe -- <command>` (two clients on the reference TypeScript client, several workers each: REST calls, sessionless
+ * SOAP calls, sessions opened, used and closed), through the recording proxy in front of the simulator. The clients'
+ * clock and the injections' clock move one minute every N/60 exchanges, and tokens expire after ten minutes
+ * (`--inject expire-tokens-after=600`; the first one is also refused once, `unauthorized-once`), so the traffic holds
+ * many tokens (renewed after a refusal) and many sessions, interleaved. Then exactly what `observe` does after the
+ * traffic stopped (harness/cli/observe.ts `finishObservation`: the schema validator when a JDK is there, the
+ * judgement, the reports written, the summary) is timed. Memory: the observing process's peak RSS over its whole life
+ * (recording included; the application's process is not counted), and its peak heap while judging.
  *
  *   npx tsx bench/observe.ts [--exchanges 2000,20000] [--pairs 3] [--no-validator]
  */
@@ -17,12 +18,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { TdsClient } from '../examples/clients/typescript/client.ts';
-import type { DriverEnvironment } from '../harness/clients/protocol.ts';
+import { fork } from 'node:child_process';
 import { finishObservation } from '../harness/cli/observe.ts';
 import { Observation, parseInjections } from '../harness/observe/index.ts';
-import type { Environment } from '../harness/spec/index.ts';
-import { fmt, isMain, machineLine, runChild, tsxArgs } from './util.ts';
+import { fmt, isMain, machineLine, ROOT, runChild, tsxArgs } from './util.ts';
 
 /** One measurement: the traffic, then the judgement after it stopped. */
 export interface ObserveRun {
@@ -40,70 +39,41 @@ export interface ObserveRun {
   readonly validator: boolean;
 }
 
-const THEMES = '/v1/lists/supported/shop/themes';
+/** The session pool of the application (the simulator's accounts have 4). */
 const POOL = 4;
 const MINUTES = 60;
 
-const swallow = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
-
-function client(observation: Observation, now: () => number, cert: { epr: string; pcc: string; password: string }, withProd: boolean): TdsClient {
-  const vars = observation.childEnvironment();
-  const environments: Partial<Record<Environment, DriverEnvironment>> = {};
-  for (const env of withProd ? (['cert', 'prod'] as const) : (['cert'] as const)) {
-    const E = env.toUpperCase();
-    const account = env === 'cert' ? cert : { epr: vars.TDS_PROD_EPR as string, pcc: vars.TDS_PROD_PCC as string, password: vars.TDS_PROD_PASSWORD as string };
-    environments[env] = {
-      restBaseUrl: vars[`TDS_${E}_REST_URL`] as string,
-      soapUrl: vars[`TDS_${E}_SOAP_URL`] as string,
-      credentials: { ...account, soapDomain: 'DEFAULT' },
-    };
-  }
-  return new TdsClient({ environments, sessionPoolSize: POOL, now, poolFullBackoffMs: 50, requestTimeoutMs: 10_000 });
-}
-
-/** Records `n` exchanges (a few more: the workers in flight finish), then judges them as `observe` does. */
+/** Records `n` exchanges of bench/observe-app.ts (a few more: the requests in flight finish), then judges them as `observe` does. */
 export async function observeOnce(n: number, options: { validator: boolean; printSummary?: boolean }): Promise<ObserveRun> {
   let offset = 0;
   const now = () => Date.now() + offset;
   const observation = await Observation.start({ upstream: 'sim', sessionPoolSize: POOL, injections: parseInjections(['expire-tokens-after=600', 'unauthorized-once']), injectionClock: now });
   const outDir = mkdtempSync(join(tmpdir(), 'tds-bench-observe-'));
   try {
-    const accounts = observation.simAccounts()!;
-    const apps = [client(observation, now, accounts.main.cert, true), client(observation, now, accounts.otherAgency, false)];
+    const other = observation.simAccounts()!.otherAgency;
     const started = performance.now();
-    let ops = 0;
-    let stop = false;
+    const app = fork(join(ROOT, 'bench/observe-app.ts'), [], {
+      execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, ...observation.childEnvironment(), BENCH_OTHER_EPR: other.epr, BENCH_OTHER_PCC: other.pcc, BENCH_OTHER_PASSWORD: other.password, BENCH_POOL: String(POOL) },
+    });
+    const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));
     let minute = 0;
-    const tick = () => {
-      if (++ops % 50 !== 0) return;
+    let stopped = false;
+    const poll = setInterval(() => {
       const seen = observation.proxy.exchanges().length;
-      if (seen >= n) stop = true;
       // One simulated minute every n/60 exchanges: tokens get old, expire, are renewed.
       while (minute < MINUTES && seen >= ((minute + 1) * n) / MINUTES) {
         minute++;
         offset += 60_000;
+        if (app.connected) app.send({ offset });
       }
-    };
-    const loop = async (body: (i: number) => Promise<unknown>) => {
-      for (let i = 0; !stop; i++) {
-        await swallow(body(i));
-        tick();
+      if (seen >= n && !stopped && app.connected) {
+        stopped = true;
+        app.send({ stop: true });
       }
-    };
-    const [main, other] = apps as [TdsClient, TdsClient];
-    const session = async (c: TdsClient, i: number) => {
-      const s = await c.openSession('cert');
-      for (let k = 0; k < 2 + (i % 3); k++) await swallow(c.sessionCall(s, k % 2 ? 'OTA_HotelAvailLLSRQ' : 'OTA_PingRQ'));
-      await c.closeSession(s);
-    };
-    await Promise.all([
-      ...[0, 1, 2].map((w) => loop((i) => main.rest((i + w) % 2 ? 'prod' : 'cert', 'GET', THEMES))),
-      ...[0, 1].map((w) => loop((i) => main.soap((i + w) % 3 === 2 ? 'prod' : 'cert', 'BargainFinderMaxRQ'))),
-      ...[0, 1, 2].map(() => loop((i) => session(main, i))),
-      ...[0, 1].map(() => loop(() => other.rest('cert', 'GET', THEMES))),
-      loop((i) => session(other, i)),
-    ]);
-    for (const app of apps) await swallow(app.close());
+    }, 20);
+    await exited;
+    clearInterval(poll);
     const trafficMs = performance.now() - started;
     const exchanges = observation.proxy.exchanges().length;
 
