@@ -129,9 +129,13 @@ function stok(t: Traffic): ClauseVerdict[] {
 
 function err04and05(t: Traffic): ClauseVerdict[] {
   // Faults for a token sent in wsse:BinarySecurityToken (a token sent elsewhere is not the service's to quote).
-  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.uses.some((u) => u.x === m.x && u.refused));
-  const closedBefore = (m: SoapMessage) => t.soap.some((c) => c.action === 'SessionCloseRQ' && c.tokenUsed === m.tokenUsed && c.x.endedAt <= m.x.startedAt);
-  const clauseOf = (m: SoapMessage) => closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
+  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.useOf.get(m.x)?.refused);
+  // When each token's first SessionCloseRQ was answered.
+  const closedAt = new Map<string, number>();
+  for (const m of t.soap) if (m.action === 'SessionCloseRQ' && m.tokenUsed !== undefined) closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
+  const closedBefore = (m: SoapMessage) => (closedAt.get(m.tokenUsed!) ?? Infinity) <= m.x.startedAt;
+  const clauses = new Map(refused.map((m) => [m, closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token']));
+  const clauseOf = (m: SoapMessage) => clauses.get(m);
   const out: ClauseVerdict[] = [];
   for (const clause of ['ERR-04.unknown-token', 'ERR-04.closed-session', 'ERR-04.expired-session']) {
     const list = refused.filter((m) => clauseOf(m) === clause);
