@@ -7,6 +7,7 @@ import { envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/in
 import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../spec/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type Traffic } from './traffic.ts';
+import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import { readCred02, sess05BodyProblem, sess05HeaderProblem } from '../judges/index.ts';
 import type { RuleId } from '../spec/index.ts';
@@ -390,8 +391,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
     schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
   } else {
     schema = held('SOAP-01.schema', seen);
-    for (const m of sent) {
-      const verdict = await validate(m.x.request.body);
+    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body))) {
       if (!verdict.valid) {
         schema = broken('SOAP-01.schema', `the ${m.action ?? 'SOAP'} request does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`, x: m.x });
         break;
