@@ -60,7 +60,7 @@ export async function observeOnce(n: number, options: { validator: boolean; prin
     let minute = 0;
     let stopped = false;
     const poll = setInterval(() => {
-      const seen = observation.proxy.exchanges().length;
+      const seen = observation.proxy.count();
       // One simulated minute every n/60 exchanges: tokens get old, expire, are renewed.
       while (minute < MINUTES && seen >= ((minute + 1) * n) / MINUTES) {
         minute++;

@@ -136,7 +136,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
       if (duration !== undefined) timers.push(setTimeout(end(`--duration ${duration} s reached`), duration * 1000));
       if (idle !== undefined) {
         timers.push(setInterval(() => {
-          if (observation.proxy.exchanges().length > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
+          if (observation.proxy.count() > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
         }, 200));
       }
       stop.signal.addEventListener('abort', () => timers.forEach((t) => clearTimeout(t)), { once: true });

@@ -7,6 +7,7 @@
 import { UsageError } from '../cli/usage-error.ts';
 import { SOAP_PATH, type SimCore } from '../sim/index.ts';
 import { parseEnvelope } from '../soap/index.ts';
+import { envelopesOf } from './envelopes.ts';
 import type { ObservedExchange } from './exchange.ts';
 import type { PendingRequest, ProxyHooks } from './proxy.ts';
 import { bearerToken, TOKEN_CREATING } from './traffic.ts';
@@ -119,11 +120,10 @@ export class Injector implements ProxyHooks {
       if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
       return;
     }
-    const request = parseEnvelope(x.request.body);
+    const { request, response: answer } = envelopesOf(x);
     const action = request.ok ? request.envelope.action : undefined;
     if (!action || !TOKEN_CREATING.has(action)) return;
-    const answer = parseEnvelope(body);
-    const s = answer.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
+    const s = answer?.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
     if (s?.kind === 'binarySecurityToken') this.#tokens.set(s.token, { kind: action === 'SessionCreateRQ' ? 'session' : 'sessionless', issuedAt: this.#now(), calls: 0 });
   }
 

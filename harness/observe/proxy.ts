@@ -9,6 +9,7 @@ import type { Redactor } from '../report/index.ts';
 import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
+import { envelopesOf } from './envelopes.ts';
 import { registerSecretsOf } from './secrets.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
@@ -47,8 +48,10 @@ export interface ProxyOptions {
 export interface RecordingProxy {
   /** The proxy's URLs, per environment of the upstream: point the application at these. */
   readonly urls: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;
-  /** The exchanges recorded so far, in the order the requests arrived. */
+  /** The exchanges recorded so far, in the order their answers ended (a copy). */
   exchanges(): readonly ObservedExchange[];
+  /** How many exchanges were recorded so far (without copying them). */
+  count(): number;
   /** When the last request arrived or the last answer ended (ms since the epoch), or when the proxy started. */
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
@@ -129,6 +132,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
       }
       registerSecretsOf(exchange, options.redactor);
+      // Parsed as it comes: the judge finds the envelopes parsed when the traffic stops.
+      if (protocol === 'soap') envelopesOf(exchange);
       recorded.push(exchange);
       options.hooks?.after?.(exchange);
     } finally {
@@ -168,6 +173,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   return {
     urls,
     exchanges: () => [...recorded],
+    count: () => recorded.length,
     lastActivity: () => last,
     inFlight: () => pending,
     async close() {

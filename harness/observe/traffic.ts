@@ -4,7 +4,8 @@
  */
 import { classifyRest, classifySoap, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
 import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
-import { parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
+import type { ParsedEnvelope } from '../soap/index.ts';
+import { envelopesOf, type AnswerEnvelope } from './envelopes.ts';
 import { TOKEN_PATH, type Environment, type TokenKind } from '../spec/index.ts';
 import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
 
@@ -35,7 +36,8 @@ export interface SoapMessage {
   readonly x: ObservedExchange;
   readonly request: ParsedEnvelope | undefined;
   readonly requestError?: string;
-  readonly response: ParsedEnvelope | undefined;
+  /** The answer's envelope (without its body's element tree, which no rule reads). */
+  readonly response: AnswerEnvelope | undefined;
   readonly answer: SoapAnswer | undefined;
   readonly action: string | undefined;
   /** The token in the request's wsse:BinarySecurityToken. */
@@ -93,7 +95,7 @@ function jsonObject(body: string): Record<string, unknown> | undefined {
   }
 }
 
-function bst(envelope: ParsedEnvelope | undefined): string | undefined {
+function bst(envelope: Pick<ParsedEnvelope, 'security'> | undefined): string | undefined {
   const s = envelope?.security;
   if (s?.kind === 'binarySecurityToken') return s.token;
   if (s?.kind === 'both') return s.binarySecurityToken.token;
@@ -297,9 +299,8 @@ export class Traffic {
   readonly #issuedSoFar = new Set<string>();
 
   #soapMessage(x: ObservedExchange): SoapMessage {
-    const req = parseEnvelope(x.request.body);
+    const { request: req, response: res } = envelopesOf(x);
     const request = req.ok ? req.envelope : undefined;
-    const res = x.response ? parseEnvelope(x.response.body) : undefined;
     const response = res?.ok ? res.envelope : undefined;
     const answer = x.response ? classifySoap({ status: x.response.status, envelope: response, parseError: res && !res.ok ? res.message : undefined }, this.ctx.faultCodes) : undefined;
     const action = request?.action;
