@@ -38,3 +38,9 @@ export function envelopesOf(x: ObservedExchange): ExchangeEnvelopes {
   }
   return e;
 }
+
+/** `to` is a copy of `from` (its bodies moved to the spool): its envelopes are those of `from`, parsed or not yet. */
+export function sameEnvelopes(from: ObservedExchange, to: ObservedExchange): void {
+  const e = memo.get(from);
+  if (e) memo.set(to, e);
+}

@@ -9,8 +9,9 @@ import type { Redactor } from '../report/index.ts';
 import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
-import { envelopesOf } from './envelopes.ts';
+import { envelopesOf, sameEnvelopes } from './envelopes.ts';
 import { registerSecretsOf } from './secrets.ts';
+import type { BodySpool } from './spool.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -43,6 +44,11 @@ export interface ProxyOptions {
   readonly hooks?: ProxyHooks;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * Where the bodies of SOAP exchanges go as they are recorded (encrypted, on disk); the recorded exchanges then
+   * read them back when asked for. Without it, the proxy keeps them in memory.
+   */
+  readonly spool?: BodySpool;
 }
 
 export interface RecordingProxy {
@@ -79,6 +85,13 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
     req.on('end', () => resolve(size > max ? undefined : Buffer.concat(chunks).toString('utf8')));
     req.on('error', () => resolve(undefined));
   });
+}
+
+/** The exchange with its bodies in the spool, and its parsed envelopes kept. */
+function spooled(x: ObservedExchange, spool: BodySpool): ObservedExchange {
+  const light: ObservedExchange = { ...x, request: spool.spooled(x.request), response: x.response && spool.spooled(x.response) };
+  sameEnvelopes(x, light);
+  return light;
 }
 
 const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
@@ -132,9 +145,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
       }
       registerSecretsOf(exchange, options.redactor);
-      // Parsed as it comes: the judge finds the envelopes parsed when the traffic stops.
+      // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
+      // exchange, its bulk, written to the spool.
       if (protocol === 'soap') envelopesOf(exchange);
-      recorded.push(exchange);
+      recorded.push(protocol === 'soap' && options.spool ? spooled(exchange, options.spool) : exchange);
       options.hooks?.after?.(exchange);
     } finally {
       pending--;
