@@ -39,8 +39,48 @@ export function envelopesOf(x: ObservedExchange): ExchangeEnvelopes {
   return e;
 }
 
-/** `to` is a copy of `from` (its bodies moved to the spool): its envelopes are those of `from`, parsed or not yet. */
-export function sameEnvelopes(from: ObservedExchange, to: ObservedExchange): void {
+/** Strings up to this length are shared between the envelopes of an observation (names, namespaces, codes, IDs). */
+const SHARED_MAX_LENGTH = 64;
+
+/**
+ * A deep copy of plain data (objects, arrays, maps) whose strings are fresh (the parser's strings are slices of the
+ * body it read, and a slice keeps the whole body in memory) and, up to {@link SHARED_MAX_LENGTH}, shared through
+ * `strings` (the same names, namespaces and values recur in every envelope of an observation).
+ */
+export function compact<T>(value: T, strings: Map<string, string>, seen = new Map<object, unknown>()): T {
+  if (typeof value === 'string') {
+    const known = value.length <= SHARED_MAX_LENGTH ? strings.get(value) : undefined;
+    if (known !== undefined) return known as T;
+    // A copy made of the characters (not a slice of the text it came from).
+    const fresh = value.split('').join('');
+    if (value.length <= SHARED_MAX_LENGTH) strings.set(fresh, fresh);
+    return fresh as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const done = seen.get(value);
+  if (done !== undefined) return done as T;
+  if (Array.isArray(value)) {
+    const out = value.map((item: unknown) => compact(item, strings, seen));
+    seen.set(value, out);
+    return out as T;
+  }
+  if (value instanceof Map) {
+    const out = new Map<unknown, unknown>();
+    seen.set(value, out);
+    for (const [k, v] of value) out.set(compact(k, strings, seen), compact(v, strings, seen));
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  seen.set(value, out);
+  for (const [k, v] of Object.entries(value)) out[k] = compact(v, strings, seen);
+  return out as T;
+}
+
+/**
+ * `to` is a copy of `from` whose bodies went to the spool: its envelopes are those of `from`, {@link compact}ed with
+ * the observation's shared `strings`.
+ */
+export function sameEnvelopes(from: ObservedExchange, to: ObservedExchange, strings: Map<string, string>): void {
   const e = memo.get(from);
-  if (e) memo.set(to, e);
+  if (e) memo.set(to, compact(e, strings));
 }

@@ -112,11 +112,12 @@ export class Injector implements ProxyHooks {
   }
 
   after(x: ObservedExchange): void {
-    const body = x.response?.body ?? '';
+    // The body of a SOAP answer may be in the proxy's spool: read only when needed.
+    const body = () => x.response?.body ?? '';
     const full = this.#has('pool-full');
-    if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body) && ++this.#poolRefusals >= full.requests) this.#releasePool();
+    if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body()) && ++this.#poolRefusals >= full.requests) this.#releasePool();
     if (x.protocol === 'rest') {
-      const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
+      const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body())?.[1];
       if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
       return;
     }

@@ -9,7 +9,7 @@ import type { Redactor } from '../report/index.ts';
 import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
-import { envelopesOf, sameEnvelopes } from './envelopes.ts';
+import { compact, envelopesOf, sameEnvelopes } from './envelopes.ts';
 import { registerSecretsOf } from './secrets.ts';
 import type { BodySpool } from './spool.ts';
 
@@ -87,10 +87,22 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
   });
 }
 
-/** The exchange with its bodies in the spool, and its parsed envelopes kept. */
-function spooled(x: ObservedExchange, spool: BodySpool): ObservedExchange {
-  const light: ObservedExchange = { ...x, request: spool.spooled(x.request), response: x.response && spool.spooled(x.response) };
-  sameEnvelopes(x, light);
+/**
+ * The exchange as it is kept: its headers' strings shared and, with a spool, the bodies of a SOAP exchange (its bulk)
+ * in the spool, its parsed envelopes kept.
+ */
+function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>): ObservedExchange {
+  const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
+  const part = <P extends { readonly headers: Readonly<Record<string, string>>; readonly body: string }>(p: P): P => {
+    const shared = { ...p, headers: compact(p.headers, strings) };
+    if (toDisk) return toDisk.spooled(shared);
+    // A body kept in memory is shared with the same body recorded before (the answers of an API are often alike).
+    const body = strings.get(p.body);
+    if (body === undefined) strings.set(p.body, p.body);
+    return { ...shared, body: body ?? p.body };
+  };
+  const light: ObservedExchange = { ...x, request: part(x.request), response: x.response && part(x.response) };
+  sameEnvelopes(x, light, strings);
   return light;
 }
 
@@ -101,6 +113,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const host = options.host ?? '127.0.0.1';
   const max = options.maxBodyBytes ?? 1024 * 1024;
   const recorded: ObservedExchange[] = [];
+  // The short strings of what is recorded (header values, the envelopes' names and values), shared.
+  const strings = new Map<string, string>();
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
@@ -148,8 +162,9 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
       // exchange, its bulk, written to the spool.
       if (protocol === 'soap') envelopesOf(exchange);
-      recorded.push(protocol === 'soap' && options.spool ? spooled(exchange, options.spool) : exchange);
-      options.hooks?.after?.(exchange);
+      const recordedOne = kept(exchange, options.spool, strings);
+      recorded.push(recordedOne);
+      options.hooks?.after?.(recordedOne);
     } finally {
       pending--;
       last = Date.now();
