@@ -219,19 +219,15 @@ function api04(t: Traffic): ClauseVerdict {
 }
 
 function api05(t: Traffic): ClauseVerdict {
-  // The requests of a client are in the order they started: those in flight while `a` was are the ones right after it.
-  const next = new Map<TokenRequest, readonly TokenRequest[]>();
-  for (const list of t.tokenRequestsByClient.values()) list.forEach((r, i) => next.set(r, list.slice(i + 1, i + 2)));
-  const overlappingOf = (a: TokenRequest): TokenRequest[] => {
-    const list = t.tokenRequestsByClient.get(clientKey(a)) ?? [];
-    const out: TokenRequest[] = [];
-    for (let i = list.indexOf(a) + 1; i < list.length && (list[i] as TokenRequest).x.startedAt < a.x.endedAt; i++) out.push(list[i] as TokenRequest);
-    return out;
-  };
+  // The requests of a client are in the order they started: those in flight while `a` was are the ones after it that
+  // started before it ended, the first of which is the next one.
+  const place = new Map<TokenRequest, { readonly list: readonly TokenRequest[]; readonly i: number }>();
+  for (const list of t.tokenRequestsByClient.values()) list.forEach((r, i) => place.set(r, { list, i }));
   for (const a of t.tokenRequests) {
-    if (!next.get(a)?.some((b) => b.x.startedAt < a.x.endedAt)) continue;
-    const overlapping = overlappingOf(a);
-    {
+    const { list, i } = place.get(a)!;
+    const overlapping: TokenRequest[] = [];
+    for (let j = i + 1; j < list.length && (list[j] as TokenRequest).x.startedAt < a.x.endedAt; j++) overlapping.push(list[j] as TokenRequest);
+    if (overlapping.length > 0) {
       return broken('API-05.single-flight', 'concurrent calls of a client with no token caused more than one token request', {
         expected: 'one token request', actual: `${overlapping.length + 1} token requests in flight at once`, x: [a.x, ...overlapping.map((o) => o.x)],
       });

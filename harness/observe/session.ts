@@ -17,6 +17,9 @@ import { startRecordingProxy, type RecordingProxy } from './proxy.ts';
 import { BodySpool } from './spool.ts';
 import { observedReport } from './verdict.ts';
 
+/** The events the simulator upstream keeps (its event log is not read by the judge: the proxy records the traffic). */
+const SIM_EVENTS_KEPT = 1_000;
+
 export interface ObservationOptions {
   /** `sim` (the built-in simulator), `cert` (the CERT preset, account from TDS_CERT_*), or a target config file. */
   readonly upstream: string;
@@ -100,7 +103,9 @@ export class Observation {
     if (options.upstream === 'sim') {
       const seed = options.seed ?? 1;
       const accounts = defaultAccounts(seed);
-      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed });
+      // The proxy records the traffic: the simulator's own event log (each request, body included) need not hold it
+      // again, only its last events.
+      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed, maxEvents: SIM_EVENTS_KEPT });
       const server = await startSimServer(core);
       for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
       const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });

@@ -156,8 +156,7 @@ export class Traffic {
   readonly bySeq: ReadonlyMap<number, ObservedExchange>;
   /** The exchanges that obtained a token: a token request answered with one, a TokenCreateRQ or SessionCreateRQ that issued one. */
   readonly obtaining: ReadonlySet<ObservedExchange>;
-  /** Per environment (`undefined`: not told), its exchanges and its token uses, in the order the requests started. */
-  readonly exchangesIn: ReadonlyMap<Environment | undefined, readonly ObservedExchange[]>;
+  /** Per environment (`undefined`: not told), its token uses, in the order the requests started. */
   readonly usesIn: ReadonlyMap<Environment | undefined, readonly TokenUse[]>;
   /** Per environment, the exchanges that obtained a token, and those that obtained or used one. */
   readonly obtainingIn: ReadonlyMap<Environment | undefined, readonly ObservedExchange[]>;
@@ -230,12 +229,10 @@ export class Traffic {
       push(tokenRequestsByClient, clientKey(r), r);
     }
     const bySeq = new Map<number, ObservedExchange>();
-    const exchangesIn = new Map<Environment | undefined, ObservedExchange[]>();
     const obtainingIn = new Map<Environment | undefined, ObservedExchange[]>();
     const tokenExchangesIn = new Map<Environment | undefined, ObservedExchange[]>();
     for (const x of this.exchanges) {
       if (!bySeq.has(x.seq)) bySeq.set(x.seq, x);
-      push(exchangesIn, x.env, x);
       if (obtaining.has(x)) push(obtainingIn, x.env, x);
       if (obtaining.has(x) || useOf.has(x)) push(tokenExchangesIn, x.env, x);
     }
@@ -249,7 +246,6 @@ export class Traffic {
     this.obtaining = obtaining;
     this.tokenRequestsByClient = tokenRequestsByClient;
     this.bySeq = bySeq;
-    this.exchangesIn = exchangesIn;
   }
 
   /** The known account with this password: in `env` first, then in any environment. */
