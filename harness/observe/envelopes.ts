@@ -28,12 +28,15 @@ function answerOf(body: string): ExchangeEnvelopes['response'] {
   return { ok: true, envelope };
 }
 
-/** The request and answer envelopes of `x` (a SOAP exchange), parsed the first time they are asked for. */
-export function envelopesOf(x: ObservedExchange): ExchangeEnvelopes {
+/**
+ * The request and answer envelopes of `x` (a SOAP exchange), parsed the first time they are asked for (`request`:
+ * its request parsed already, by the proxy before it forwarded it).
+ */
+export function envelopesOf(x: ObservedExchange, request?: ParseResult): ExchangeEnvelopes {
   let e = memo.get(x);
   if (!e) {
     parses++;
-    e = { request: parseEnvelope(x.request.body), response: x.response ? answerOf(x.response.body) : undefined };
+    e = { request: request ?? parseEnvelope(x.request.body), response: x.response ? answerOf(x.response.body) : undefined };
     memo.set(x, e);
   }
   return e;

@@ -86,7 +86,7 @@ export class Injector implements ProxyHooks {
 
   before(req: PendingRequest): void {
     if (this.#injections.length === 0) return;
-    const envelope = req.protocol === 'soap' ? parseEnvelope(req.body) : undefined;
+    const envelope = req.protocol === 'soap' ? (req.envelope ?? parseEnvelope(req.body)) : undefined;
     const parsed = envelope?.ok ? envelope.envelope : undefined;
     const action = parsed?.action;
     if (action === 'SessionCreateRQ') this.#fillPool(req);

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Redactor } from '../report/index.ts';
+import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../spec/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
@@ -24,6 +25,8 @@ export interface PendingRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** A SOAP request's envelope, parsed (once: the recorded exchange keeps it). */
+  readonly envelope?: ParseResult;
 }
 
 export interface ProxyHooks {
@@ -143,7 +146,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       const headers = headersOf(req);
       const method = req.method ?? 'GET';
       const mine = ++seq;
-      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body });
+      const envelope = protocol === 'soap' ? parseEnvelope(body) : undefined;
+      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body, ...(envelope && { envelope }) });
       const forwardUrl = protocol === 'soap' ? `${upstream.soapUrl}${url.search}` : join(upstream.restBaseUrl, `${url.pathname}${url.search}`);
       const forwardHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
       const request = { method, url: `${urls[env]?.restBaseUrl ?? ''}${target}`, path: url.pathname, headers, body };
@@ -161,7 +165,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       registerSecretsOf(exchange, options.redactor);
       // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
       // exchange, its bulk, written to the spool.
-      if (protocol === 'soap') envelopesOf(exchange);
+      if (protocol === 'soap') envelopesOf(exchange, envelope);
       const recordedOne = kept(exchange, options.spool, strings);
       recorded.push(recordedOne);
       options.hooks?.after?.(recordedOne);

@@ -57,12 +57,16 @@ export class BodySpool {
   read(at: SpooledBody): string {
     if (this.#closed) throw new Error('the observation is closed: its recorded bodies are gone');
     this.#reads++;
-    const sealed = Buffer.alloc(at.length);
+    // One buffer reused for every read, and the text decoded as it is deciphered: a read leaves no buffer behind.
+    if (this.#scratch.length < at.length) this.#scratch = Buffer.allocUnsafe(Math.max(at.length, 2 * this.#scratch.length));
+    const sealed = this.#scratch.subarray(0, at.length);
     readSync(this.#fd, sealed, 0, at.length, at.offset);
     const decipher = createDecipheriv('aes-256-gcm', this.#key, sealed.subarray(0, IV_BYTES));
     decipher.setAuthTag(sealed.subarray(at.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, at.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    return decipher.update(sealed.subarray(IV_BYTES, at.length - TAG_BYTES), undefined, 'utf8') + decipher.final('utf8');
   }
+
+  #scratch = Buffer.allocUnsafe(16 * 1024);
 
   /**
    * A copy of `part` (a request or a response) whose `body` is read from the spool when asked for (an enumerable
