@@ -44,6 +44,8 @@ export function envelopesOf(x: ObservedExchange, request?: ParseResult): Exchang
 
 /** Strings up to this length are shared between the envelopes of an observation (names, namespaces, codes, IDs). */
 const SHARED_MAX_LENGTH = 64;
+/** The most strings the sharing remembers: the recurring ones come back at once after it forgot them all. */
+const SHARED_KEPT = 4_096;
 
 /**
  * A deep copy of plain data (objects, arrays, maps) whose strings are fresh (the parser's strings are slices of the
@@ -56,7 +58,11 @@ export function compact<T>(value: T, strings: Map<string, string>, seen = new Ma
     if (known !== undefined) return known as T;
     // A copy made of the characters (not a slice of the text it came from).
     const fresh = value.split('').join('');
-    if (value.length <= SHARED_MAX_LENGTH) strings.set(fresh, fresh);
+    if (value.length <= SHARED_MAX_LENGTH) {
+      // A cache, not a registry: the IDs and timestamps of each envelope are met once, and would pile up.
+      if (strings.size >= SHARED_KEPT) strings.clear();
+      strings.set(fresh, fresh);
+    }
     return fresh as T;
   }
   if (value === null || typeof value !== 'object') return value;

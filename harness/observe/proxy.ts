@@ -94,14 +94,17 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
  * The exchange as it is kept: its headers' strings shared and, with a spool, the bodies of a SOAP exchange (its bulk)
  * in the spool, its parsed envelopes kept.
  */
-function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>): ObservedExchange {
+function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>): ObservedExchange {
   const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
   const part = <P extends { readonly headers: Readonly<Record<string, string>>; readonly body: string }>(p: P): P => {
     const shared = { ...p, headers: compact(p.headers, strings) };
     if (toDisk) return toDisk.spooled(shared);
     // A body kept in memory is shared with the same body recorded before (the answers of an API are often alike).
-    const body = strings.get(p.body);
-    if (body === undefined) strings.set(p.body, p.body);
+    const body = bodies.get(p.body);
+    if (body === undefined) {
+      if (bodies.size >= 1_024) bodies.clear();
+      bodies.set(p.body, p.body);
+    }
     return { ...shared, body: body ?? p.body };
   };
   const light: ObservedExchange = { ...x, request: part(x.request), response: x.response && part(x.response) };
@@ -116,8 +119,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const host = options.host ?? '127.0.0.1';
   const max = options.maxBodyBytes ?? 1024 * 1024;
   const recorded: ObservedExchange[] = [];
-  // The short strings of what is recorded (header values, the envelopes' names and values), shared.
+  // The short strings of what is recorded (header values, the envelopes' names and values) and the bodies kept in
+  // memory, shared between exchanges (caches, cleared when full).
   const strings = new Map<string, string>();
+  const bodies = new Map<string, string>();
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
@@ -166,7 +171,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
       // exchange, its bulk, written to the spool.
       if (protocol === 'soap') envelopesOf(exchange, envelope);
-      const recordedOne = kept(exchange, options.spool, strings);
+      const recordedOne = kept(exchange, options.spool, strings, bodies);
       recorded.push(recordedOne);
       options.hooks?.after?.(recordedOne);
     } finally {
