@@ -10,16 +10,18 @@
  * - `--runs 1000` against `--runs 100`, with every check passing and with one failing (a simulator defect);
  * - the simulator against a plain `node:http` server (requests per second over loopback);
  * - redaction against 10, 1,000 and 10,000 secrets (bench/redaction.ts);
- * - schema validation (bench/validation.ts) and a long random sequence of operations into a SimCore.
+ * - schema validation (bench/validation.ts) and a long random sequence of operations into a SimCore;
+ * - `observe`: judging 2,000 and 20,000 recorded exchanges once the traffic stopped (bench/observe.ts).
  *
  * Figures only, no assertions: it exits 0 whether goals are met or missed, and 1 only if a measurement could not
  * be made. Each part also runs on its own (see the other files of bench/).
  *
- *   npm run bench [-- --pairs 3 --soak-ops 150000 --validation-count 20000 --throughput-rounds 4]
+ *   npm run bench [-- --pairs 3 --soak-ops 150000 --validation-count 20000 --throughput-rounds 4 --observe-exchanges 2000,20000]
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { describeRun, measureCliRun, type CliRun } from './default-run.ts';
+import { describeObserveScaling, measureObserveScaling } from './observe.ts';
 import { describeRedaction, measureRedaction } from './redaction.ts';
 import { runSoak, type SoakResult, type SoakWindow } from './sim-soak.ts';
 import { measureSimThroughput, type ThroughputResult } from './sim-throughput.ts';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     'soak-ops': { type: 'string', default: '150000' },
     'validation-count': { type: 'string', default: '20000' },
     'throughput-rounds': { type: 'string', default: '4' },
+    'observe-exchanges': { type: 'string', default: '2000,20000' },
   },
 });
 
@@ -45,6 +48,9 @@ const TARGETS = {
   runsScale: 4,
   soakSlowdown: 1.5,
   soakHeapGrowth: 0.1,
+  observeLargeMs: 5_000,
+  observeLargeMiB: 300,
+  observeScale: 12,
 } as const;
 
 /** HTTP exchanges of a default run (counted in the simulator's event log of a default run, rounded up). */
@@ -238,6 +244,20 @@ if (soak && soak.windows.length >= 4) {
     verdicts.push({ target: 'long sequences: heap bounded', measured: 'the event log did not fill up: run more --soak-ops', met: undefined });
   }
   console.log(`  outcomes: ${Object.entries(soak.outcomes).map(([k, v]) => `${k} ${fmt.int(v)}`).join(', ')}`);
+}
+
+const observeSizes = values['observe-exchanges'].split(',').map(Number) as [number, number];
+section(`observe: judging ${observeSizes.map((n) => fmt.int(n)).join(' and ')} recorded exchanges once the traffic stopped (bench/observe.ts), ${PAIRS} pairs`);
+const observe = await attempt('observe', () => measureObserveScaling(observeSizes, PAIRS, { validator: true, log: console.log }));
+if (observe) {
+  for (const line of describeObserveScaling(observe)) console.log(line);
+  const wall = median(observe.large.map((r) => r.judgeMs));
+  const peak = median(observe.large.map((r) => r.peakRssKiB));
+  const ratio = median(observe.ratios);
+  const n = fmt.int(observeSizes[1]);
+  verdicts.push({ target: `observe: ${n} exchanges judged ≤ ${TARGETS.observeLargeMs / 1000} s after the traffic stopped`, measured: `${fmt.s(wall)} median (${observe.large.map((r) => fmt.s(r.judgeMs)).join(', ')})`, met: wall <= TARGETS.observeLargeMs });
+  verdicts.push({ target: `observe: ${n} exchanges ≤ ${TARGETS.observeLargeMiB} MiB peak RSS`, measured: `${fmt.mib(peak)} median (max ${fmt.mib(Math.max(...observe.large.map((r) => r.peakRssKiB)))})`, met: peak / 1024 <= TARGETS.observeLargeMiB });
+  verdicts.push({ target: `observe: ×10 traffic ≤ ×${TARGETS.observeScale} the time`, measured: `×${ratio.toFixed(2)} median (${observe.ratios.map((r) => `×${r.toFixed(2)}`).join(', ')}); ${fmt.s(median(observe.base.map((r) => r.judgeMs)))} at ${fmt.int(observeSizes[0])}`, met: ratio <= TARGETS.observeScale });
 }
 
 section('summary');

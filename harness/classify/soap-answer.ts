@@ -26,7 +26,7 @@ function local(code: string): string {
  * matches nothing is `other-fault`; an answer that is not a SOAP envelope is `not-soap`.
  */
 export function classifySoap(
-  answer: { readonly status: number; readonly envelope: ParsedEnvelope | undefined; readonly parseError?: string | undefined },
+  answer: { readonly status: number; readonly envelope: Pick<ParsedEnvelope, 'action' | 'fault'> | undefined; readonly parseError?: string | undefined },
   codes: FaultCodes = DEFAULT_FAULT_CODES,
 ): SoapAnswer {
   const envelope = answer.envelope;

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { INJECTIONS_HELP, Observation, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
 import { writeReports, type Report } from '../report/index.ts';
+import type { EnvelopeValidator } from '../soap/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -55,6 +57,27 @@ export function summaryLines(report: Report, outDir: string, exchanges: number):
   lines.push(`pass ${s.pass}, partial ${s.partial}, fail ${s.fail}, warn ${s.warn}, info ${s.info}, not-applicable ${s.notApplicable}, error ${s.error}`);
   lines.push(`Reports: ${outDir}`);
   return lines;
+}
+
+/**
+ * What `observe` does once the traffic stopped: the schema validator (when SOAP was seen), the judgement, the reports
+ * written to `outDir` and the summary (redacted). `bench/observe.ts` times exactly this.
+ */
+export async function finishObservation(observation: Observation, options: {
+  wholeRun: boolean; only?: readonly RuleId[] | undefined; outDir: string;
+  /** How the schema validator starts (default {@link tryValidator}; `undefined` from it: the schema clauses say so). */
+  startValidator?: () => Promise<EnvelopeValidator | undefined>;
+}): Promise<{ exitCode: number; summary: string[] }> {
+  const exchanges = observation.proxy.exchanges();
+  const validator = exchanges.some((x) => x.protocol === 'soap') ? await (options.startValidator ?? tryValidator)() : undefined;
+  try {
+    const { report } = await observation.judge({ wholeRun: options.wholeRun, only: options.only, validator });
+    const written = await writeReports(report, options.outDir, observation.redactor);
+    const summary = observation.redactor.redact(summaryLines(written.report, options.outDir, exchanges.length).join('\n')).split('\n');
+    return { exitCode: written.report.exitCode, summary };
+  } finally {
+    await validator?.close();
+  }
 }
 
 export async function observeCommand(args: readonly string[], signal?: AbortSignal): Promise<number> {
@@ -113,7 +136,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
       if (duration !== undefined) timers.push(setTimeout(end(`--duration ${duration} s reached`), duration * 1000));
       if (idle !== undefined) {
         timers.push(setInterval(() => {
-          if (observation.proxy.exchanges().length > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
+          if (observation.proxy.count() > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
         }, 200));
       }
       stop.signal.addEventListener('abort', () => timers.forEach((t) => clearTimeout(t)), { once: true });
@@ -140,16 +163,9 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
     if (onSignal.int) process.off('SIGINT', onSignal.int);
     if (onSignal.term) process.off('SIGTERM', onSignal.term);
     out.write(`Observation ended: ${why}. Judging…\n`);
-    const exchanges = observation.proxy.exchanges();
-    const validator = exchanges.some((x) => x.protocol === 'soap') ? await tryValidator() : undefined;
-    try {
-      const { report } = await observation.judge({ wholeRun, only, validator });
-      const written = await writeReports(report, outDir, observation.redactor);
-      out.write(`${observation.redactor.redact(summaryLines(written.report, outDir, exchanges.length).join('\n'))}\n`);
-      return written.report.exitCode;
-    } finally {
-      await validator?.close();
-    }
+    const done = await finishObservation(observation, { wholeRun, only, outDir });
+    out.write(`${done.summary.join('\n')}\n`);
+    return done.exitCode;
   } finally {
     await observation.close();
   }

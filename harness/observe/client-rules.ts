@@ -6,7 +6,8 @@
 import { envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
 import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../catalog/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
-import { TOKEN_CREATING, type IssuedToken, type SoapMessage, type Traffic } from './traffic.ts';
+import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type Traffic } from './traffic.ts';
+import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import { readCred02, sess05BodyProblem, sess05HeaderProblem } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -151,15 +152,17 @@ function restTokensByClient(t: Traffic): Map<string, IssuedToken[]> {
   const by = new Map<string, IssuedToken[]>();
   for (const r of t.tokenRequests) {
     if (!r.token) continue;
-    const key = `${r.x.env}|${r.authorization}`;
-    by.set(key, [...(by.get(key) ?? []), t.issued.get(r.token)!]);
+    const key = clientKey(r);
+    const list = by.get(key);
+    if (list) list.push(t.issued.get(r.token)!);
+    else by.set(key, [t.issued.get(r.token)!]);
   }
   return by;
 }
 
 /** When a token stopped being usable for the client: refused, made to expire, or past its lifetime (less the renewal latitude). */
 function endOf(t: Traffic, token: IssuedToken): number {
-  const refused = t.uses.filter((u) => u.token === token.value && u.rejected).map((u) => u.x.endedAt);
+  const refused = (t.usesByToken.get(token.value) ?? []).filter((u) => u.rejected).map((u) => u.x.endedAt);
   const expired = t.ctx.expired.get(token.value);
   const lifetimeMs = (token.expiresIn ?? Infinity) * 1000;
   // Latitude: a client may renew ahead of expiry, within the last tenth of the lifetime or the last 300 s.
@@ -167,16 +170,41 @@ function endOf(t: Traffic, token: IssuedToken): number {
   return Math.min(renewable, ...refused, ...(expired !== undefined ? [expired] : []));
 }
 
+/**
+ * The newest token (the last of `tokens`, in the order they were requested) issued by `time`, other than that of the
+ * exchange `seq`: a binary search over the running minimum of the issue times from the end (the tokens are requested
+ * in order, but answers may come back out of order).
+ */
+function newestIssued(tokens: readonly IssuedToken[], suffixMin: readonly number[], time: number, seq: number): IssuedToken | undefined {
+  // suffixMin is non-decreasing: the tokens i with suffixMin[i] <= time are a prefix, whose last one was issued by `time`.
+  let lo = 0;
+  let hi = suffixMin.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((suffixMin[mid] as number) <= time) lo = mid + 1;
+    else hi = mid;
+  }
+  let i = lo - 1;
+  while (i >= 0) {
+    const tok = tokens[i] as IssuedToken;
+    if (tok.issuedAt <= time && tok.seq !== seq) return tok;
+    i--;
+  }
+  return undefined;
+}
+
 function api04(t: Traffic): ClauseVerdict {
   const byClient = restTokensByClient(t);
   for (const [key, tokens] of byClient) {
-    const requests = t.tokenRequests.filter((r) => `${r.x.env}|${r.authorization}` === key);
+    const requests = t.tokenRequestsByClient.get(key) ?? [];
+    const suffixMin: number[] = new Array<number>(tokens.length);
+    for (let i = tokens.length - 1, min = Infinity; i >= 0; i--) suffixMin[i] = min = Math.min(min, (tokens[i] as IssuedToken).issuedAt);
     for (const r of requests) {
       // The newest token this client held when it started the request; a request started before any was received is API-05's.
       // (When the client sent it: a request of a burst of concurrent first calls may be read after the first answer.)
-      const current = tokens.filter((tok) => tok.issuedAt <= sentFrom(r.x) && tok.seq !== r.x.seq).at(-1);
+      const current = newestIssued(tokens, suffixMin, sentFrom(r.x), r.x.seq);
       if (current && endOf(t, current) > r.x.startedAt) {
-        const used = t.uses.filter((u) => u.token === current.value).length;
+        const used = t.usesByToken.get(current.value)?.length ?? 0;
         return broken('API-04.reuse', 'the client requested a new token while its token was valid', {
           expected: 'no token request while the token is valid (not refused, not expired)',
           actual: `token request ${at(r.x)} after ${plural(used, 'call')} with a token obtained at #${current.seq}, still valid`,
@@ -191,9 +219,14 @@ function api04(t: Traffic): ClauseVerdict {
 }
 
 function api05(t: Traffic): ClauseVerdict {
-  const requests = t.tokenRequests;
-  for (const [i, a] of requests.entries()) {
-    const overlapping = requests.slice(i + 1).filter((b) => b.x.env === a.x.env && b.authorization === a.authorization && b.x.startedAt < a.x.endedAt);
+  // The requests of a client are in the order they started: those in flight while `a` was are the ones after it that
+  // started before it ended, the first of which is the next one.
+  const place = new Map<TokenRequest, { readonly list: readonly TokenRequest[]; readonly i: number }>();
+  for (const list of t.tokenRequestsByClient.values()) list.forEach((r, i) => place.set(r, { list, i }));
+  for (const a of t.tokenRequests) {
+    const { list, i } = place.get(a)!;
+    const overlapping: TokenRequest[] = [];
+    for (let j = i + 1; j < list.length && (list[j] as TokenRequest).x.startedAt < a.x.endedAt; j++) overlapping.push(list[j] as TokenRequest);
     if (overlapping.length > 0) {
       return broken('API-05.single-flight', 'concurrent calls of a client with no token caused more than one token request', {
         expected: 'one token request', actual: `${overlapping.length + 1} token requests in flight at once`, x: [a.x, ...overlapping.map((o) => o.x)],
@@ -201,10 +234,11 @@ function api05(t: Traffic): ClauseVerdict {
     }
   }
   // Concurrent first calls show as API calls in flight at once with the first token of a client.
+  // The calls are in the order they started: a call in flight at once with an earlier one is in flight with the one before it.
   for (const tokens of restTokensByClient(t).values()) {
     const first = tokens[0];
-    const calls = t.apiCalls.filter((c) => c.token === first?.value);
-    if (calls.some((c, i) => calls.slice(i + 1).some((d) => d.x.startedAt < c.x.endedAt))) {
+    const calls = (first && t.usesByToken.get(first.value)?.filter((u) => u.x.protocol === 'rest').map((u) => u.x)) ?? [];
+    if (calls.some((c, i) => i + 1 < calls.length && (calls[i + 1] as ObservedExchange).startedAt < c.endedAt)) {
       return held('API-05.single-flight', 'concurrent first calls shared one token request');
     }
   }
@@ -237,8 +271,14 @@ interface Refusal {
  */
 const RESEND_CHAIN = 3;
 
+/** The first item of `list` (ordered by `time`) at or after `from` that `is`. */
+function firstAfter<T>(list: readonly T[], from: number, time: (item: T) => number, is: (item: T) => boolean): T | undefined {
+  for (let i = firstFrom(list, from, time); i < list.length; i++) if (is(list[i] as T)) return list[i];
+  return undefined;
+}
+
 function resends(t: Traffic, token: string, first: ObservedExchange, renewal: ObservedExchange | undefined): ObservedExchange[] {
-  const later = t.uses.filter((u) => u.token === token && u.x !== first && sentFrom(u.x) >= first.endedAt).map((u) => u.x);
+  const later = (t.usesByToken.get(token) ?? []).filter((u) => u.x !== first && sentFrom(u.x) >= first.endedAt).map((u) => u.x);
   const chainFrom = (from: number): ObservedExchange[] => {
     const chain: ObservedExchange[] = [];
     let known = from;
@@ -249,7 +289,7 @@ function resends(t: Traffic, token: string, first: ObservedExchange, renewal: Ob
     }
     return chain;
   };
-  const movedOn = renewal && t.uses.find((u) => u.token !== token && u.x.env === first.env && u.x.startedAt >= renewal.endedAt);
+  const movedOn = renewal && firstAfter(t.usesIn.get(first.env) ?? [], renewal.endedAt, (u) => u.x.startedAt, (u) => u.token !== token);
   const afterMovingOn = movedOn ? chainFrom(movedOn.x.endedAt) : [];
   if (afterMovingOn.length >= 2) return afterMovingOn;
   const chain = chainFrom(first.endedAt);
@@ -266,15 +306,17 @@ function refusals(t: Traffic): Refusal[] {
     const kind = token?.kind ?? (use.x.protocol === 'rest' ? 'sessionless' : 'session');
     const expiredAt = t.ctx.expired.get(use.token);
     const lifetimeEnd = token?.expiresIn !== undefined ? token.issuedAt + token.expiresIn * 1000 : Infinity;
+    // Among the exchanges of its environment that started once the refusal was answered: the first that obtained a
+    // token, and whether any obtained one or used another token.
     const after = use.x.endedAt;
-    const later = t.exchanges.filter((x) => x.startedAt >= after && x.env === use.x.env);
-    const obtains = (x: ObservedExchange) => t.tokenRequests.some((r) => r.x === x && r.token) || t.soap.some((m) => m.x === x && TOKEN_CREATING.has(m.action ?? '') && m.tokenIssued);
-    const usesOther = (x: ObservedExchange) => t.uses.some((u) => u.x === x && u.token !== use.token);
+    const startOf = (x: ObservedExchange) => x.startedAt;
+    const renewal = firstAfter(t.obtainingIn.get(use.x.env) ?? [], after, startOf, () => true);
+    const wentOn = firstAfter(t.tokenExchangesIn.get(use.x.env) ?? [], after, startOf, (x) => t.obtaining.has(x) || t.useOf.get(x)?.token !== use.token);
     out.push({
       token: use.token, kind, first: use.x,
       expired: (expiredAt !== undefined && expiredAt <= use.x.endedAt) || lifetimeEnd <= use.x.startedAt,
-      resent: resends(t, use.token, use.x, later.find(obtains)),
-      wentOn: later.some((x) => usesOther(x) || obtains(x)),
+      resent: resends(t, use.token, use.x, renewal),
+      wentOn: wentOn !== undefined,
     });
   }
   return out;
@@ -345,8 +387,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
     schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
   } else {
     schema = held('SOAP-01.schema', seen);
-    for (const m of sent) {
-      const verdict = await validate(m.x.request.body);
+    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body))) {
       if (!verdict.valid) {
         schema = broken('SOAP-01.schema', `the ${m.action ?? 'SOAP'} request does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`, x: m.x });
         break;
@@ -424,7 +465,7 @@ function soap05(t: Traffic): ClauseVerdict[] {
   let conversation: ClauseVerdict | undefined;
   let judgedSessions = 0;
   for (const create of sessions) {
-    const inSession = t.soap.filter((m) => m.tokenUsed === create.tokenIssued);
+    const inSession = t.soapByToken.get(create.tokenIssued!) ?? [];
     if (inSession.length === 0) continue;
     judgedSessions++;
     const ids = new Set([create, ...inSession].map((m) => m.request?.messageHeader?.conversationId));
@@ -476,10 +517,10 @@ interface SessionLife {
 
 function sessions(t: Traffic): SessionLife[] {
   return [...t.issued.values()].filter((tok) => tok.kind === 'session').map((token) => {
-    const inSession = t.soap.filter((m) => m.tokenUsed === token.value);
+    const inSession = t.soapByToken.get(token.value) ?? [];
     const close = inSession.find(isClose);
     // Refused in whatever form it was sent: the client learnt the session is gone (and may not send its token again).
-    const refused = t.uses.find((u) => u.token === token.value && u.rejected);
+    const refused = t.usesByToken.get(token.value)?.find((u) => u.rejected);
     const expired = t.ctx.expired.get(token.value);
     const failedCall = inSession.find((m) => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
       ?? inSession.find((m) => !isClose(m) && !m.x.response);
@@ -499,7 +540,7 @@ function sess06(t: Traffic): ClauseVerdict[] {
   const notWhole = `${plural(open.length, 'session')} of ${all.length} still open when the observation ended, which did not cover the application's exit: let observe run the application (\`observe … -- <command>\`) or say --whole-run`;
   const failed = all.filter((s) => s.failedCall);
   const failedOpen = failed.filter((s) => s.closedAt === undefined && s.endedAt === undefined);
-  const openXs = (list: SessionLife[]) => list.map((s) => t.exchanges.find((x) => x.seq === s.token.seq)!).filter(Boolean);
+  const openXs = (list: SessionLife[]) => list.map((s) => t.bySeq.get(s.token.seq)!).filter(Boolean);
   const endOfWork = open.length === 0
     ? held('SESS-06.end-of-work', `${plural(all.length, 'session')}, each closed (or ended by the service)`)
     : whole ? broken('SESS-06.end-of-work', `the client left ${open.length} of ${all.length} session(s) open at the end of its work`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed`, x: openXs(open) })
@@ -525,7 +566,8 @@ function stormIn(refused: readonly SoapMessage[]): SoapMessage[] {
   let run: SoapMessage[] = [];
   for (const m of refused) {
     const prev = run.at(-1);
-    run = prev && m.x.startedAt - prev.x.endedAt < STORM_GAP_MS ? [...run, m] : [m];
+    if (prev && m.x.startedAt - prev.x.endedAt < STORM_GAP_MS) run.push(m);
+    else run = [m];
     if (run.length > best.length) best = run;
   }
   return best;
@@ -573,7 +615,9 @@ function sess08(t: Traffic): ClauseVerdict[] {
     const byConversation = new Map<string, SoapMessage[]>();
     for (const m of poolFull) {
       const id = `${m.x.env}|${m.request?.messageHeader?.conversationId ?? `#${m.x.seq}`}`;
-      byConversation.set(id, [...(byConversation.get(id) ?? []), m]);
+      const list = byConversation.get(id);
+      if (list) list.push(m);
+      else byConversation.set(id, [m]);
     }
     const retried = [...byConversation.values()].map(stormIn).find((chain) => chain.length > 2);
     storm = retried
@@ -619,9 +663,10 @@ function err06(t: Traffic): ClauseVerdict[] {
   let worst: typeof refused = [];
   let last: string | undefined;
   for (const r of t.tokenRequests) {
-    const key = `${r.x.env}|${r.authorization}`;
+    const key = clientKey(r);
     if (r.answer === 'invalid_client') {
-      run = key === last ? [...run, r] : [r];
+      if (key === last) run.push(r);
+      else run = [r];
       last = key;
       if (run.length > worst.length) worst = run;
     } else if (key === last) {

@@ -7,6 +7,7 @@
 import { UsageError } from '../cli/usage-error.ts';
 import { SOAP_PATH, type SimCore } from '../sim/index.ts';
 import { parseEnvelope } from '../soap/index.ts';
+import { envelopesOf } from './envelopes.ts';
 import type { ObservedExchange } from './exchange.ts';
 import type { PendingRequest, ProxyHooks } from './proxy.ts';
 import { bearerToken, TOKEN_CREATING } from './traffic.ts';
@@ -85,7 +86,7 @@ export class Injector implements ProxyHooks {
 
   before(req: PendingRequest): void {
     if (this.#injections.length === 0) return;
-    const envelope = req.protocol === 'soap' ? parseEnvelope(req.body) : undefined;
+    const envelope = req.protocol === 'soap' ? (req.envelope ?? parseEnvelope(req.body)) : undefined;
     const parsed = envelope?.ok ? envelope.envelope : undefined;
     const action = parsed?.action;
     if (action === 'SessionCreateRQ') this.#fillPool(req);
@@ -111,19 +112,19 @@ export class Injector implements ProxyHooks {
   }
 
   after(x: ObservedExchange): void {
-    const body = x.response?.body ?? '';
+    // The body of a SOAP answer may be in the proxy's spool: read only when needed.
+    const body = () => x.response?.body ?? '';
     const full = this.#has('pool-full');
-    if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body) && ++this.#poolRefusals >= full.requests) this.#releasePool();
+    if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body()) && ++this.#poolRefusals >= full.requests) this.#releasePool();
     if (x.protocol === 'rest') {
-      const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
+      const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body())?.[1];
       if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
       return;
     }
-    const request = parseEnvelope(x.request.body);
+    const { request, response: answer } = envelopesOf(x);
     const action = request.ok ? request.envelope.action : undefined;
     if (!action || !TOKEN_CREATING.has(action)) return;
-    const answer = parseEnvelope(body);
-    const s = answer.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
+    const s = answer?.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
     if (s?.kind === 'binarySecurityToken') this.#tokens.set(s.token, { kind: action === 'SessionCreateRQ' ? 'session' : 'sessionless', issuedAt: this.#now(), calls: 0 });
   }
 

@@ -6,10 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Redactor } from '../report/index.ts';
+import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange } from './exchange.ts';
+import { compact, envelopesOf, sameEnvelopes } from './envelopes.ts';
 import { registerSecretsOf } from './secrets.ts';
+import type { BodySpool } from './spool.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -22,6 +25,8 @@ export interface PendingRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** A SOAP request's envelope, parsed (once: the recorded exchange keeps it). */
+  readonly envelope?: ParseResult;
 }
 
 export interface ProxyHooks {
@@ -42,13 +47,20 @@ export interface ProxyOptions {
   readonly hooks?: ProxyHooks;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * Where the bodies of SOAP exchanges go as they are recorded (encrypted, on disk); the recorded exchanges then
+   * read them back when asked for. Without it, the proxy keeps them in memory.
+   */
+  readonly spool?: BodySpool;
 }
 
 export interface RecordingProxy {
   /** The proxy's URLs, per environment of the upstream: point the application at these. */
   readonly urls: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;
-  /** The exchanges recorded so far, in the order the requests arrived. */
+  /** The exchanges recorded so far, in the order their answers ended (a copy). */
   exchanges(): readonly ObservedExchange[];
+  /** How many exchanges were recorded so far (without copying them). */
+  count(): number;
   /** When the last request arrived or the last answer ended (ms since the epoch), or when the proxy started. */
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
@@ -78,6 +90,28 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
   });
 }
 
+/**
+ * The exchange as it is kept: its headers' strings shared and, with a spool, the bodies of a SOAP exchange (its bulk)
+ * in the spool, its parsed envelopes kept.
+ */
+function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>): ObservedExchange {
+  const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
+  const part = <P extends { readonly headers: Readonly<Record<string, string>>; readonly body: string }>(p: P): P => {
+    const shared = { ...p, headers: compact(p.headers, strings) };
+    if (toDisk) return toDisk.spooled(shared);
+    // A body kept in memory is shared with the same body recorded before (the answers of an API are often alike).
+    const body = bodies.get(p.body);
+    if (body === undefined) {
+      if (bodies.size >= 1_024) bodies.clear();
+      bodies.set(p.body, p.body);
+    }
+    return { ...shared, body: body ?? p.body };
+  };
+  const light: ObservedExchange = { ...x, request: part(x.request), response: x.response && part(x.response) };
+  sameEnvelopes(x, light, strings);
+  return light;
+}
+
 const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
 
 /** Starts the proxy: one loopback server per environment the upstream has. */
@@ -85,6 +119,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const host = options.host ?? '127.0.0.1';
   const max = options.maxBodyBytes ?? 1024 * 1024;
   const recorded: ObservedExchange[] = [];
+  // The short strings of what is recorded (header values, the envelopes' names and values) and the bodies kept in
+  // memory, shared between exchanges (caches, cleared when full).
+  const strings = new Map<string, string>();
+  const bodies = new Map<string, string>();
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
@@ -113,7 +151,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       const headers = headersOf(req);
       const method = req.method ?? 'GET';
       const mine = ++seq;
-      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body });
+      const envelope = protocol === 'soap' ? parseEnvelope(body) : undefined;
+      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body, ...(envelope && { envelope }) });
       const forwardUrl = protocol === 'soap' ? `${upstream.soapUrl}${url.search}` : join(upstream.restBaseUrl, `${url.pathname}${url.search}`);
       const forwardHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
       const request = { method, url: `${urls[env]?.restBaseUrl ?? ''}${target}`, path: url.pathname, headers, body };
@@ -129,8 +168,12 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
       }
       registerSecretsOf(exchange, options.redactor);
-      recorded.push(exchange);
-      options.hooks?.after?.(exchange);
+      // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
+      // exchange, its bulk, written to the spool.
+      if (protocol === 'soap') envelopesOf(exchange, envelope);
+      const recordedOne = kept(exchange, options.spool, strings, bodies);
+      recorded.push(recordedOne);
+      options.hooks?.after?.(recordedOne);
     } finally {
       pending--;
       last = Date.now();
@@ -168,6 +211,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   return {
     urls,
     exchanges: () => [...recorded],
+    count: () => recorded.length,
     lastActivity: () => last,
     inFlight: () => pending,
     async close() {

@@ -6,6 +6,7 @@
 import { secretForms } from '../report/index.ts';
 import { isJsonContentType, rest03Problems, rest05Problems } from '../judges/index.ts';
 import { NS, type Verdict } from '../soap/index.ts';
+import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import type { SoapMessage, Traffic } from './traffic.ts';
 import { broken, brokenBy, held, notSeen, type ClauseVerdict } from './verdict.ts';
 
@@ -77,7 +78,14 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
   const named: Partial<Record<AnswerKind, string>> = { 'token-create': 'TokenCreateRS', 'session-create': 'SessionCreateRS' };
   const found = new Map<AnswerKind, ClauseVerdict>();
   const count = new Map<AnswerKind, number>();
-  for (const m of t.soap) {
+  const judged = (m: SoapMessage) => Boolean(m.request && m.x.response && m.request.messageHeader?.messageData?.messageId);
+  // The answers are validated several at once, ahead of the loop; an answer whose kind already failed when its turn to
+  // be sent came is not (the loop, which looks at it later, does not need it either).
+  const validation = (m: SoapMessage): Promise<Verdict | undefined> => {
+    const kind = answerKind(m);
+    return validate && judged(m) && m.response && !found.has(kind) ? validate(m.x.response!.body, kind === 'call' ? 'response-business' : 'response') : Promise.resolve(undefined);
+  };
+  for await (const [m, schemaVerdict] of pipelined(t.soap, VALIDATIONS_IN_FLIGHT, validation)) {
     if (!m.request || !m.x.response || !m.request.messageHeader?.messageData?.messageId) continue;
     const kind = answerKind(m);
     const clause = `SOAP-02.${kind}`;
@@ -88,7 +96,7 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
     const req = m.request.messageHeader;
     let verdict: ClauseVerdict | undefined;
     if (!m.response) verdict = broken(clause, `${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${m.x.response.status}`, x: m.x });
-    else if (validate && !(await validate(m.x.response.body, kind === 'call' ? 'response-business' : 'response')).valid) {
+    else if (schemaVerdict && !schemaVerdict.valid) {
       verdict = broken(clause, `${what} does not validate against the response schema`, { expected: `a valid envelope (fixtures/xsd/${kind === 'call' ? 'response-business' : 'response'}.xsd)`, actual: 'schema-invalid', x: m.x });
     }
     else if (!h) verdict = broken(clause, `${what} has no eb:MessageHeader`, { x: m.x });
@@ -129,9 +137,13 @@ function stok(t: Traffic): ClauseVerdict[] {
 
 function err04and05(t: Traffic): ClauseVerdict[] {
   // Faults for a token sent in wsse:BinarySecurityToken (a token sent elsewhere is not the service's to quote).
-  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.uses.some((u) => u.x === m.x && u.refused));
-  const closedBefore = (m: SoapMessage) => t.soap.some((c) => c.action === 'SessionCloseRQ' && c.tokenUsed === m.tokenUsed && c.x.endedAt <= m.x.startedAt);
-  const clauseOf = (m: SoapMessage) => closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
+  const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.useOf.get(m.x)?.refused);
+  // When each token's first SessionCloseRQ was answered.
+  const closedAt = new Map<string, number>();
+  for (const m of t.soap) if (m.action === 'SessionCloseRQ' && m.tokenUsed !== undefined) closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
+  const closedBefore = (m: SoapMessage) => (closedAt.get(m.tokenUsed!) ?? Infinity) <= m.x.startedAt;
+  const clauses = new Map(refused.map((m) => [m, closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token']));
+  const clauseOf = (m: SoapMessage) => clauses.get(m);
   const out: ClauseVerdict[] = [];
   for (const clause of ['ERR-04.unknown-token', 'ERR-04.closed-session', 'ERR-04.expired-session']) {
     const list = refused.filter((m) => clauseOf(m) === clause);

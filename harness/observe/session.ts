@@ -14,7 +14,11 @@ import type { JudgeContext, KnownAccount } from './exchange.ts';
 import { Injector, type Injection } from './inject.ts';
 import { judgeTraffic, type Judgement } from './judge.ts';
 import { startRecordingProxy, type RecordingProxy } from './proxy.ts';
+import { BodySpool } from './spool.ts';
 import { observedReport } from './verdict.ts';
+
+/** The events the simulator upstream keeps (its event log is not read by the judge: the proxy records the traffic). */
+const SIM_EVENTS_KEPT = 1_000;
 
 export interface ObservationOptions {
   /** `sim` (the built-in simulator), `cert` (the CERT preset, account from TDS_CERT_*), or a target config file. */
@@ -69,10 +73,12 @@ export class Observation {
   readonly #injector: Injector | undefined;
   readonly #sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined;
   readonly #transport: Transport;
+  readonly #spool: BodySpool;
 
   private constructor(init: {
     proxy: RecordingProxy; redactor: Redactor; kind: 'sim' | 'live'; name: string; accounts: Partial<Record<Environment, KnownAccount[]>>; faultCodes: FaultCodes;
     poolSize: number | undefined; injector: Injector | undefined; sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined; transport: Transport;
+    spool: BodySpool;
   }) {
     this.proxy = init.proxy;
     this.redactor = init.redactor;
@@ -84,6 +90,7 @@ export class Observation {
     this.#injector = init.injector;
     this.#sim = init.sim;
     this.#transport = init.transport;
+    this.#spool = init.spool;
   }
 
   /**
@@ -96,19 +103,23 @@ export class Observation {
     if (options.upstream === 'sim') {
       const seed = options.seed ?? 1;
       const accounts = defaultAccounts(seed);
-      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed });
+      // The proxy records the traffic: the simulator's own event log (each request, body included) need not hold it
+      // again, only its last events.
+      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed, maxEvents: SIM_EVENTS_KEPT });
       const server = await startSimServer(core);
       for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
       const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });
       const injector = new Injector(core, injections, options.injectionClock);
+      const spool = new BodySpool();
       try {
-        const proxy = await startRecordingProxy({ upstream: server.urls, transport, redactor, hooks: injector, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+        const proxy = await startRecordingProxy({ upstream: server.urls, transport, redactor, hooks: injector, spool, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
         return new Observation({
           proxy, redactor, kind: 'sim', name: 'observed application (upstream: simulator)',
           accounts: { cert: accounts.accounts.cert.map(knownFromSim), prod: accounts.accounts.prod.map(knownFromSim) },
-          faultCodes: DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport,
+          faultCodes: DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport, spool,
         });
       } catch (err) {
+        spool.close();
         await transport.close();
         await server.close();
         throw err;
@@ -121,13 +132,15 @@ export class Observation {
     const accounts: Partial<Record<Environment, KnownAccount[]>> = { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') };
     for (const a of Object.values(accounts).flat()) if (a) redactor.add(a.password);
     const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 30_000, useEnvProxy: true });
+    const spool = new BodySpool();
     try {
-      const proxy = await startRecordingProxy({ upstream: config.environments, transport, redactor, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+      const proxy = await startRecordingProxy({ upstream: config.environments, transport, redactor, spool, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
       return new Observation({
         proxy, redactor, kind: 'live', name: `observed application (upstream: ${config.name})`, accounts, faultCodes: withFaultCodes(config.faultCodes),
-        poolSize: options.sessionPoolSize ?? config.sessionPoolSize, injector: undefined, sim: undefined, transport,
+        poolSize: options.sessionPoolSize ?? config.sessionPoolSize, injector: undefined, sim: undefined, transport, spool,
       });
     } catch (err) {
+      spool.close();
       await transport.close();
       throw err;
     }
@@ -199,10 +212,11 @@ export class Observation {
     return { judgement, report };
   }
 
-  /** Stops the proxy and the upstream. */
+  /** Stops the proxy and the upstream; the recorded bodies are removed (the exchanges can no longer be read). */
   async close(): Promise<void> {
     this.#injector?.close();
     await this.proxy.close();
+    this.#spool.close();
     await this.#transport.close();
     await this.#sim?.server.close();
   }

@@ -107,6 +107,8 @@ export interface ObservedRun {
   readonly observation: Observation;
   /** Every password and token the traffic carried (for the secret checks). */
   readonly secrets: readonly string[];
+  /** The recorded exchanges, read back before the observation closed (its spool of bodies is gone after). */
+  readonly exchanges: readonly import('../../harness/observe/exchange.ts').ObservedExchange[];
 }
 
 /**
@@ -130,11 +132,12 @@ export async function observeReferenceClient(faults: readonly ClientFault[], val
     await attempt(wrong.rest('cert', 'GET', THEMES));
     await attempt(wrong.close());
     const { report } = await observation.judge({ wholeRun: true, validator });
+    const exchanges = observation.proxy.exchanges().map((x) => ({ ...x, request: { ...x.request }, ...(x.response && { response: { ...x.response } }) }));
     const secrets = [
       ...Object.values(observation.simAccounts()!.accounts).flat().map((a) => a.password),
-      ...observation.proxy.exchanges().flatMap((x) => [...`${x.request.body}\n${x.response?.body ?? ''}`.matchAll(/T1RLAQ[^"<\s]+|Shared\/IDL[^"<\s]+/g)].map((m) => m[0])),
+      ...exchanges.flatMap((x) => [...`${x.request.body}\n${x.response?.body ?? ''}`.matchAll(/T1RLAQ[^"<\s]+|Shared\/IDL[^"<\s]+/g)].map((m) => m[0])),
     ];
-    return { report, observation, secrets };
+    return { report, observation, secrets, exchanges };
   } finally {
     await observation.close();
   }

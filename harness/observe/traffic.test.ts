@@ -1,0 +1,99 @@
+/**
+ * Judging N exchanges takes time linear in N: every rule reads the traffic through the lists and indexes of
+ * {@link Traffic}, and the reads are counted on traffic of 2 and of 8 copies of the reference client's recorded
+ * workload (fixtures/har/conforming.har, each copy with tokens of its own, later in time). Four times the traffic must
+ * read about four times as much, where a scan per item (a quadratic judge) reads sixteen times as much. No timing.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FAULT_CODES } from '../classify/index.ts';
+import { readHar } from '../har/har.ts';
+import { loadTargetConfig } from '../targets/index.ts';
+import { judgeClientRules } from './client-rules.ts';
+import { envelopesParsed } from './envelopes.ts';
+import type { JudgeContext, ObservedExchange } from './exchange.ts';
+import { judgeServiceRules } from './service-rules.ts';
+import { knownFromConfig } from './session.ts';
+import { Traffic } from './traffic.ts';
+
+const har = join(import.meta.dirname, '../../fixtures/har');
+const config = loadTargetConfig(join(har, 'accounts.json'));
+const base = readHar(readFileSync(join(har, 'conforming.har'), 'utf8'), { environments: config.environments });
+
+function context(expired: ReadonlyMap<string, number>): JudgeContext {
+  return {
+    accounts: { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') },
+    sessionPoolSize: config.sessionPoolSize, faultCodes: DEFAULT_FAULT_CODES, wholeRun: true, expired, source: 'har',
+  };
+}
+
+/** The tokens of the base traffic, longest first (so that none is replaced inside a longer one). */
+const baseTraffic = new Traffic(base, context(new Map()));
+const tokens = [...new Set([...baseTraffic.issued.keys(), ...baseTraffic.uses.map((u) => u.token)])].sort((a, b) => b.length - a.length);
+
+/** `copies` copies of the base traffic one after the other, each with its own tokens (expired when the next starts). */
+function replicated(copies: number): { exchanges: ObservedExchange[]; expired: Map<string, number> } {
+  const start = Math.min(...base.map((x) => x.startedAt));
+  const span = Math.max(...base.map((x) => x.endedAt)) - start + 60_000;
+  const exchanges: ObservedExchange[] = [];
+  const expired = new Map<string, number>();
+  for (let i = 0; i < copies; i++) {
+    const rename = (text: string) => tokens.reduce((s, tok) => s.replaceAll(tok, `${tok}c${i}`), text);
+    const headers = (h: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, rename(v)]));
+    const shift = i * span;
+    for (const x of base) {
+      exchanges.push({
+        ...x, seq: x.seq + i * base.length, startedAt: x.startedAt + shift, endedAt: x.endedAt + shift,
+        ...(x.earliestSend !== undefined && { earliestSend: x.earliestSend + shift }),
+        request: { ...x.request, headers: headers(x.request.headers), body: rename(x.request.body) },
+        response: x.response && { ...x.response, headers: headers(x.response.headers), body: rename(x.response.body) },
+      });
+    }
+    for (const tok of tokens) expired.set(`${tok}c${i}`, start + shift + span - 30_000);
+  }
+  return { exchanges, expired };
+}
+
+/** An array whose element reads are counted. */
+function counted<T>(list: readonly T[], count: { reads: number }): readonly T[] {
+  return new Proxy(list, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) count.reads++;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+/** Judges the traffic with every list of the Traffic, and every list its indexes hold, counting reads. */
+async function readsToJudge(copies: number): Promise<{ reads: number; exchanges: number; parsed: number; soap: number }> {
+  const { exchanges, expired } = replicated(copies);
+  const parsedBefore = envelopesParsed();
+  const t = new Traffic(exchanges, context(expired));
+  const count = { reads: 0 };
+  for (const [key, value] of Object.entries(t)) {
+    if (Array.isArray(value)) Object.defineProperty(t, key, { value: counted(value, count) });
+    else if (value instanceof Map && [...value.values()].every((v) => Array.isArray(v))) {
+      Object.defineProperty(t, key, { value: new Map([...(value as Map<unknown, unknown[]>)].map(([k, v]) => [k, counted(v, count)])) });
+    }
+  }
+  await judgeClientRules(t);
+  await judgeServiceRules(t);
+  return { reads: count.reads, exchanges: exchanges.length, parsed: envelopesParsed() - parsedBefore, soap: t.soap.length };
+}
+
+describe('judging recorded traffic', () => {
+  it('reads the traffic a number of times linear in its size (×4 the exchanges: about ×4 the reads, not ×16)', async () => {
+    const small = await readsToJudge(2);
+    const large = await readsToJudge(8);
+    expect(large.exchanges).toBe(4 * small.exchanges);
+    expect(small.reads).toBeGreaterThan(small.exchanges);
+    expect(large.reads / small.reads).toBeLessThan(5);
+  });
+
+  it('parses each SOAP exchange once, whatever the number of rules that read it', async () => {
+    const { parsed, soap } = await readsToJudge(3);
+    expect(soap).toBeGreaterThan(10);
+    expect(parsed).toBe(soap);
+  });
+});
