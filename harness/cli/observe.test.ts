@@ -42,8 +42,12 @@ describe('tds-conformance observe -- <command>', () => {
     }
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
-    expect(report.rules.filter((r) => report.selection.includes(r.id)).map((r) => `${r.id} ${r.status}`)).toEqual([
-      'CRED-01 pass', 'CRED-02 pass', 'CRED-04 pass', 'REST-01 pass', 'API-03 pass', 'API-04 pass', 'API-05 pass', 'LIFE-03 partial',
+    // API-05 needs the application's concurrent first calls to overlap in time: on a loaded machine its threads may
+    // run one after the other, and the judge then says it saw no concurrent first calls (not-applicable), never a fail.
+    const statuses = report.rules.filter((r) => report.selection.includes(r.id)).map((r) => `${r.id} ${r.status}`);
+    expect(['API-05 pass', 'API-05 not-applicable']).toContain(statuses.find((s) => s.startsWith('API-05 ')));
+    expect(statuses.filter((s) => !s.startsWith('API-05 '))).toEqual([
+      'CRED-01 pass', 'CRED-02 pass', 'CRED-04 pass', 'REST-01 pass', 'API-03 pass', 'API-04 pass', 'LIFE-03 partial',
     ]);
     const passwords = [...defaultAccounts(1).accounts.cert, ...defaultAccounts(1).accounts.prod].map((a) => a.password);
     const texts = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8'));
