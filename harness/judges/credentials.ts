@@ -1,3 +1,4 @@
+import { CLIENT_ID_VERSION, DEFAULT_REST_DOMAIN } from '../catalog/index.ts';
 import { decodeCredentials } from '../credentials/index.ts';
 import { problem, type Problem } from './problem.ts';
 
@@ -27,4 +28,42 @@ export function readCred02(header: string | undefined): Cred02Reading {
     return { ok: false, problem: problem(clause, 'the credentials are not base64( base64(ClientID) ":" base64(password) )', 'two layers of base64 (UTF-8)', layers.reason) };
   }
   return { ok: true, clientId: layers.clientId, password: layers.password };
+}
+
+/**
+ * The account a Client ID must name: its EPR and PCC, and its REST domain when one is configured (`undefined`: none
+ * is, and any domain passes CRED-01.fields: CRED-04 judges the default).
+ */
+export interface ClientIdAccount {
+  readonly epr: string;
+  readonly pcc: string;
+  readonly restDomain?: string | undefined;
+}
+
+/** How a judge shows a Client ID or a part of it: as is, unless a side masks the account's values. */
+export type ShowClientId = (text: string) => string;
+
+const asIs: ShowClientId = (text) => text;
+
+/**
+ * CRED-01 on a decoded Client ID: the literal V1 first (CRED-01.v1-literal) and, with the `account` known,
+ * `V1:<EPR>:<PCC>:<domain>` of that account (CRED-01.fields). Every problem, in clause order.
+ */
+export function cred01Problems(clientId: string, account?: ClientIdAccount, show: ShowClientId = asIs): Problem[] {
+  const out: Problem[] = [];
+  if (clientId.split(':')[0] !== CLIENT_ID_VERSION) out.push(problem('CRED-01.v1-literal', 'the Client ID does not start with the literal V1', 'V1:<userid>:<group>:<domain>', show(clientId)));
+  if (account) {
+    const prefix = `${CLIENT_ID_VERSION}:${account.epr}:${account.pcc}:`;
+    const fits = account.restDomain === undefined
+      ? clientId.startsWith(prefix) && !clientId.slice(prefix.length).includes(':')
+      : clientId === `${prefix}${account.restDomain}`;
+    if (!fits) out.push(problem('CRED-01.fields', 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', account.restDomain === undefined ? `${show(prefix)}<domain>` : show(`${prefix}${account.restDomain}`), show(clientId)));
+  }
+  return out;
+}
+
+/** CRED-04 on the Client ID of an account with no REST domain configured: its domain (the last field) is `AA`. */
+export function cred04Problem(clientId: string, show: ShowClientId = asIs): Problem | undefined {
+  const domain = clientId.split(':').at(-1) ?? '';
+  return domain === DEFAULT_REST_DOMAIN ? undefined : problem('CRED-04.default-domain', 'with no domain configured, the Client ID does not use the default domain AA', DEFAULT_REST_DOMAIN, show(domain));
 }

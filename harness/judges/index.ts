@@ -3,10 +3,17 @@
  * The suites (driving a client, probing a service) and `observe`/`judge` (recorded traffic) decide with the same code.
  */
 export { problem } from './problem.ts';
-export { readCred02 } from './credentials.ts';
+export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
 export { sess05BodyProblem, sess05HeaderProblem } from './sessions.ts';
+export {
+  soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
+  soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
+} from './soap-requests.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
+export { rest01Problems } from './token-request.ts';
 
-export type { Cred02Reading } from './credentials.ts';
+export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
 export type { Problem } from './problem.ts';
+export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';
 export type { TokenAnswer } from './token-answer.ts';
+export type { SentTokenRequest } from './token-request.ts';

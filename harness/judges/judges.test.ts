@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, encodeBase64Utf8 } from '../credentials/index.ts';
 import { buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody, type ParsedEnvelope } from '../soap/index.ts';
-import { isJsonContentType, readCred02, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem } from './index.ts';
+import { cred01Problems, cred04Problem, isJsonContentType, readCred02, rest01Problems, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem } from './index.ts';
 
 const json = (status: number, body: unknown, type = 'application/json;charset=UTF-8') => ({ status, headers: { 'content-type': type }, body: JSON.stringify(body) });
 
@@ -36,6 +36,53 @@ describe('CRED-02 judge (the client suite and observe)', () => {
     expect(readCred02('Bearer abc')).toMatchObject({ ok: false, problem: { clause: 'CRED-02.basic-scheme', actual: 'Bearer …' } });
     expect(readCred02('Basic %%%')).toMatchObject({ ok: false, problem: { clause: 'CRED-02.outer-layer' } });
     expect(readCred02(single)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.inner-layer' } });
+  });
+});
+
+describe('CRED-01 and CRED-04 judges (the client suite and observe)', () => {
+  const account = { epr: 'us:er', pcc: 'TR1C', restDomain: 'AA' };
+
+  it('find nothing in the Client ID of the account, with its domain or, when none is configured, any one', () => {
+    expect(cred01Problems('V1:us:er:TR1C:AA', account)).toEqual([]);
+    expect(cred01Problems('V1:us:er:TR1C:XY', { epr: 'us:er', pcc: 'TR1C' })).toEqual([]);
+    expect(cred01Problems('V1:someone:else:AA')).toEqual([]);
+    expect(cred04Problem('V1:us:er:TR1C:AA')).toBeUndefined();
+  });
+
+  it('name a Client ID without V1, one of other fields, and a domain that is not the default AA', () => {
+    expect(cred01Problems('us:er:TR1C:AA', account).map((p) => [p.clause, p.actual])).toEqual([
+      ['CRED-01.v1-literal', 'us:er:TR1C:AA'],
+      ['CRED-01.fields', 'us:er:TR1C:AA'],
+    ]);
+    expect(cred01Problems('V1:TR1C:us:er:AA', account)).toEqual([
+      { clause: 'CRED-01.fields', message: 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', expected: 'V1:us:er:TR1C:AA', actual: 'V1:TR1C:us:er:AA' },
+    ]);
+    // With no domain configured, the domain is one field: more fields are not the account's.
+    expect(cred01Problems('V1:us:er:TR1C:A:A', { epr: 'us:er', pcc: 'TR1C' })[0]).toMatchObject({ clause: 'CRED-01.fields', expected: 'V1:us:er:TR1C:<domain>' });
+    expect(cred04Problem('V1:us:er:TR1C:DEFAULT')).toEqual({ clause: 'CRED-04.default-domain', message: 'with no domain configured, the Client ID does not use the default domain AA', expected: 'AA', actual: 'DEFAULT' });
+    // A side may mask the account's values in what the judge shows.
+    expect(cred01Problems('V1:x:TR1C:AA', account, (text) => text.replaceAll('TR1C', '<pcc>'))[0]).toMatchObject({ expected: 'V1:us:er:<pcc>:AA', actual: 'V1:x:<pcc>:AA' });
+  });
+});
+
+describe('REST-01 judge (the client suite and observe)', () => {
+  const ok = { method: 'POST', path: '/v2/auth/token', headers: { 'content-type': 'Application/x-www-form-urlencoded; charset=UTF-8' }, body: 'grant_type=client_credentials&source_ip=10.0.0.1' };
+
+  it('finds nothing in the document\'s token request, behind a base path when none is known', () => {
+    expect(rest01Problems(ok, '')).toEqual([]);
+    expect(rest01Problems({ ...ok, path: '/api/v2/auth/token' })).toEqual([]);
+    expect(rest01Problems({ ...ok, path: '/api/v2/auth/token' }, '/api')).toEqual([]);
+  });
+
+  it('names the method or path, the content type and the grant type', () => {
+    expect(rest01Problems({ ...ok, path: '/v2/auth/token/' }).map((p) => [p.clause, p.actual])).toEqual([['REST-01.method-path', 'POST /v2/auth/token/']]);
+    expect(rest01Problems({ ...ok, path: '/api/v2/auth/token' }, '')[0]).toMatchObject({ clause: 'REST-01.method-path', expected: 'POST /v2/auth/token' });
+    expect(rest01Problems({ method: 'GET', path: '/v2/auth/token', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}' }).map((p) => [p.clause, p.expected, p.actual])).toEqual([
+      ['REST-01.method-path', 'POST /v2/auth/token', 'GET /v2/auth/token'],
+      ['REST-01.content-type', 'application/x-www-form-urlencoded', 'application/json'],
+      ['REST-01.grant-type', 'grant_type=client_credentials', '{"grant_type":"client_credentials"}'],
+    ]);
+    expect(rest01Problems({ ...ok, headers: {}, body: '' }).map((p) => p.actual)).toEqual(['(none)', '(empty body)']);
   });
 });
 

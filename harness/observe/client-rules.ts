@@ -3,13 +3,16 @@
  * suite (suites/client), read from what the client actually sent instead of from a scripted workload. A clause the
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
-import { envelopeExcerpt, missingHeaderElements, type Verdict } from '../soap/index.ts';
-import { DEFAULT_REST_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment } from '../catalog/index.ts';
+import type { Verdict } from '../soap/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type Traffic } from './traffic.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
-import { readCred02, sess05BodyProblem, sess05HeaderProblem } from '../judges/index.ts';
+import {
+  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
+} from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
@@ -64,36 +67,30 @@ function cred(t: Traffic): ClauseVerdict[] {
       : notSeen(c, 'the credentials cannot be decoded (see CRED-02)'))));
     return out;
   }
-  const noV1 = decoded.find((d) => d.clientId.split(':')[0] !== 'V1');
-  out.push(noV1
-    ? broken('CRED-01.v1-literal', 'the Client ID does not start with the literal V1', { expected: 'V1:<userid>:<group>:<domain>', actual: noV1.clientId, x: noV1.r.x })
-    : held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
-  // The fields are compared with the account whose password the credentials carry (a wrong password names no account).
+  // The judges of the client suite (harness/judges): the fields are compared with the account whose password the
+  // credentials carry (a wrong password names no account); its domain, only when the account declares one.
+  const judged = decoded.map((d) => {
+    const a = d.r.account;
+    return { ...d, problems: cred01Problems(d.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined }) };
+  });
+  const firstOfCred01 = (clause: string) => judged.flatMap((d) => d.problems.filter((p) => p.clause === clause).map((p) => brokenBy(p, d.r.x)))[0];
+  out.push(firstOfCred01('CRED-01.v1-literal') ?? held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
   const known = decoded.filter((d) => d.r.account !== undefined);
   if (known.length === 0) {
     const why = t.accountsKnown ? 'the credentials carry the password of no account the harness knows' : `the expected EPR, PCC and domain are not known: ${ACCOUNT_HINT}`;
     out.push(notSeen('CRED-01.fields', why), notSeen('CRED-04.default-domain', why));
     return out;
   }
-  const fieldsFail = known.find((d) => {
-    const a = d.r.account!;
-    const expected = a.restDomainDeclared ? `V1:${a.epr}:${a.pcc}:${a.restDomain}` : `V1:${a.epr}:${a.pcc}:`;
-    return a.restDomainDeclared ? d.clientId !== expected : !d.clientId.startsWith(expected) || d.clientId.slice(expected.length).includes(':');
-  });
-  if (fieldsFail) {
-    const a = fieldsFail.r.account!;
-    out.push(broken('CRED-01.fields', 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', { expected: `V1:${a.epr}:${a.pcc}:${a.restDomainDeclared ? a.restDomain : '<domain>'}`, actual: fieldsFail.clientId, x: fieldsFail.r.x }));
-  } else {
-    out.push(held('CRED-01.fields', `${plural(known.length, 'Client ID')} of a known account`));
-  }
+  out.push(firstOfCred01('CRED-01.fields') ?? held('CRED-01.fields', `${plural(known.length, 'Client ID')} of a known account`));
   const undeclared = known.filter((d) => !d.r.account!.restDomainDeclared);
   if (undeclared.length === 0) {
     out.push(notSeen('CRED-04.default-domain', 'every account the credentials name declares its REST domain, so the default is not exercised: declare the account without "restDomain" when the application is configured without one'));
   } else {
-    const wrong = undeclared.find((d) => d.clientId.split(':').at(-1) !== DEFAULT_REST_DOMAIN);
-    out.push(wrong
-      ? broken('CRED-04.default-domain', 'with no domain configured, the Client ID does not use the default domain AA', { expected: DEFAULT_REST_DOMAIN, actual: wrong.clientId.split(':').at(-1), x: wrong.r.x })
-      : held('CRED-04.default-domain', `${plural(undeclared.length, 'Client ID')} with the default domain AA`));
+    const wrong = undeclared.flatMap((d) => {
+      const p = cred04Problem(d.clientId);
+      return p ? [brokenBy(p, d.r.x)] : [];
+    })[0];
+    out.push(wrong ?? held('CRED-04.default-domain', `${plural(undeclared.length, 'Client ID')} with the default domain AA`));
   }
   return out;
 }
@@ -107,14 +104,10 @@ function rest01(t: Traffic): ClauseVerdict[] {
     return ['REST-01.method-path', 'REST-01.content-type', 'REST-01.grant-type'].map((c) => notSeen(c, none));
   }
   const seen = `${plural(requests.length, 'token request')}`;
-  const badPath = requests.find((r) => r.x.request.method !== 'POST' || !r.x.request.path.endsWith(TOKEN_PATH));
-  const badType = requests.find((r) => (r.x.request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() !== FORM_CONTENT_TYPE);
-  const badGrant = requests.find((r) => new URLSearchParams(r.x.request.body).get('grant_type') !== GRANT_TYPE);
-  return [
-    badPath ? broken('REST-01.method-path', 'the token request is not POST /v2/auth/token', { expected: `POST ${TOKEN_PATH}`, actual: `${badPath.x.request.method} ${badPath.x.request.path}`, x: badPath.x }) : held('REST-01.method-path', seen),
-    badType ? broken('REST-01.content-type', 'the token request is not form-encoded', { expected: FORM_CONTENT_TYPE, actual: badType.x.request.headers['content-type'] ?? '(none)', x: badType.x }) : held('REST-01.content-type', seen),
-    badGrant ? broken('REST-01.grant-type', 'the token request has no form field grant_type=client_credentials', { expected: `grant_type=${GRANT_TYPE}`, actual: badGrant.x.request.body.slice(0, 80) || '(empty body)', x: badGrant.x }) : held('REST-01.grant-type', seen),
-  ];
+  // The judge of the client suite (harness/judges), on every token request; where {base_url} ends, a recording does
+  // not say: any path ending in /v2/auth/token passes.
+  const problems = requests.flatMap((r) => rest01Problems(r.x.request).map((p) => brokenBy(p, r.x)));
+  return ['REST-01.method-path', 'REST-01.content-type', 'REST-01.grant-type'].map((c) => problems.find((v) => v.clause === c) ?? held(c, seen));
 }
 
 // ---- API-03..05 ---------------------------------------------------------------------------------------------------
@@ -362,7 +355,8 @@ function sess07(t: Traffic): ClauseVerdict {
 
 // ---- SOAP ---------------------------------------------------------------------------------------------------------
 
-const excerptOf = (m: SoapMessage) => envelopeExcerpt(m.x.request.body, { element: 'Header', maxLength: 800 }) ?? m.x.request.body.slice(0, 300);
+/** A SOAP request as the judges read it: the text sent and its envelope. */
+const sentOf = (m: SoapMessage) => ({ body: m.x.request.body, envelope: m.request, ...(m.requestError !== undefined && { error: m.requestError }) });
 
 async function soap01(t: Traffic, validate: RequestValidator | undefined): Promise<ClauseVerdict[]> {
   const sent = t.soap;
@@ -370,15 +364,13 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
     const none = 'no SOAP request seen: let the application make a SOAP call';
     return ['SOAP-01.message-header', 'SOAP-01.security-header', 'SOAP-01.schema'].map((c) => notSeen(c, none));
   }
+  // The judges of the client suite (harness/judges), on every request.
   let headerFail: ClauseVerdict | undefined;
   let securityFail: ClauseVerdict | undefined;
   for (const m of sent) {
-    const h = m.request?.messageHeader;
-    const what = `the ${h?.action ?? 'SOAP'} request`;
-    const missing = missingHeaderElements(h);
-    if (!headerFail && missing.length > 0) headerFail = broken('SOAP-01.message-header', `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: m.requestError ?? excerptOf(m), x: m.x });
-    if (!securityFail && m.request && m.request.security.kind === 'none' && !m.request.security.securityHeader) {
-      securityFail = broken('SOAP-01.security-header', `${what} lacks wsse:Security`, { expected: 'a wsse Security header', actual: excerptOf(m), x: m.x });
+    for (const p of soap01HeaderProblems(sentOf(m))) {
+      if (p.clause === 'SOAP-01.message-header') headerFail ??= brokenBy(p, m.x);
+      else securityFail ??= brokenBy(p, m.x);
     }
   }
   const seen = `${plural(sent.length, 'SOAP request')}`;
@@ -388,8 +380,9 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
   } else {
     schema = held('SOAP-01.schema', seen);
     for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body))) {
-      if (!verdict.valid) {
-        schema = broken('SOAP-01.schema', `the ${m.action ?? 'SOAP'} request does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`, x: m.x });
+      const p = soap01SchemaProblem(verdict, m.action);
+      if (p) {
+        schema = brokenBy(p, m.x);
         break;
       }
     }
@@ -398,26 +391,20 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
 }
 
 function soap03(t: Traffic): ClauseVerdict[] {
-  const creating = t.soap.filter((m) => TOKEN_CREATING.has(m.action ?? ''));
+  const creating = t.soap.filter((m) => m.request && TOKEN_CREATING.has(m.action ?? ''));
   if (creating.length === 0) {
     const none = 'no TokenCreateRQ or SessionCreateRQ seen: let the application obtain a SOAP token or open a session';
     return [notSeen('SOAP-03.username-token', none), notSeen('SOAP-03.manifest', none)];
   }
   const seen = `${plural(creating.length, 'token-creating request')}`;
-  const tokenFail = creating.map((m): ClauseVerdict | undefined => {
-    const s = m.request!.security;
-    const what = m.action!;
-    if (s.kind !== 'usernameToken') return broken('SOAP-03.username-token', `${what} carries no UsernameToken (alone) in wsse:Security`, { expected: 'a UsernameToken', actual: s.kind, x: m.x });
-    const missing = [!s.username && 'Username', !s.password && 'Password', !s.organization && 'Organization', !s.domain && 'Domain'].filter(Boolean);
-    if (missing.length > 0) return broken('SOAP-03.username-token', `the UsernameToken of ${what} lacks ${missing.join(', ')}`, { expected: 'Username, Password, Organization and Domain', actual: `no ${missing.join(', ')}`, x: m.x });
-    const a = m.account;
-    if (a && s.username !== a.epr) return broken('SOAP-03.username-token', `Username of ${what} is not the EPR`, { expected: a.epr, actual: s.username, x: m.x });
-    if (a && s.organization !== a.pcc) return broken('SOAP-03.username-token', `Organization of ${what} is not the PCC`, { expected: a.pcc, actual: s.organization, x: m.x });
-    return undefined;
+  // The judges of the client suite (harness/judges); the account is the one whose password the UsernameToken carries.
+  const tokenFail = creating.map((m) => {
+    const p = soap03UsernameTokenProblem(m.request!, m.account);
+    return p && brokenBy(p, m.x);
   });
   const manifestFail = creating.map((m) => {
-    const n = m.request!.body.manifest?.references.length ?? 0;
-    return n === 1 ? undefined : broken('SOAP-03.manifest', `the body of ${m.action} does not hold a manifest with a single reference`, { expected: 1, actual: `${n} references`, x: m.x });
+    const p = soap03ManifestProblem(m.request!);
+    return p && brokenBy(p, m.x);
   });
   const identity = creating.some((m) => m.account) ? ' (Username and Organization compared with the account)' : '';
   return [firstFailure('SOAP-03.username-token', tokenFail, `${seen}${identity}`), firstFailure('SOAP-03.manifest', manifestFail, seen)];
@@ -430,15 +417,15 @@ function soap04(t: Traffic): ClauseVerdict[] {
     return [notSeen('SOAP-04.binary-security-token', none), notSeen('SOAP-04.action-code', none)];
   }
   const seen = `${plural(later.length, 'SOAP call')}`;
+  // The judges of the client suite (harness/judges). Which tokens the service issued and which actions the
+  // application meant to call, the traffic does not show (a token may predate it): the judges go without.
   const bstFail = later.map((m) => {
-    const s = m.request!.security;
-    return s.kind === 'binarySecurityToken' ? undefined : broken('SOAP-04.binary-security-token', `the ${m.action ?? '?'} request does not carry the token in wsse:BinarySecurityToken`, { expected: 'a BinarySecurityToken', actual: s.kind, x: m.x });
+    const p = soap04TokenProblem(m.request!);
+    return p && brokenBy(p, m.x);
   });
-  // Every action code the document names ends in "RQ" (TokenCreateRQ, BargainFinderMaxRQ, OTA_HotelAvailLLSRQ, …).
-  const actionFail = later.map((m) => (/RQ$/.test(m.action ?? '')
-    ? undefined
-    : broken('SOAP-04.action-code', 'eb:Action does not carry the called API\'s action code', { expected: `an action code such as ${m.request!.body.root?.localName ?? 'OTA_PingRQ'}`, actual: m.action ?? '(none)', x: m.x })));
-  return [firstFailure('SOAP-04.binary-security-token', bstFail, seen), firstFailure('SOAP-04.action-code', actionFail, seen)];
+  const action = soap04ActionProblem(later.map((m) => m.request!));
+  const actionFail = action && brokenBy(action.problem, action.call === undefined ? undefined : later[action.call]!.x);
+  return [firstFailure('SOAP-04.binary-security-token', bstFail, seen), actionFail ?? held('SOAP-04.action-code', seen)];
 }
 
 /** The PCC a SOAP request must carry in eb:CPAId: that of the account of its credentials or token. */
@@ -455,11 +442,14 @@ function soap05(t: Traffic): ClauseVerdict[] {
       const pcc = expectedPcc(t, m);
       return pcc === undefined ? [] : [{ m, pcc }];
     });
-    const wrong = judged.find(({ m, pcc }) => m.request!.messageHeader?.cpaId !== pcc);
+    // The judge of the client suite (harness/judges), on every request whose caller is known.
+    const wrong = judged.map(({ m, pcc }) => {
+      const p = soap05CpaIdProblem(m.request!, pcc);
+      return p && brokenBy(p, m.x);
+    }).find((v) => v !== undefined);
     cpaid = wrong
-      ? broken('SOAP-05.cpaid', `eb:CPAId of ${wrong.m.action ?? 'a request'} is not the caller's PCC`, { expected: wrong.pcc, actual: wrong.m.request!.messageHeader?.cpaId ?? '(none)', x: wrong.m.x })
-      : judged.length > 0 ? held('SOAP-05.cpaid', `${plural(judged.length, 'SOAP request')} with the account's PCC`)
-      : notSeen('SOAP-05.cpaid', t.accountsKnown ? 'the SOAP requests carry credentials or tokens of no account the harness knows' : `the caller's PCC is not known: ${ACCOUNT_HINT}`);
+      ?? (judged.length > 0 ? held('SOAP-05.cpaid', `${plural(judged.length, 'SOAP request')} with the account's PCC`)
+      : notSeen('SOAP-05.cpaid', t.accountsKnown ? 'the SOAP requests carry credentials or tokens of no account the harness knows' : `the caller's PCC is not known: ${ACCOUNT_HINT}`));
   }
   const sessions = t.soap.filter((m) => m.action === 'SessionCreateRQ' && m.tokenIssued);
   let conversation: ClauseVerdict | undefined;
@@ -468,10 +458,8 @@ function soap05(t: Traffic): ClauseVerdict[] {
     const inSession = t.soapByToken.get(create.tokenIssued!) ?? [];
     if (inSession.length === 0) continue;
     judgedSessions++;
-    const ids = new Set([create, ...inSession].map((m) => m.request?.messageHeader?.conversationId));
-    if (ids.size > 1 && !conversation) {
-      conversation = broken('SOAP-05.conversation-id', 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', '), x: [create.x, ...inSession.map((m) => m.x)] });
-    }
+    const p = soap05ConversationProblem([create, ...inSession].map((m) => m.request!));
+    if (p && !conversation) conversation = brokenBy(p, [create.x, ...inSession.map((m) => m.x)]);
   }
   conversation ??= judgedSessions > 0
     ? held('SOAP-05.conversation-id', `${plural(judgedSessions, 'session')}, each with one ConversationId`)

@@ -8,6 +8,7 @@ import type { ParsedEnvelope } from '../soap/index.ts';
 import { envelopesOf, type AnswerEnvelope } from './envelopes.ts';
 import { TOKEN_PATH, type Environment, type TokenKind } from '../catalog/index.ts';
 import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
+import { TOKEN_CREATING } from '../judges/index.ts';
 
 /** A request to the REST token endpoint (also a wrong path such as `/v2/auth/token/`). */
 export interface TokenRequest {
@@ -76,7 +77,7 @@ export interface TokenUse {
   readonly rejected: boolean;
 }
 
-export const TOKEN_CREATING: ReadonlySet<string> = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
+export { TOKEN_CREATING };
 
 const isTokenPath = (path: string) => path.replace(/\/+$/, '').endsWith(TOKEN_PATH);
 /**

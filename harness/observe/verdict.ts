@@ -25,8 +25,8 @@ export type ClauseVerdict =
   | { readonly clause: string; readonly status: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean };
 
 /** A clause's verdict as a failure, with the exchange that shows it as evidence. */
-/** A judge's problem (harness/judges) as a broken clause, with the exchange that shows it. */
-export function brokenBy(p: Problem, x?: ObservedExchange): ClauseVerdict {
+/** A judge's problem (harness/judges) as a broken clause, with the exchange (or exchanges) that show it. */
+export function brokenBy(p: Problem, x?: ObservedExchange | readonly ObservedExchange[]): ClauseVerdict {
   return broken(p.clause, p.message, { expected: p.expected, actual: p.actual, ...(x && { x }) });
 }
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { clientProperty, clientTest, isTokenAttempt, op } from '../../harness/checks/client.ts';
-import { expectEqual, expectThat, PrerequisiteFailed } from '../../harness/checks/index.ts';
-import { FORM_CONTENT_TYPE, GRANT_TYPE, limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
+import { expectEqual, expectThat, failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
+import { limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
+import { rest01Problems } from '../../harness/judges/index.ts';
 import { apiCalls, issued, issuingEnvironment, tokenRequests } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
@@ -12,15 +13,14 @@ clientTest('REST-01', 'the token request is POST /v2/auth/token, form-encoded, w
   await ctx.configure();
   await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) })).catch(() => undefined);
   const events = await ctx.events();
-  // The token request is the one at the token path, or else the request the client meant as one (wherever it sent
-  // it): a REST request with Basic credentials or a grant_type, before any Bearer call. Only a client that sent no
-  // such request at all leaves the rule unjudged.
-  const request = tokenRequests(events)[0] ?? events.find(isTokenAttempt);
-  if (!request) throw new PrerequisiteFailed('the client sent no token request for a REST call (no request at the token path, none with Basic credentials or a grant_type)');
-  expectEqual('method of the token request', request.method, 'POST');
-  expectEqual('path of the token request', request.path, TOKEN_PATH);
-  expectEqual('Content-Type of the token request', (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase(), FORM_CONTENT_TYPE);
-  expectEqual('grant_type of the token request', new URLSearchParams(request.body).get('grant_type'), GRANT_TYPE);
+  // The token requests are those at the token path (every one, as observe judges them), or else the request the
+  // client meant as one (wherever it sent it): a REST request with Basic credentials or a grant_type, before any
+  // Bearer call. Only a client that sent no such request at all leaves the rule unjudged.
+  const atPath = tokenRequests(events);
+  const requests = atPath.length > 0 ? atPath : events.filter(isTokenAttempt).slice(0, 1);
+  if (requests.length === 0) throw new PrerequisiteFailed('the client sent no token request for a REST call (no request at the token path, none with Basic credentials or a grant_type)');
+  // The judge observe uses too (harness/judges); the simulator's {base_url} has no path, so the path is exact.
+  for (const request of requests) failOn(rest01Problems(request, '')[0]);
 }, { clauses: ["REST-01.method-path", "REST-01.content-type", "REST-01.grant-type"] });
 
 clientProperty(

@@ -1,10 +1,15 @@
 import { clientProperty, explainFailure, type ClientContext } from '../../harness/checks/client.ts';
-import { CheckFailure, expectEqual, expectThat, validateEnvelope } from '../../harness/checks/index.ts';
-import { envelopeExcerpt, missingHeaderElements } from '../../harness/soap/index.ts';
+import { expectThat, failOn, validateEnvelope } from '../../harness/checks/index.ts';
+import {
+  soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
+  soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
+} from '../../harness/judges/index.ts';
+import type { ParsedEnvelope } from '../../harness/soap/index.ts';
 import { envelopes } from './support/events.ts';
 import { runSoapWorkload, runSoapWorkloadSettled, soapWorkload } from './support/workload.ts';
 
-const TOKEN_CREATING = new Set(['TokenCreateRQ', 'SessionCreateRQ']);
+/** The requests that parsed (one that does not lacks eb:MessageHeader: SOAP-01's to judge). */
+const parsed = <T extends { envelope: ParsedEnvelope | undefined }>(sent: readonly T[]) => sent.filter((x): x is T & { envelope: ParsedEnvelope } => x.envelope !== undefined);
 
 /**
  * After the requests the client sent were judged: the failure of the workload, explained (a token or a call the
@@ -24,16 +29,10 @@ clientProperty(
     const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const sent = envelopes(await ctx.events());
     if (failure === undefined) expectThat(sent.length > 0, 'the client sent no SOAP request', { expected: 'SOAP requests', actual: 'none' });
+    // The judges observe uses too (harness/judges), on every request.
     for (const { event, envelope } of sent) {
-      const verdict = await validateEnvelope(event.body, 'request');
-      const h = envelope?.messageHeader;
-      const what = `the ${h?.action ?? 'SOAP'} request`;
-      const missing = [
-        ...missingHeaderElements(h),
-        ...(envelope && envelope.security.kind === 'none' && !envelope.security.securityHeader ? ['wsse:Security'] : []),
-      ];
-      expectThat(missing.length === 0, `${what} lacks ${missing.join(', ')}`, { expected: 'every element the interface document lists', actual: envelopeExcerpt(event.body, { element: 'Header', maxLength: 800 }) ?? event.body.slice(0, 300) });
-      if (!verdict.valid) throw new CheckFailure(`${what} does not validate against the request schema`, { expected: 'a valid envelope (fixtures/xsd/request.xsd)', actual: `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}` });
+      failOn(soap01HeaderProblems({ body: event.body, envelope })[0]);
+      failOn(soap01SchemaProblem(await validateEnvelope(event.body, 'request'), envelope?.action));
     }
     await settle(ctx, failure, 'SOAP-01');
   },
@@ -48,17 +47,12 @@ clientProperty(
     await ctx.configure();
     const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const account = ctx.target.accounts.cert!;
-    const creating = envelopes(await ctx.events()).filter((x) => TOKEN_CREATING.has(x.envelope?.action ?? ''));
+    const creating = parsed(envelopes(await ctx.events())).filter((x) => TOKEN_CREATING.has(x.envelope.action ?? ''));
     if (failure === undefined) expectThat(creating.length > 0, 'the client sent no TokenCreateRQ or SessionCreateRQ', { expected: 'a token-creating request', actual: 'none' });
+    // The judges observe uses too (harness/judges); only the driver knows the password the account was given.
     for (const { envelope } of creating) {
-      const s = envelope!.security;
-      const what = envelope!.action!;
-      if (s.kind !== 'usernameToken') throw new CheckFailure(`${what} carries no UsernameToken (alone) in wsse:Security`, { expected: 'a UsernameToken', actual: s.kind });
-      expectEqual(`Username of ${what} (the EPR)`, s.username, account.epr);
-      expectThat(s.password === account.password, `Password of ${what} is not the account password`, { expected: 'the account password', actual: s.password === undefined ? '(absent)' : 'another value' });
-      expectEqual(`Organization of ${what} (the PCC)`, s.organization, account.pcc);
-      expectThat(Boolean(s.domain), `${what} carries no Domain`, { expected: 'a Domain', actual: s.domain });
-      expectEqual(`number of manifest references in ${what}`, envelope!.body.manifest?.references.length ?? 0, 1);
+      failOn(soap03UsernameTokenProblem(envelope, account));
+      failOn(soap03ManifestProblem(envelope));
     }
     await settle(ctx, failure, 'SOAP-03');
   },
@@ -74,16 +68,11 @@ clientProperty(
     const asked = await runSoapWorkload(ctx, workload);
     const events = await ctx.events();
     const issued = new Set(events.flatMap((e) => (e.tokenIssued ? [e.tokenIssued] : [])));
-    const later = envelopes(events).filter((x) => !TOKEN_CREATING.has(x.envelope?.action ?? ''));
-    for (const { envelope, event } of later) {
-      const s = envelope?.security;
-      const what = `the ${envelope?.action ?? '?'} request`;
-      if (s?.kind !== 'binarySecurityToken') throw new CheckFailure(`${what} does not carry the token in wsse:BinarySecurityToken`, { expected: 'a BinarySecurityToken', actual: s?.kind ?? 'no envelope' });
-      expectThat(issued.has(s.token), `${what} carries a token the service did not issue`, { expected: 'a token from TokenCreateRQ or SessionCreateRQ', actual: event.tokenUsed ? 'another value' : '(none)' });
-    }
-    const calls = later.map((x) => x.envelope?.action).filter((a) => a !== 'SessionCloseRQ');
-    const missing = asked.filter((a) => !calls.includes(a));
-    expectThat(missing.length === 0, 'eb:Action does not carry the called API\'s action code', { expected: asked.join(', '), actual: calls.join(', ') });
+    const later = parsed(envelopes(events)).filter((x) => !TOKEN_CREATING.has(x.envelope.action ?? '')).map((x) => x.envelope);
+    // The judges observe uses too (harness/judges), with what only the driver knows: every token the service
+    // issued, and the actions the client was asked to call.
+    for (const envelope of later) failOn(soap04TokenProblem(envelope, (token) => issued.has(token)));
+    failOn(soap04ActionProblem(later, asked)?.problem);
   },
   { numRuns: 4, clauses: ["SOAP-04.binary-security-token", "SOAP-04.action-code"], needs: 'token' },
 );
@@ -96,13 +85,13 @@ clientProperty(
     await ctx.configure();
     const { failure } = await runSoapWorkloadSettled(ctx, workload);
     const account = ctx.target.accounts.cert!;
-    const sent = envelopes(await ctx.events());
-    for (const { envelope } of sent) expectEqual(`eb:CPAId of ${envelope?.action ?? 'a request'}`, envelope?.messageHeader?.cpaId, account.pcc);
-    const create = sent.find((x) => x.envelope?.action === 'SessionCreateRQ');
+    const sent = parsed(envelopes(await ctx.events()));
+    // The judges observe uses too (harness/judges): the caller's PCC on every request, one ConversationId in the session.
+    for (const { envelope } of sent) failOn(soap05CpaIdProblem(envelope, account.pcc));
+    const create = sent.find((x) => x.envelope.action === 'SessionCreateRQ');
     const token = create?.event.tokenIssued;
-    const inSession = sent.filter((x) => token && x.envelope?.security.kind === 'binarySecurityToken' && x.envelope.security.token === token);
-    const ids = new Set([create, ...inSession].map((x) => x?.envelope?.messageHeader?.conversationId));
-    expectThat(ids.size === 1, 'the requests of one session carry more than one ConversationId', { expected: 'one ConversationId for the session', actual: [...ids].join(', ') });
+    const inSession = sent.filter((x) => token && x.envelope.security.kind === 'binarySecurityToken' && x.envelope.security.token === token);
+    if (create) failOn(soap05ConversationProblem([create, ...inSession].map((x) => x.envelope)));
     await settle(ctx, failure, 'SOAP-05');
   },
   { numRuns: 4, clauses: ["SOAP-05.cpaid", "SOAP-05.conversation-id"] },
