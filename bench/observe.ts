@@ -19,9 +19,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fork } from 'node:child_process';
-import { finishObservation } from '../harness/cli/observe.ts';
-import { Observation, parseInjections } from '../harness/observe/index.ts';
+import { pathToFileURL } from 'node:url';
 import { fmt, isMain, machineLine, ROOT, runChild, tsxArgs } from './util.ts';
+
+// The observer as users run it: the compiled harness when dist/ is fresh (as bin/tds-conformance.js decides), else
+// the sources (through the bench's own TypeScript loader, which costs the process some 40 MiB more).
+const { distIsFresh } = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href)) as { distIsFresh: (root: string) => boolean };
+const COMPILED = distIsFresh(ROOT);
+const fromHarness = async <T>(source: string, compiled: string): Promise<T> => (await import(COMPILED ? pathToFileURL(join(ROOT, 'dist', compiled)).href : source)) as T;
+const { finishObservation } = await fromHarness<typeof import('../harness/cli/observe.ts')>('../harness/cli/observe.ts', 'harness/cli/observe.js');
+const { Observation, parseInjections } = await fromHarness<typeof import('../harness/observe/index.ts')>('../harness/observe/index.ts', 'harness/observe/index.js');
 
 /** One measurement: the traffic, then the judgement after it stopped. */
 export interface ObserveRun {
