@@ -9,11 +9,16 @@ export {
   soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
   soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from './soap-requests.ts';
+export {
+  answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, STOK_CLAUSES, stokProblems,
+} from './soap-answers.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
+export { err03Problems, isInvalidClient } from './token-errors.ts';
 export { rest01Problems } from './token-request.ts';
 
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
 export type { Problem } from './problem.ts';
 export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';
+export type { AnswerKind, SentIds, SoapAnswerEnvelope, SoapAnswerSeen, SoapAnswerStatus } from './soap-answers.ts';
 export type { TokenAnswer } from './token-answer.ts';
 export type { SentTokenRequest } from './token-request.ts';

@@ -14,7 +14,8 @@ export interface TokenAnswer {
   readonly body: string;
 }
 
-function jsonObject(body: string): Record<string, unknown> | undefined {
+/** The body as a JSON object; `undefined` when it is not JSON or not an object. */
+export function jsonObject(body: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(body) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
