@@ -5,6 +5,7 @@ import {
   type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
+import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
 import { creates } from './budget.ts';
@@ -102,8 +103,7 @@ export async function postEnvelope(
 
 /** The token in the response's BinarySecurityToken, if any. */
 export function responseToken(x: SoapExchange): string | undefined {
-  const s = x.envelope?.security;
-  return s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
+  return issuedToken(x.envelope);
 }
 
 /** A response envelope excerpt for evidence, passwords and tokens masked. */

@@ -5,6 +5,7 @@ import {
   sessionClose, type CheckContext, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { TransportError } from '../../harness/targets/index.ts';
+import { err05Observation } from '../../harness/judges/index.ts';
 import { expectInvalidSecurityToken } from './support/soap-expect.ts';
 import { auditExchanges } from './support/audits.ts';
 
@@ -49,7 +50,7 @@ ruleProperty(
   async (ctx, bad) => {
     await requireCloseWorks(ctx);
     const x = await closeRequest(ctx, 'cert', bad.token);
-    expectInvalidSecurityToken(x, bad.token, `SessionCloseRQ with ${bad.label}`);
+    expectInvalidSecurityToken(x, bad.token, `SessionCloseRQ with ${bad.label}`, 'ERR-04.unknown-token');
   },
   { numRuns: 12, clauses: ['ERR-04.unknown-token'] },
 );
@@ -59,7 +60,7 @@ ruleTest('ERR-04', 'the token of a closed session gets Client.InvalidSecurityTok
   expectClosed(ctx, await sessionClose(ctx, session));
   const x = await closeRequest(ctx, 'cert', session.token, session.conversationId);
   if (soapAnswerOf(ctx, x).kind === 'success') throw new PrerequisiteFailed('the token of a closed session is still accepted (a second SessionCloseRQ succeeded)', ['SESS-02']);
-  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with a closed session\'s token');
+  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with a closed session\'s token', 'ERR-04.closed-session');
 }, { clauses: ['ERR-04.closed-session'] });
 
 ruleTest('ERR-04', 'an expired session token gets Client.InvalidSecurityToken', async (ctx) => {
@@ -69,13 +70,13 @@ ruleTest('ERR-04', 'an expired session token gets Client.InvalidSecurityToken', 
   await control.advanceClock(ctx.target.sessionTimeoutSeconds + 5);
   const x = await sessionClose(ctx, session);
   if (soapAnswerOf(ctx, x).kind === 'success') throw new PrerequisiteFailed(`the session was still open ${ctx.target.sessionTimeoutSeconds + 5} s after its last request (SessionCloseRQ succeeded)`, ['SESS-03']);
-  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with an expired session\'s token');
+  expectInvalidSecurityToken(x, session.token, 'SessionCloseRQ with an expired session\'s token', 'ERR-04.expired-session');
 }, { clauses: ['ERR-04.expired-session'] });
 
 ruleTest('ERR-05', 'the HTTP status of SOAP faults is recorded (publicly seen: 500)', async (ctx) => {
   const x = await closeRequest(ctx, 'cert', `unknown-${newConversationId()}`);
   if (!x.envelope?.fault) throw new PrerequisiteFailed(`an unknown token got ${describeAnswer(soap(soapAnswerOf(ctx, x)))}, not a SOAP fault`, ['ERR-04']);
-  ctx.info({ observed: `HTTP ${x.response.status}`, publiclySeen: 'HTTP 500', matchesPublic: x.response.status === 500 });
+  ctx.info(err05Observation([x.response.status]));
 }, { clauses: ['ERR-05.fault-status'] });
 
 const malformed: readonly { label: string; body: string }[] = [
