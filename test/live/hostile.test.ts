@@ -90,7 +90,7 @@ function expectWrongAnswers(report: Report, body: string, notEnvelope: RegExp): 
   const soap = ran(report, 'SOAP-02').filter(notAudit).map(failure);
   // Token create, session create and the fault fail; the call in a session needs a session: skipped.
   expect(soap.map((f) => f.status)).toEqual(['fail', 'fail', 'skipped', 'fail']);
-  expect(soap[0]).toEqual({ status: 'fail', message: expect.stringMatching(/^the answer to TokenCreateRQ \(eb:version .*\) is not a SOAP envelope$/), actual: expect.stringMatching(/^"200 /) });
+  expect(soap[0]).toEqual({ status: 'fail', message: expect.stringMatching(/^the answer to TokenCreateRQ \(eb:version .*\) is not a SOAP envelope$/), actual: expect.stringMatching(/^200 /) });
   expect(soap[0]?.actual).toMatch(notEnvelope);
   const stok = ran(report, 'STOK-01').map(verdict);
   expect(stok).toEqual([{ status: 'skipped', message: expect.stringMatching(/^prerequisite failed: TokenCreateRQ got no SOAP envelope \(.*\) \(SOAP-02 failed\)$/) }]);
@@ -129,7 +129,7 @@ describe('a hostile target', () => {
 
   it('that answers 200 with an HTML page as JSON: fails saying the answer is not JSON, not an envelope', async () => {
     const { report, exitCode } = await runAgainst('not-json');
-    expectWrongAnswers(report, '<html><body><h1>502 Bad Gateway</h1></body></html>', /^"200 not-an-envelope: the root element is html, not \{http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/\}Envelope"$/);
+    expectWrongAnswers(report, '<html><body><h1>502 Bad Gateway</h1></body></html>', /^200 not-an-envelope: the root element is html, not \{http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/\}Envelope$/);
     expect(exitCode).toBe(1);
     // Both kinds of request reached the server.
     expect(new Set(server.requests)).toEqual(new Set(['POST /v2/auth/token', 'POST /websvc']));
@@ -137,13 +137,13 @@ describe('a hostile target', () => {
 
   it('that answers SOAP requests with text that is not XML: fails saying it is not well-formed', async () => {
     const { report, exitCode } = await runAgainst('not-xml');
-    expectWrongAnswers(report, 'Service temporarily unavailable; try again later.', /^"200 not-well-formed: /);
+    expectWrongAnswers(report, 'Service temporarily unavailable; try again later.', /^200 not-well-formed: /);
     expect(exitCode).toBe(1);
   }, 120_000);
 
   it('that answers with an entity bomb ("billion laughs"): fails saying DTDs are refused, expands nothing', async () => {
     const { report, exitCode } = await runAgainst('billion-laughs');
-    expectWrongAnswers(report, billionLaughs(), /^"200 doctype-forbidden: a \\"<!DOCTYPE\\" declaration was found; DTDs are refused \(no entity is ever expanded\)"$/);
+    expectWrongAnswers(report, billionLaughs(), /^200 doctype-forbidden: a "<!DOCTYPE" declaration was found; DTDs are refused \(no entity is ever expanded\)$/);
     const bomb = readFileSync(join(dir, 'billion-laughs', 'report.json'), 'utf8');
     expect(bomb).not.toContain('lollollol');
     expect(exitCode).toBe(1);
@@ -151,7 +151,7 @@ describe('a hostile target', () => {
 
   it('that answers with an external entity (XXE): fails saying DTDs are refused; no file content reaches the report', async () => {
     const { report, exitCode, files } = await runAgainst('xxe');
-    expect(failure(ran(report, 'SOAP-02')[0]).actual).toBe('"200 doctype-forbidden: a \\"<!DOCTYPE\\" declaration was found; DTDs are refused (no entity is ever expanded)"');
+    expect(failure(ran(report, 'SOAP-02')[0]).actual).toBe('200 doctype-forbidden: a "<!DOCTYPE" declaration was found; DTDs are refused (no entity is ever expanded)');
     expect(statuses(report)).toEqual({ 'REST-03': 'fail', 'SOAP-02': 'fail', 'STOK-01': 'skipped', 'ERR-04': 'skipped' });
     expect(files).toContain('file://'); // the attempt itself is in the evidence …
     expect(files).not.toContain(MARKER); // … never what it points at
