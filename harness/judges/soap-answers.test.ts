@@ -124,7 +124,7 @@ describe('ERR-03 judge (the service suite and observe)', () => {
     ]);
     expect(err03Problems(error(401, 'invalid_client', 'text/plain'), []).map((p) => [p.clause, p.actual])).toEqual([['ERR-03.json-body', 'text/plain: invalid_client']]);
     expect(err03Problems(error(400, ['invalid_client']), []).map((p) => p.clause)).toEqual(['ERR-03.json-body']);
-    for (const echoed of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) {
+    for (const echoed of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64')]) {
       expect(err03Problems(error(401, { error: 'invalid_client', error_description: `bad secret ${echoed}` }), [secret]).map((p) => p.clause)).toEqual(['ERR-03.no-secret']);
     }
     // A secret shorter than the redaction minimum is not looked for (it would be found anywhere).
