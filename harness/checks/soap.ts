@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   buildRequest, connectValidator, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
-  tokenCreateRQBody, usernameToken, type EnvelopeValidator, type ParsedEnvelope, type RequestSecurity, type RequestStyle, type SoapBody,
+  tokenCreateRQBody, usernameToken, type EnvelopeValidator, type RequestSecurity, type RequestStyle, type SoapBody,
   type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
@@ -9,7 +9,6 @@ import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
 import { creates } from './budget.ts';
-import { CheckFailure } from './failure.ts';
 import { journalSoap } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
 import { registerSecret } from './secrets.ts';
@@ -269,12 +268,6 @@ export async function businessCall(ctx: CheckContext, env: Environment, action: 
 
 export function isFault(x: SoapExchange): boolean {
   return x.envelope?.fault !== undefined;
-}
-
-/** Fails unless the answer is a SOAP envelope (not garbage). */
-export function expectEnvelope(x: SoapExchange, what: string): ParsedEnvelope {
-  if (!x.envelope) throw new CheckFailure(`the answer to ${what} is not a SOAP envelope`, { expected: 'a SOAP 1.1 envelope', actual: `${x.response.status} ${x.parseError}` });
-  return x.envelope;
 }
 
 /**
