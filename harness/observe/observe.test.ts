@@ -104,8 +104,10 @@ describe('an application on the Python reference client, run by the observation'
           return `${r.id} ${e.status}${e.status === 'skipped' ? ` after ${e.after ?? '?'}` : ''}`;
         });
         expect(got).toEqual(want);
-        // What the workload exercises is decided on every library: the credentials and the token request.
-        expect(decided.map((r) => r.id)).toEqual(expect.arrayContaining(['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'API-05', 'ENV-02']));
+        // What the workload exercises is decided on every library: the credentials and the token request. (API-05 is
+        // decided when the application's concurrent first calls overlap in time, which a loaded machine may not let
+        // them do: it is then not-applicable, and when decided it must have the driver's verdict, above.)
+        expect(decided.map((r) => r.id)).toEqual(expect.arrayContaining(['CRED-01', 'CRED-02', 'CRED-04', 'REST-01', 'API-03', 'API-04', 'ENV-02']));
       } finally {
         await observation.close();
       }
