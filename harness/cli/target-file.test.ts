@@ -51,8 +51,9 @@ describe('a target file pointing at a service that breaks rules', () => {
   }, 120_000);
 
   it.each([
-    ['err04-wrong-faultcode', 'ERR-04', { message: expect.stringMatching(/^unexpected faultcode for SessionCloseRQ with /), expected: '"Client.InvalidSecurityToken"', actual: '"Client.InvalidToken"' }],
-    ['soap02-no-ref-to-message-id', 'SOAP-02', { message: expect.stringMatching(/^unexpected eb:RefToMessageId of the answer to /), expected: expect.stringMatching(/^".+"$/), actual: '(absent)' }],
+    // The values as the judges (harness/judges) write them, the same in observe's reports.
+    ['err04-wrong-faultcode', 'ERR-04', { message: expect.stringMatching(/^unexpected faultcode for SessionCloseRQ with /), expected: 'Client.InvalidSecurityToken', actual: 'Client.InvalidToken' }],
+    ['soap02-no-ref-to-message-id', 'SOAP-02', { message: expect.stringMatching(/^eb:RefToMessageId of the answer to .+ is not the request's MessageId$/), expected: expect.stringMatching(/.+/), actual: '(none)' }],
     ['sess02-close-keeps-token', 'SESS-02', { message: 'OTA_PingRQ with the token of the closed session was accepted' }],
   ] as const)('SOAP: %s fails %s with the envelope excerpt as evidence', async (defect, rule, expected) => {
     const report = await runAgainst(defect, [rule]);
