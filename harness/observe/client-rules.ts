@@ -10,7 +10,7 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -340,11 +340,11 @@ function life03(t: Traffic): ClauseVerdict[] {
 
 function sess07(t: Traffic): ClauseVerdict {
   const list = refusals(t).filter((r) => r.kind === 'session');
-  const resent = list.find((r) => r.resent.length > 0);
-  if (resent) {
-    return broken('SESS-07.no-reuse', 'the client sent the token again after Client.InvalidSecurityToken', {
-      expected: 'no request with that token', actual: resent.resent.map((x) => t.soap.find((m) => m.x === x)?.action ?? x.request.path).join(', '), x: [resent.first, ...resent.resent],
-    });
+  // The judge of the client suite (harness/judges), on each refused session token; which requests resent it after the
+  // refusal, the traffic shows by the token they carry (see `resends`).
+  for (const r of list) {
+    const p = sess07Problem(r.resent.map((x) => t.soap.find((m) => m.x === x)?.action ?? x.request.path));
+    if (p) return brokenBy(p, [r.first, ...r.resent]);
   }
   if (list.length === 0) {
     return notSeen('SESS-07.no-reuse', hint(t, 'no Client.InvalidSecurityToken seen for a session token: use `--inject close-sessions` so that the service drops the application\'s sessions',
@@ -523,24 +523,30 @@ function sess06(t: Traffic): ClauseVerdict[] {
     const none = 'no session seen: let the application open a session (SessionCreateRQ)';
     return ['SESS-06.end-of-work', 'SESS-06.shutdown', 'SESS-06.after-failure'].map((c) => notSeen(c, none));
   }
-  const open = all.filter((s) => s.closedAt === undefined && s.endedAt === undefined);
+  const isOpen = (s: SessionLife) => s.closedAt === undefined && s.endedAt === undefined;
+  const open = all.filter(isOpen);
   const whole = t.ctx.wholeRun;
   const notWhole = `${plural(open.length, 'session')} of ${all.length} still open when the observation ended, which did not cover the application's exit: let observe run the application (\`observe … -- <command>\`) or say --whole-run`;
   const failed = all.filter((s) => s.failedCall);
-  const failedOpen = failed.filter((s) => s.closedAt === undefined && s.endedAt === undefined);
+  // The judge of the client suite (harness/judges); a session still open is never closed only when the observation
+  // covered the application's exit.
+  const seen = all.map((s) => ({ closed: s.closedAt !== undefined, ended: s.endedAt !== undefined, failedCall: s.failedCall !== undefined }));
   const openXs = (list: SessionLife[]) => list.map((s) => t.bySeq.get(s.token.seq)!).filter(Boolean);
-  const endOfWork = open.length === 0
+  const endOfWorkProblem = sess06Problem('SESS-06.end-of-work', seen);
+  const endOfWork = !endOfWorkProblem
     ? held('SESS-06.end-of-work', `${plural(all.length, 'session')}, each closed (or ended by the service)`)
-    : whole ? broken('SESS-06.end-of-work', `the client left ${open.length} of ${all.length} session(s) open at the end of its work`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed`, x: openXs(open) })
+    : whole ? brokenBy(endOfWorkProblem, openXs(open))
     : notSeen('SESS-06.end-of-work', notWhole);
+  const shutdownProblem = sess06Problem('SESS-06.shutdown', seen);
   const shutdown = !whole
     ? notSeen('SESS-06.shutdown', open.length > 0 ? notWhole : 'the observation did not cover the application\'s exit: let observe run the application (`observe … -- <command>`) or say --whole-run')
-    : open.length === 0 ? held('SESS-06.shutdown', 'every session closed by the time the application exited')
-    : broken('SESS-06.shutdown', `the client left ${open.length} of ${all.length} session(s) open at shutdown`, { expected: 'a SessionCloseRQ for every session', actual: `${open.length} never closed`, x: openXs(open) });
+    : !shutdownProblem ? held('SESS-06.shutdown', 'every session closed by the time the application exited')
+    : brokenBy(shutdownProblem, openXs(open));
+  const afterFailureProblem = sess06Problem('SESS-06.after-failure', seen);
   const afterFailure = failed.length === 0
     ? notSeen('SESS-06.after-failure', 'no call inside a session failed: call an API in a session that the account may not use, or one the service faults')
-    : failedOpen.length === 0 ? held('SESS-06.after-failure', `${plural(failed.length, 'session')} with a failed call, each closed`)
-    : whole ? broken('SESS-06.after-failure', 'the client did not close a session when a call inside it failed', { expected: 'SessionCloseRQ after the failed call', actual: `${failedOpen.length} never closed`, x: failedOpen.map((s) => s.failedCall!.x) })
+    : !afterFailureProblem ? held('SESS-06.after-failure', `${plural(failed.length, 'session')} with a failed call, each closed`)
+    : whole ? brokenBy(afterFailureProblem, failed.filter(isOpen).map((s) => s.failedCall!.x))
     : notSeen('SESS-06.after-failure', notWhole);
   return [endOfWork, shutdown, afterFailure];
 }
