@@ -4,7 +4,9 @@
  */
 export { problem } from './problem.ts';
 export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
-export { sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem } from './sessions.ts';
+export {
+  peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,
+} from './sessions.ts';
 export {
   soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
   soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
@@ -18,7 +20,7 @@ export { rest01Problems } from './token-request.ts';
 
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
 export type { Problem } from './problem.ts';
-export type { Sess06Clause, SessionSeen } from './sessions.ts';
+export type { PoolFullRefusal, Sess06Clause, SessionSeen, SessionSpan } from './sessions.ts';
 export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';
 export type { AnswerKind, SentIds, SoapAnswerEnvelope, SoapAnswerSeen, SoapAnswerStatus } from './soap-answers.ts';
 export type { TokenAnswer } from './token-answer.ts';

@@ -68,3 +68,63 @@ export function sess07Problem(resent: readonly string[]): Problem | undefined {
   if (resent.length === 0) return undefined;
   return problem('SESS-07.no-reuse', 'the client sent the token again after Client.InvalidSecurityToken', 'no request with that token', resent.join(', '));
 }
+
+/**
+ * A session as SESS-08.pool-bound counts it: when it was opened and when it was closed or ended, on any one clock
+ * (time, or the order of events). A session with no `ended` stays open to the end.
+ */
+export interface SessionSpan {
+  readonly opened: number;
+  readonly ended?: number;
+}
+
+/** The most sessions open at once (one ending when another opens at the same moment is not counted twice). */
+export function peakOpen(spans: readonly SessionSpan[]): number {
+  const steps: [number, number][] = spans.flatMap((s): [number, number][] => [[s.opened, 1], ...(s.ended !== undefined ? [[s.ended, -1] as [number, number]] : [])]);
+  let open = 0;
+  let peak = 0;
+  for (const [, d] of steps.sort((a, b) => a[0] - b[0] || a[1] - b[1])) peak = Math.max(peak, (open += d));
+  return peak;
+}
+
+/** SESS-08.pool-bound: the sessions of one pool never more than `pool` open at once; `env` names where (CERT, PROD). */
+export function sess08PoolProblem(pool: number, spans: readonly SessionSpan[], env?: string): Problem | undefined {
+  const peak = peakOpen(spans);
+  if (peak <= pool) return undefined;
+  return problem('SESS-08.pool-bound', `the client held more than ${pool} sessions open with a pool of ${pool}`, `at most ${pool}`, env ? `${peak} (${env})` : `${peak}`);
+}
+
+/** A retry sent sooner than this after the refusal it answers has no back-off. */
+export const STORM_GAP_MS = 100;
+
+/**
+ * A SessionCreateRQ refused for a full pool (Client.ReachedTALimit), one of the attempts of one opening of a session,
+ * in the order sent; `pauseMs`: how long after the previous refusal it was sent, when known (unknown counts as none).
+ */
+export interface PoolFullRefusal {
+  readonly pauseMs?: number;
+}
+
+/** The longest run of `refused` each sent without a pause (less than STORM_GAP_MS) after the previous refusal. */
+export function stormRun<T extends PoolFullRefusal>(refused: readonly T[]): T[] {
+  let best: T[] = [];
+  let run: T[] = [];
+  for (const r of refused) {
+    if (run.length > 0 && (r.pauseMs === undefined || r.pauseMs < STORM_GAP_MS)) run.push(r);
+    else run = [r];
+    if (run.length > best.length) best = run;
+  }
+  return best;
+}
+
+/**
+ * SESS-08.no-retry-storm: a pool-full refusal is answered with at most one retry without a pause; more than one retry
+ * in a row, each sent at once after the previous refusal, is a storm. A retry after a back-off is none.
+ */
+export function sess08StormProblem(refused: readonly PoolFullRefusal[]): Problem | undefined {
+  const run = stormRun(refused);
+  if (run.length <= 2) return undefined;
+  const timed = run.slice(1).every((r) => r.pauseMs !== undefined);
+  return problem('SESS-08.no-retry-storm', 'the client retried SessionCreateRQ in a loop after Client.ReachedTALimit', 'at most one retry without a pause',
+    `${run.length} SessionCreateRQ refused for a full pool, one after the other${timed ? ', each sent at once after the previous refusal' : ''}`);
+}

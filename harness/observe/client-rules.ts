@@ -10,10 +10,11 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
+import type { SessionSpan } from '../judges/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
 export type RequestValidator = (xml: string) => Promise<Verdict>;
@@ -551,50 +552,30 @@ function sess06(t: Traffic): ClauseVerdict[] {
   return [endOfWork, shutdown, afterFailure];
 }
 
-/** A retry sent sooner than this after the refusal it answers has no back-off. */
-const STORM_GAP_MS = 100;
-
-/** The longest run of refused SessionCreateRQ (of one conversation) each sent at once after the previous refusal. */
-function stormIn(refused: readonly SoapMessage[]): SoapMessage[] {
-  let best: SoapMessage[] = [];
-  let run: SoapMessage[] = [];
-  for (const m of refused) {
-    const prev = run.at(-1);
-    if (prev && m.x.startedAt - prev.x.endedAt < STORM_GAP_MS) run.push(m);
-    else run = [m];
-    if (run.length > best.length) best = run;
-  }
-  return best;
-}
-
 function sess08(t: Traffic): ClauseVerdict[] {
   const all = sessions(t);
   let bound: ClauseVerdict;
   const pools = (env: Environment | undefined, account: IssuedToken['account']) => t.ctx.sessionPoolSize ?? account?.poolSize ?? (env ? t.ctx.accounts[env]?.[0]?.poolSize : undefined);
   if (all.length === 0) bound = notSeen('SESS-08.pool-bound', 'no session seen: let the application open sessions');
   else {
-    // The most sessions open at once, per environment and account: +1 when created, -1 when closed or ended.
-    const groups = new Map<string, { pool: number | undefined; events: [number, number][] }>();
+    // The sessions of each environment and account, judged by the judge of the client suite (harness/judges).
+    const groups = new Map<string, { pool: number | undefined; spans: SessionSpan[] }>();
     // A session never closed is SESS-06's deviation: it is left out here, so that one fault fails one rule.
     for (const s of all.filter((x) => x.closedAt !== undefined || x.endedAt !== undefined)) {
       const key = `${s.token.env}|${s.token.account?.epr ?? '?'}`;
-      const g = groups.get(key) ?? { pool: pools(s.token.env, s.token.account), events: [] };
-      g.events.push([s.token.issuedAt, 1]);
-      const end = Math.min(s.closedAt ?? Infinity, s.endedAt ?? Infinity);
-      if (end !== Infinity) g.events.push([end, -1]);
+      const g = groups.get(key) ?? { pool: pools(s.token.env, s.token.account), spans: [] };
+      g.spans.push({ opened: s.token.issuedAt, ended: Math.min(s.closedAt ?? Infinity, s.endedAt ?? Infinity) });
       groups.set(key, g);
     }
     bound = notSeen('SESS-08.pool-bound', 'the session pool is not known: declare it with --pool-size <n> (or "sessionPoolSize" in the target config)');
     for (const [key, g] of groups) {
       if (g.pool === undefined) continue;
-      let open = 0;
-      let peak = 0;
-      for (const [, d] of g.events.sort((a, b) => a[0] - b[0] || a[1] - b[1])) peak = Math.max(peak, (open += d));
-      if (peak > g.pool) {
-        bound = broken('SESS-08.pool-bound', `the client held more than ${g.pool} sessions open with a pool of ${g.pool}`, { expected: `at most ${g.pool}`, actual: `${peak} (${key.split('|')[0]?.toUpperCase()})` });
+      const p = sess08PoolProblem(g.pool, g.spans, key.split('|')[0]?.toUpperCase());
+      if (p) {
+        bound = brokenBy(p);
         break;
       }
-      bound = held('SESS-08.pool-bound', `at most ${peak} session(s) open at once, pool ${g.pool}`);
+      bound = held('SESS-08.pool-bound', `at most ${peakOpen(g.spans)} session(s) open at once, pool ${g.pool}`);
     }
   }
   const poolFull = t.soap.filter((m) => m.action === 'SessionCreateRQ' && m.answer?.kind === 'pool-full');
@@ -613,10 +594,13 @@ function sess08(t: Traffic): ClauseVerdict[] {
       if (list) list.push(m);
       else byConversation.set(id, [m]);
     }
-    const retried = [...byConversation.values()].map(stormIn).find((chain) => chain.length > 2);
-    storm = retried
-      ? broken('SESS-08.no-retry-storm', 'the client retried SessionCreateRQ in a loop after Client.ReachedTALimit', { expected: 'at most one retry without a pause', actual: `${retried.length} SessionCreateRQ with one ConversationId refused for a full pool, each sent at once after the previous refusal`, x: retried.map((m) => m.x) })
-      : held('SESS-08.no-retry-storm', `${plural(poolFull.length, 'pool-full refusal')}, answered without a retry storm`);
+    // The judge of the client suite (harness/judges), on the refusals of each conversation, with the pause before each.
+    const attempts = [...byConversation.values()].map((list) => list.map((m, i) => ({ m, ...(i > 0 && { pauseMs: m.x.startedAt - list[i - 1]!.x.endedAt }) })));
+    const stormed = attempts.flatMap((list) => {
+      const p = sess08StormProblem(list);
+      return p ? [brokenBy(p, stormRun(list).map((r) => r.m.x))] : [];
+    })[0];
+    storm = stormed ?? held('SESS-08.no-retry-storm', `${plural(poolFull.length, 'pool-full refusal')}, answered without a retry storm`);
   }
   return [bound, storm];
 }
