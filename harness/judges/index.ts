@@ -15,7 +15,7 @@ export {
   answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, STOK_CLAUSES, stokProblems,
 } from './soap-answers.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
-export { err03Problems, isInvalidClient } from './token-errors.ts';
+export { err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';
 export { rest01Problems } from './token-request.ts';
 
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
@@ -24,4 +24,5 @@ export type { PoolFullRefusal, Sess06Clause, SessionSeen, SessionSpan } from './
 export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';
 export type { AnswerKind, SentIds, SoapAnswerEnvelope, SoapAnswerSeen, SoapAnswerStatus } from './soap-answers.ts';
 export type { TokenAnswer } from './token-answer.ts';
+export type { ReportedError, ServiceSaid } from './token-errors.ts';
 export type { SentTokenRequest } from './token-request.ts';

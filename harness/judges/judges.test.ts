@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, encodeBase64Utf8 } from '../credentials/index.ts';
 import { buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody, type ParsedEnvelope } from '../soap/index.ts';
-import { cred01Problems, cred04Problem, isJsonContentType, readCred02, rest01Problems, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem } from './index.ts';
+import { cred01Problems, cred04Problem, err06KeepsProblem, err06LoopProblem, isJsonContentType, readCred02, rest01Problems, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem, serviceSaid } from './index.ts';
 
 const json = (status: number, body: unknown, type = 'application/json;charset=UTF-8') => ({ status, headers: { 'content-type': type }, body: JSON.stringify(body) });
 
@@ -110,5 +110,33 @@ describe('SESS-05 judges (the client suite and observe)', () => {
     expect(sess05HeaderProblem(closeRequest({ conversationId: '' }), { is: true })?.message).toBe('SessionCloseRQ carries no eb:ConversationId');
     expect(sess05HeaderProblem(closeRequest({ cpaId: '' }), { is: true })?.message).toBe('SessionCloseRQ carries no eb:CPAId');
     expect(sess05HeaderProblem(closeRequest(), { is: false, carried: 'a sessionless token' })).toMatchObject({ clause: 'SESS-05.header', actual: 'a sessionless token' });
+  });
+});
+
+describe('ERR-06 judges (the client suite and observe)', () => {
+  const sent = serviceSaid(JSON.stringify({ error: 'invalid_client', error_description: 'Credentials are missing or the syntax is not correct' }), 401);
+
+  it('keeps-error: finds nothing when the client reports the service\'s code and description (and status, if it gives one)', () => {
+    expect(sent).toEqual({ status: 401, error: 'invalid_client', description: 'Credentials are missing or the syntax is not correct' });
+    expect(err06KeepsProblem(sent, { kind: 'auth', code: 'invalid_client', description: sent.description })).toBeUndefined();
+    expect(err06KeepsProblem(sent, { kind: 'auth', code: 'invalid_client', description: sent.description, status: 401 })).toBeUndefined();
+  });
+
+  it('keeps-error: names a call that succeeded, an error that is no client error, and one that loses what was sent', () => {
+    expect(err06KeepsProblem(sent, undefined)).toMatchObject({ clause: 'ERR-06.keeps-error', expected: 'an auth error with code "invalid_client"', actual: 'success' });
+    expect(err06KeepsProblem(sent, 'Error: boom')).toMatchObject({ clause: 'ERR-06.keeps-error', actual: 'Error: boom' });
+    expect(err06KeepsProblem(sent, { kind: 'generic', code: 'error', description: 'failed', status: 500 })).toEqual({
+      clause: 'ERR-06.keeps-error',
+      message: 'the client\'s error does not keep what the service sent (HTTP 401, error "invalid_client")',
+      expected: JSON.stringify({ kind: 'auth', code: 'invalid_client', description: sent.description, status: 401 }),
+      actual: JSON.stringify({ kind: 'generic', code: 'error', description: 'failed', status: 500 }),
+    });
+    expect(serviceSaid('not json', 401)).toEqual({ status: 401, error: undefined, description: undefined });
+  });
+
+  it('no-retry-loop: one retry is none, a third request is a loop', () => {
+    expect(err06LoopProblem(1)).toBeUndefined();
+    expect(err06LoopProblem(2)).toBeUndefined();
+    expect(err06LoopProblem(3)).toEqual({ clause: 'ERR-06.no-retry-loop', message: 'the client retried invalid_client in a loop', expected: 'at most 2 token requests', actual: '3 token requests' });
   });
 });

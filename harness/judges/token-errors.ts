@@ -24,3 +24,53 @@ export function err03Problems(res: TokenAnswer, secrets: readonly string[], what
   if (echoed) out.push(problem('ERR-03.no-secret', `${what} echoes the client secret`, 'no trace of the secret', 'the secret, in the body'));
   return out;
 }
+
+/** What the service sent in a refused token exchange: its status and the `error` and `error_description` of its body. */
+export interface ServiceSaid {
+  readonly status: number;
+  readonly error: unknown;
+  readonly description: unknown;
+}
+
+/** The status and the `error` and `error_description` of a token error's body (undefined when it is no JSON). */
+export function serviceSaid(answer: string | undefined, status: number): ServiceSaid {
+  try {
+    const body = JSON.parse(answer ?? '') as { error?: unknown; error_description?: unknown };
+    return { status, error: body.error, description: body.error_description };
+  } catch {
+    return { status, error: undefined, description: undefined };
+  }
+}
+
+/** The error a client reported to its caller (its kind, code, description and, when it gives one, the HTTP status). */
+export interface ReportedError {
+  readonly kind: string;
+  readonly code?: unknown;
+  readonly description?: unknown;
+  readonly status?: number;
+}
+
+/**
+ * ERR-06.keeps-error: on `invalid_client` the client reports an authentication error that keeps what the service
+ * `sent` — its code, its description and (when the error gives one) its status. `reported`: the client's error;
+ * a string, when what it threw is no client error (its text); `undefined`, when the call succeeded. Only a driven
+ * client shows what it reports: traffic does not.
+ */
+export function err06KeepsProblem(sent: ServiceSaid, reported: ReportedError | string | undefined): Problem | undefined {
+  if (reported === undefined || typeof reported === 'string') {
+    return problem('ERR-06.keeps-error', 'a REST call whose token request was refused did not fail with an error', `an auth error with code ${JSON.stringify(sent.error)}`, reported ?? 'success');
+  }
+  const actual = { kind: reported.kind, code: reported.code, description: reported.description, ...(reported.status !== undefined && { status: reported.status }) };
+  const expected = { kind: 'auth', code: sent.error, description: sent.description, ...(reported.status !== undefined && { status: sent.status }) };
+  if (reported.kind === 'auth' && reported.code === sent.error && reported.description === sent.description && (reported.status === undefined || reported.status === sent.status)) return undefined;
+  return problem('ERR-06.keeps-error', `the client's error does not keep what the service sent (HTTP ${sent.status}, error ${JSON.stringify(sent.error)})`, JSON.stringify(expected), JSON.stringify(actual));
+}
+
+/**
+ * ERR-06.no-retry-loop: the token requests one operation of the client sent with credentials the service refuses
+ * (`invalid_client`): at most two (one retry). More is a loop — when they are known to answer one operation.
+ */
+export function err06LoopProblem(requests: number): Problem | undefined {
+  if (requests <= 2) return undefined;
+  return problem('ERR-06.no-retry-loop', 'the client retried invalid_client in a loop', 'at most 2 token requests', `${requests} token requests`);
+}

@@ -10,7 +10,7 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  cred01Problems, cred04Problem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  cred01Problems, cred04Problem, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -651,10 +651,10 @@ function err06(t: Traffic): ClauseVerdict[] {
       run = [];
     }
   }
-  if (worst.length <= 2) return [keeps, held('ERR-06.no-retry-loop', `${plural(refused.length, 'invalid_client answer')}, at most one retry each`)];
-  // Traffic holds no operation boundaries: three refused requests in a row are a retry loop, or an application that
-  // asked three times (three calls of its own, each trying once). Only the driver suite, which knows the operation,
-  // can tell; the traffic is no evidence of a loop.
+  // The judge of the client suite (harness/judges), on the longest run. Traffic holds no operation boundaries: what it
+  // finds a loop is one, or an application that asked three times (three calls of its own, each trying once). Only the
+  // driver suite, which knows the operation, can tell; the traffic is no evidence of a loop.
+  if (!err06LoopProblem(worst.length)) return [keeps, held('ERR-06.no-retry-loop', `${plural(refused.length, 'invalid_client answer')}, at most one retry each`)];
   return [keeps, notSeen('ERR-06.no-retry-loop', `${worst.length} invalid_client answers in a row to the same credentials: traffic cannot tell a retry loop from an application that asked ${worst.length} times; the driver-based client suite (\`run --suite client\`) checks it, or run a workload of a single call with a wrong password`)];
 }
 
