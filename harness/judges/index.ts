@@ -4,6 +4,7 @@
  */
 export { problem } from './problem.ts';
 export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
+export { env02Problems } from './environments.ts';
 export {
   peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,
 } from './sessions.ts';
@@ -19,6 +20,7 @@ export { err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, se
 export { rest01Problems } from './token-request.ts';
 
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
+export type { TokenUse } from './environments.ts';
 export type { Problem } from './problem.ts';
 export type { PoolFullRefusal, Sess06Clause, SessionSeen, SessionSpan } from './sessions.ts';
 export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';

@@ -10,7 +10,7 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  cred01Problems, cred04Problem, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  cred01Problems, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -612,12 +612,12 @@ function env02(t: Traffic): ClauseVerdict[] {
     const from = t.issued.get(u.token)?.env;
     return from !== undefined && u.x.env !== undefined ? [{ u, from }] : [];
   });
-  const cross = judged.find(({ u, from }) => u.x.env !== from);
-  if (cross) {
-    const { u, from } = cross;
-    const what = `the client sent a ${from.toUpperCase()} token to ${u.x.env!.toUpperCase()} (${at(u.x)}${t.soap.find((m) => m.x === u.x)?.action ? ` ${t.soap.find((m) => m.x === u.x)!.action}` : ''})`;
-    const detail = { expected: `a token from ${u.x.env!.toUpperCase()}`, actual: `a token from ${from.toUpperCase()}`, x: u.x };
-    return [broken('ENV-02.token-from-called-environment', what, detail), broken('ENV-02.no-cross-environment-token', what, detail)];
+  // The judge of the client suite (harness/judges), on every use whose environments are known.
+  const actionOf = new Map(t.soap.map((m) => [m.x, m.action]));
+  for (const { u, from } of judged) {
+    const action = actionOf.get(u.x);
+    const problems = env02Problems({ calledEnv: u.x.env!, tokenEnv: from, what: `${at(u.x)}${action ? ` ${action}` : ''}` });
+    if (problems.length > 0) return problems.map((p) => brokenBy(p, u.x));
   }
   const envs = new Set(judged.map(({ u }) => u.x.env));
   if (envs.size < 2) {

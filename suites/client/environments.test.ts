@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { clientProperty, op } from '../../harness/checks/client.ts';
-import { expectThat } from '../../harness/checks/index.ts';
+import { failOn } from '../../harness/checks/index.ts';
+import { env02Problems } from '../../harness/judges/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
 import { restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import { issuingEnvironment } from './support/events.ts';
@@ -32,11 +33,8 @@ clientProperty(
     const from = issuingEnvironment(events);
     for (const e of events) {
       if (!e.tokenUsed) continue;
-      const env = from.get(e.tokenUsed);
-      expectThat(env === undefined || env === e.env, `the client sent a ${env?.toUpperCase()} token to ${e.env.toUpperCase()} (${e.method} ${e.path}${e.action ? ` ${e.action}` : ''})`, {
-        expected: `a token from ${e.env.toUpperCase()}`,
-        actual: `a token from ${env?.toUpperCase()}`,
-      });
+      // The judge observe uses too (harness/judges).
+      failOn(env02Problems({ calledEnv: e.env, tokenEnv: from.get(e.tokenUsed), what: `${e.method} ${e.path}${e.action ? ` ${e.action}` : ''}` })[0]);
     }
     if (failure !== undefined) throw failure;
   },
