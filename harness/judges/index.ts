@@ -3,6 +3,7 @@
  * The suites (driving a client, probing a service) and `observe`/`judge` (recorded traffic) decide with the same code.
  */
 export { problem } from './problem.ts';
+export { api03Problems } from './api-calls.ts';
 export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
 export { env02Problems } from './environments.ts';
 export {
@@ -19,6 +20,7 @@ export { isJsonContentType, rest03Problems, rest05Problems } from './token-answe
 export { err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';
 export { rest01Problems } from './token-request.ts';
 
+export type { SentApiCall } from './api-calls.ts';
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
 export type { TokenUse } from './environments.ts';
 export type { Problem } from './problem.ts';

@@ -10,7 +10,7 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  cred01Problems, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  api03Problems, cred01Problems, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -120,19 +120,12 @@ function api03(t: Traffic): ClauseVerdict[] {
     return ['API-03.bearer-scheme', 'API-03.upper-case-method', 'API-03.environment-base-url'].map((c) => notSeen(c, none));
   }
   const seen = `${plural(calls.length, 'API call')}`;
-  const badScheme = calls.find((c) => !/^Bearer [^\s]+$/.test(c.authorization ?? ''));
-  const badMethod = calls.find((c) => c.x.request.method !== c.x.request.method.toUpperCase());
+  // The judge of the client suite (harness/judges), on every call.
+  const problems = calls.flatMap((c) => api03Problems({ method: c.x.request.method, path: c.x.request.path, authorization: c.authorization }).map((p) => brokenBy(p, c.x)));
   const unknownEnv = calls.filter((c) => c.x.env === undefined);
-  const auth = badScheme?.authorization ?? '';
   return [
-    badScheme
-      ? broken('API-03.bearer-scheme', `the call ${badScheme.x.request.method} ${badScheme.x.request.path} does not carry "Authorization: Bearer <token>" (scheme Bearer, one space)`, {
-          expected: 'Bearer <token>',
-          actual: auth ? auth.replace(/^(\S*?)(\s*)(\S{0,6})\S*$/, (_m, s: string, sp: string, tk: string) => `${s}${sp ? `«${sp.length} space(s)»` : '«no space»'}${tk}…`) : '(no header)',
-          x: badScheme.x,
-        })
-      : held('API-03.bearer-scheme', seen),
-    badMethod ? broken('API-03.upper-case-method', `method of ${badMethod.x.request.path} is not upper case`, { expected: badMethod.x.request.method.toUpperCase(), actual: badMethod.x.request.method, x: badMethod.x }) : held('API-03.upper-case-method', seen),
+    problems.find((v) => v.clause === 'API-03.bearer-scheme') ?? held('API-03.bearer-scheme', seen),
+    problems.find((v) => v.clause === 'API-03.upper-case-method') ?? held('API-03.upper-case-method', seen),
     // Which environment's token a call carries is ENV-02's to judge (one deviation, one rule); here: the call went to
     // the REST base URL of an environment.
     unknownEnv.length === calls.length

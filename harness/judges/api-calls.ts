@@ -1,0 +1,28 @@
+import { problem, type Problem } from './problem.ts';
+
+/** A REST API call as API-03 reads it: its method, its path and its Authorization header. */
+export interface SentApiCall {
+  readonly method: string;
+  readonly path: string;
+  readonly authorization: string | undefined;
+}
+
+/** An Authorization header as a report shows it: the scheme, the spacing, and the first characters of the token only. */
+function showBearer(auth: string): string {
+  return auth.replace(/^(\S*?)(\s*)(\S{0,6})\S*$/, (_m, s: string, sp: string, tk: string) => `${s}${sp ? `«${sp.length} space(s)»` : '«no space»'}${tk}…`);
+}
+
+/**
+ * API-03 on one API call: "Authorization: Bearer <token>" (scheme Bearer, one space) and an upper-case method. Every
+ * problem, in clause order. `API-03.environment-base-url` is not here: which environment a call went to, and which
+ * issued its token, the caller knows (and a token from the other environment is ENV-02's).
+ */
+export function api03Problems(call: SentApiCall): Problem[] {
+  const out: Problem[] = [];
+  const auth = call.authorization ?? '';
+  if (!/^Bearer [^\s]+$/.test(auth)) {
+    out.push(problem('API-03.bearer-scheme', `the call ${call.method} ${call.path} does not carry "Authorization: Bearer <token>" (scheme Bearer, one space)`, 'Bearer <token>', auth ? showBearer(auth) : '(no header)'));
+  }
+  if (call.method !== call.method.toUpperCase()) out.push(problem('API-03.upper-case-method', `method of ${call.path} is not upper case`, call.method.toUpperCase(), call.method));
+  return out;
+}
