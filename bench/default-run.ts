@@ -53,7 +53,11 @@ function parseGnuTime(text: string): { cpuMs: number; maxRssKiB: number } | unde
 }
 
 /** Runs `tds-conformance run <args> --quiet` into a temporary report directory and measures it. */
-export async function measureCliRun(args: readonly string[]): Promise<CliRun> {
+/**
+ * @param options `probe: false` runs without bench/probe.mjs (no case count, nor the probe's own start-up in every
+ * process): the wall time a user gets.
+ */
+export async function measureCliRun(args: readonly string[], options: { readonly probe?: boolean } = {}): Promise<CliRun> {
   const work = mkdtempSync(join(tmpdir(), 'tds-bench-'));
   const probeDir = join(work, 'probe');
   const timeFile = join(work, 'time.txt');
@@ -62,7 +66,9 @@ export async function measureCliRun(args: readonly string[]): Promise<CliRun> {
     const cli = [join(ROOT, 'bin/tds-conformance.js'), 'run', ...args, '--quiet', '--out', join(work, 'reports')];
     const gnuTime = existsSync(GNU_TIME);
     const probe = `--import ${pathToFileURL(join(ROOT, 'bench/probe.mjs')).href}`;
-    const env = { ...process.env, TDS_BENCH_PROBE_DIR: probeDir, NODE_OPTIONS: [process.env['NODE_OPTIONS'], probe].filter(Boolean).join(' ') };
+    const env = options.probe === false
+      ? { ...process.env }
+      : { ...process.env, TDS_BENCH_PROBE_DIR: probeDir, NODE_OPTIONS: [process.env['NODE_OPTIONS'], probe].filter(Boolean).join(' ') };
     const child = gnuTime
       ? await runChild(GNU_TIME, ['-v', '-o', timeFile, process.execPath, ...cli], { env })
       : await runChild(process.execPath, cli, { env });

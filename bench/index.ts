@@ -159,7 +159,8 @@ const DEFAULT_RUN_EXCHANGES = exchanges ?? 1_400;
 section(`default run (tds-conformance run) against its floor (${fmt.int(DEFAULT_RUN_EXCHANGES)} exchanges, as its traffic.har counts them, over raw loopback, process start included), ${PAIRS} pairs`);
 const defaultPairs = await attempt('the default run', () => alternate(PAIRS,
   () => timeChild([join(ROOT, 'bench/floor.mjs'), String(DEFAULT_RUN_EXCHANGES)]),
-  () => measureCliRun([]),
+  // Without the case-counting probe: the wall time a user gets (the --runs parts below count the cases).
+  () => measureCliRun([], { probe: false }),
   (i, floor, run) => console.log(`  pair ${i}: floor ${fmt.s(floor)}, run ${describeRun(run)}`)));
 if (defaultPairs) {
   const wall = defaultPairs.b.map((r) => r.wallMs);
@@ -179,7 +180,7 @@ section(`one-rule run (tds-conformance run ${ONE_RULE_ARGS.join(' ')}: the fixed
 const oneRuleExchanges = (await attempt('the exchanges of a one-rule run', () => countExchanges(ONE_RULE_ARGS))) ?? 1;
 const onePairs = await attempt('the one-rule run', () => alternate(Math.max(3, PAIRS),
   () => timeChild([join(ROOT, 'bench/floor.mjs'), String(oneRuleExchanges)]),
-  () => measureCliRun(ONE_RULE_ARGS),
+  () => measureCliRun(ONE_RULE_ARGS, { probe: false }),
   (i, floor, run) => console.log(`  pair ${i}: floor ${fmt.s(floor)}, run ${describeRun(run)}`)));
 const phases = await attempt('the phases of a one-rule run', () => measurePhases(ONE_RULE_ARGS, Math.max(3, PAIRS)));
 if (phases) console.log(`  phases (median of ${phases.runs}, TDS_TIMING=1): ${describePhases(phases.phases)}`);
