@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, isMain, ROOT, runChild } from './util.ts';
+import { fmt, isMain, median, ROOT, runChild } from './util.ts';
 
 const BIN = join(ROOT, 'bin/tds-conformance.js');
 
@@ -68,11 +68,6 @@ export function phasesOf(marks: readonly Mark[], spawnedAt: number, exitedAt: nu
   };
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
 
 /** The medians of each phase over `runs` runs with these options, and of the whole. */
 export async function measurePhases(args: readonly string[], runs: number): Promise<{ phases: Record<Phase, number>; wallMs: number; runs: number }> {

@@ -30,7 +30,7 @@ import { describeObserveScaling, measureObserveScaling } from './observe.ts';
 import { describeRedaction, measureRedaction } from './redaction.ts';
 import { runSoak, type SoakResult, type SoakWindow } from './sim-soak.ts';
 import { measureSimThroughput, type ThroughputResult } from './sim-throughput.ts';
-import { fmt, machineLine, ROOT, runChild } from './util.ts';
+import { fmt, machineLine, median, ROOT, runChild } from './util.ts';
 import { measureValidation, ROW_HEADER, row, type ValidationResult } from './validation.ts';
 
 const { values } = parseArgs({
@@ -107,11 +107,6 @@ function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
 
 /** Runs `a` and `b` `pairs` times, alternating which goes first; each pair's ratio is b/a. */
 async function alternate<A, B>(pairs: number, a: () => Promise<A>, b: () => Promise<B>, show: (i: number, a: A, b: B) => void): Promise<{ a: A[]; b: B[] }> {

@@ -20,15 +20,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fork } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { fmt, isMain, machineLine, ROOT, runChild, tsxArgs } from './util.ts';
+import { fmt, isMain, machineLine, median, ROOT, runChild, tsxArgs } from './util.ts';
 
 // The observer as users run it: the compiled harness when dist/ is fresh (as bin/tds-conformance.js decides), else
 // the sources (through the bench's own TypeScript loader, which costs the process some 40 MiB more).
-const { distIsFresh } = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href)) as { distIsFresh: (root: string) => boolean };
-const COMPILED = distIsFresh(ROOT);
-const fromHarness = async <T>(source: string, compiled: string): Promise<T> => (await import(COMPILED ? pathToFileURL(join(ROOT, 'dist', compiled)).href : source)) as T;
-const { finishObservation } = await fromHarness<typeof import('../harness/cli/observe.ts')>('../harness/cli/observe.ts', 'harness/cli/observe.js');
-const { Observation, parseInjections } = await fromHarness<typeof import('../harness/observe/index.ts')>('../harness/observe/index.ts', 'harness/observe/index.js');
+const modules = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href) as {
+  checkoutModules: (root: string) => { url: (path: string) => string };
+}).checkoutModules(ROOT);
+const fromHarness = async <T>(path: string): Promise<T> => (await import(modules.url(path))) as T;
+const { finishObservation } = await fromHarness<typeof import('../harness/cli/observe.ts')>('harness/cli/observe.ts');
+const { Observation, parseInjections } = await fromHarness<typeof import('../harness/observe/index.ts')>('harness/observe/index.ts');
 
 /** One measurement: the traffic, then the judgement after it stopped. */
 export interface ObserveRun {
@@ -122,11 +123,6 @@ export async function measureObserve(n: number, options: { validator: boolean })
 export const describeObserveRun = (r: ObserveRun): string =>
   `${fmt.int(r.exchanges)} exchanges (traffic ${fmt.s(r.trafficMs)}): judged in ${fmt.s(r.judgeMs)}, peak RSS ${fmt.mib(r.peakRssKiB)} (while judging ${fmt.mib(r.judgePeakRssKiB)}, heap ${fmt.mib(r.judgePeakHeapKiB)}), exit ${r.exitCode}`;
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
 
 export interface ObserveScaling {
   readonly base: readonly ObserveRun[];

@@ -98,3 +98,10 @@ export const fmt = {
   s: (ms: number): string => `${(ms / 1000).toFixed(2)} s`,
   mib: (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`,
 };
+
+/** The median of the figures (the mean of the middle two for an even count); 0 for none. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}

@@ -57,13 +57,9 @@ export interface RunConfig {
    */
   readonly registry?: RegistryEndpoint | undefined;
   /**
-   * The loopback port of the schema validator the main process runs for every worker (one JVM per run, or per
-   * self-test); a worker starts a JVM of its own when left out or unreachable.
-   */
-  readonly validatorPort?: number | undefined;
-  /**
-   * Where the main process writes that port (or `none`) once the JVM is up, when the run starts before it is: a
-   * worker that needs the validator waits for the file instead of the run waiting for the JVM.
+   * Where the main process writes the loopback port of the schema validator it runs for every worker (one JVM per
+   * run, or per self-test), or `none`, once the JVM is up: the run does not wait for it, a worker that needs the
+   * validator waits for the file. A worker starts a JVM of its own when left out or unreachable.
    */
   readonly validatorPortFile?: string | undefined;
   /**

@@ -299,7 +299,7 @@ let validator: Promise<EnvelopeValidator> | undefined;
  */
 async function workerValidator(): Promise<EnvelopeValidator> {
   const config = runConfig();
-  const port = config.validatorPort ?? (config.validatorPortFile === undefined ? undefined : await portFromFile(config.validatorPortFile));
+  const port = config.validatorPortFile === undefined ? undefined : await portFromFile(config.validatorPortFile);
   if (port === undefined) return createValidator();
   return connectValidator(port).catch(() => createValidator());
 }

@@ -56,8 +56,8 @@ interface CheckScope {
   readonly title: string;
   readonly id: string;
   seq: number;
+  /** When the first request was sent (the last ones are in `last`). */
   firstAt?: string;
-  lastAt?: string;
   readonly last: TracedRequest[];
 }
 
@@ -76,7 +76,8 @@ export function endCheck(): CheckTrace | undefined {
   if (!s || s.seq === 0) return undefined;
   // Redacted here, the last few only (not every request as it is sent: the secrets grow with the tokens issued).
   const requests = s.last.map((r): TracedRequest => ({ ...r, path: redact(r.path), ...(r.error !== undefined && { error: redact(r.error) }) }));
-  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(s.lastAt && { lastAt: s.lastAt }), requests };
+  const lastAt = s.last.at(-1)?.at;
+  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(lastAt && { lastAt }), requests };
 }
 
 /** The scope of requests sent outside any check: those of the test file (`x` + a hash of its path). */
@@ -126,7 +127,6 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
         };
         if (s) {
           s.firstAt ??= at;
-          s.lastAt = at;
           s.last.push(record);
           if (s.last.length > KEEP) s.last.shift();
         }

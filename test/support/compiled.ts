@@ -12,14 +12,15 @@ type SelfTest = typeof import('../../harness/selftest.ts');
 type PackageInfo = typeof import('../../harness/package-info.ts');
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const { distIsFresh } = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href)) as { distIsFresh: (root: string) => boolean };
+const modules = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href) as {
+  checkoutModules: (root: string, options?: { sources?: boolean }) => { compiled: boolean; url: (path: string) => string };
+}).checkoutModules(ROOT, { sources: process.env['TDS_TEST_SOURCES'] === '1' });
 
 /** Whether the tests drive the compiled harness. */
-export const COMPILED = process.env['TDS_TEST_SOURCES'] !== '1' && distIsFresh(ROOT);
+export const COMPILED = modules.compiled;
 
-const load = async <T>(source: string, compiled: string): Promise<T> =>
-  (await import(COMPILED ? pathToFileURL(join(ROOT, 'dist', compiled)).href : source)) as T;
+const load = async <T>(path: string): Promise<T> => (await import(modules.url(path))) as T;
 
-export const runner = await load<Runner>('../../harness/runner.ts', 'harness/runner.js');
-export const selftest = await load<SelfTest>('../../harness/selftest.ts', 'harness/selftest.js');
-export const packageInfo = await load<PackageInfo>('../../harness/package-info.ts', 'harness/package-info.js');
+export const runner = await load<Runner>('harness/runner.ts');
+export const selftest = await load<SelfTest>('harness/selftest.ts');
+export const packageInfo = await load<PackageInfo>('harness/package-info.ts');
