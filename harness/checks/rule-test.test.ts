@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CheckFailure } from './failure.ts';
 import { PrerequisiteFailed } from './errors.ts';
-import { checkProperty, type CheckContext, type CheckRunOptions } from './rule-test.ts';
+import { runConfig } from './target.ts';
+import { checkProperty, scaledRuns, type CheckContext, type CheckRunOptions } from './rule-test.ts';
 
 /** Runs checkProperty's body with a stand-in context; resolves with the check's error and its failure details. */
 async function outcome(predicate: (value: number) => Promise<void>): Promise<{ error: unknown; extra: Record<string, unknown> }> {
@@ -45,5 +46,18 @@ describe('checkProperty', () => {
     });
     expect(error).toBeInstanceOf(CheckFailure);
     expect(extra['counterexample']).toBe('[10]');
+  });
+
+  it('tries every example, and then as many random cases as --runs gives it (fast-check counts examples within numRuns)', async () => {
+    const ctx = { resetEvidence: () => undefined } as unknown as CheckContext;
+    const seen: number[] = [];
+    const examples = [-1, -2, -3];
+    // numRuns 1: one random case at the run's --runs (at least one, whatever --runs), after the three examples.
+    await checkProperty('SESS-04: a property', fc.integer({ min: 0, max: 1000 }), async (_ctx, value) => {
+      seen.push(value);
+    }, 1, async (body) => body(ctx), examples);
+    expect(seen.slice(0, 3)).toEqual(examples);
+    expect(seen.slice(3)).toHaveLength(scaledRuns(1, runConfig().runs));
+    expect(seen.slice(3).every((v) => v >= 0)).toBe(true);
   });
 });

@@ -208,6 +208,15 @@ export function scaledRuns(own: number | undefined, runs: number): number {
   return own === undefined ? runs : Math.max(1, Math.round((own * runs) / DEFAULT_RUNS));
 }
 
+/**
+ * The `numRuns` to give fast-check for `runs` random cases after `examples`: fast-check counts the examples within
+ * `numRuns` (with `numRuns: 1` and three examples it runs the first example only), so every example gets a run of
+ * its own on top of the random ones, whatever `--runs`.
+ */
+export function withExamples(runs: number, examples: readonly unknown[] | undefined): number {
+  return runs + (examples?.length ?? 0);
+}
+
 /** Runs a property inside a check: fatal errors end it at once, the shrunk case is replayed for its evidence. */
 export async function checkProperty<T, C extends CheckContext>(
   fullTitle: string,
@@ -247,7 +256,7 @@ export async function checkProperty<T, C extends CheckContext>(
     };
     details = await fc.check(fc.asyncProperty(typeof arbitrary === 'function' ? arbitrary(ctx) : arbitrary, guarded), {
       seed: config.seed,
-      numRuns: scaledRuns(numRuns, config.runs),
+      numRuns: withExamples(scaledRuns(numRuns, config.runs), examples),
       ...(examples && examples.length > 0 && { examples: examples.map((e): [T] => [e]) }),
       // A live target is a guest's: no shrinking, which would spend its token and session budget on replays.
       ...(config.target.kind === 'live' && { endOnFailure: true }),
