@@ -53,6 +53,12 @@ export const latitudes: readonly Latitude[] = [
     text: 'Answers may take time (within the request time limit); nothing is required of their timing.',
     basis: 'Rate limits and timings: not shown.',
   },
+  // REST clients
+  {
+    id: 'renew-ahead',
+    text: 'A client may request its next token shortly before its token expires: within the last tenth of the token\'s lifetime or its last 300 s, whichever is longer.',
+    basis: '"Reuse the same token until it expires": the client learns the lifetime from `expires_in`, counted from when it received the answer, not from the service\'s clock; the document does not say how close to the end a client must wait.',
+  },
   // SOAP
   {
     id: 'soap-prefixes',

@@ -19,6 +19,7 @@ export {
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
 export { err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';
 export { rest01Problems } from './token-request.ts';
+export { api04Problem, api05Problem, life03Problem, renewableFrom, usableUntil } from './token-reuse.ts';
 
 export type { SentApiCall } from './api-calls.ts';
 export type { ClientIdAccount, Cred02Reading, ShowClientId } from './credentials.ts';
@@ -30,3 +31,4 @@ export type { AnswerKind, SentIds, SoapAnswerEnvelope, SoapAnswerSeen, SoapAnswe
 export type { TokenAnswer } from './token-answer.ts';
 export type { ReportedError, ServiceSaid } from './token-errors.ts';
 export type { SentTokenRequest } from './token-request.ts';
+export type { HeldToken, Life03Clause, RefusedToken, ReuseRequest } from './token-reuse.ts';

@@ -8,13 +8,13 @@ import type { Environment } from '../catalog/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type Traffic } from './traffic.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
-import { broken, brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
+import { brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 import {
-  api03Problems, cred01Problems, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
-  soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem,
+  api03Problems, api04Problem, api05Problem, cred01Problems, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem, life03Problem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
-import type { SessionSpan } from '../judges/index.ts';
+import type { HeldToken, Life03Clause, SessionSpan } from '../judges/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
 export type RequestValidator = (xml: string) => Promise<Verdict>;
@@ -147,14 +147,13 @@ function restTokensByClient(t: Traffic): Map<string, IssuedToken[]> {
   return by;
 }
 
-/** When a token stopped being usable for the client: refused, made to expire, or past its lifetime (less the renewal latitude). */
-function endOf(t: Traffic, token: IssuedToken): number {
-  const refused = (t.usesByToken.get(token.value) ?? []).filter((u) => u.rejected).map((u) => u.x.endedAt);
+/** A token of the client as API-04 reads it: when it stopped being usable (refused, or made to expire), its uses. */
+function heldToken(t: Traffic, token: IssuedToken): HeldToken {
+  const uses = t.usesByToken.get(token.value) ?? [];
+  const refused = uses.filter((u) => u.rejected).map((u) => u.x.endedAt);
   const expired = t.ctx.expired.get(token.value);
-  const lifetimeMs = (token.expiresIn ?? Infinity) * 1000;
-  // Latitude: a client may renew ahead of expiry, within the last tenth of the lifetime or the last 300 s.
-  const renewable = token.issuedAt + lifetimeMs - Math.max(lifetimeMs / 10, 300_000);
-  return Math.min(renewable, ...refused, ...(expired !== undefined ? [expired] : []));
+  const ended = Math.min(...refused, ...(expired !== undefined ? [expired] : []));
+  return { obtainedAt: `#${token.seq}`, issuedAt: token.issuedAt, expiresIn: token.expiresIn, endedAt: Number.isFinite(ended) ? ended : undefined, uses: uses.length };
 }
 
 /**
@@ -190,14 +189,9 @@ function api04(t: Traffic): ClauseVerdict {
       // The newest token this client held when it started the request; a request started before any was received is API-05's.
       // (When the client sent it: a request of a burst of concurrent first calls may be read after the first answer.)
       const current = newestIssued(tokens, suffixMin, sentFrom(r.x), r.x.seq);
-      if (current && endOf(t, current) > r.x.startedAt) {
-        const used = t.usesByToken.get(current.value)?.length ?? 0;
-        return broken('API-04.reuse', 'the client requested a new token while its token was valid', {
-          expected: 'no token request while the token is valid (not refused, not expired)',
-          actual: `token request ${at(r.x)} after ${plural(used, 'call')} with a token obtained at #${current.seq}, still valid`,
-          x: r.x,
-        });
-      }
+      // The judge the client suite uses too (harness/judges), on the request's start (the token must still be usable then).
+      const p = api04Problem({ at: at(r.x), sentAt: r.x.startedAt, held: current && heldToken(t, current) });
+      if (p) return brokenBy(p, r.x);
     }
   }
   const restUses = t.uses.filter((u) => u.x.protocol === 'rest');
@@ -214,11 +208,8 @@ function api05(t: Traffic): ClauseVerdict {
     const { list, i } = place.get(a)!;
     const overlapping: TokenRequest[] = [];
     for (let j = i + 1; j < list.length && (list[j] as TokenRequest).x.startedAt < a.x.endedAt; j++) overlapping.push(list[j] as TokenRequest);
-    if (overlapping.length > 0) {
-      return broken('API-05.single-flight', 'concurrent calls of a client with no token caused more than one token request', {
-        expected: 'one token request', actual: `${overlapping.length + 1} token requests in flight at once`, x: [a.x, ...overlapping.map((o) => o.x)],
-      });
-    }
+    const p = api05Problem(overlapping.length + 1, 'in flight at once');
+    if (p) return brokenBy(p, [a.x, ...overlapping.map((o) => o.x)]);
   }
   // Concurrent first calls show as API calls in flight at once with the first token of a client.
   // The calls are in the order they started: a call in flight at once with an earlier one is in flight with the one before it.
@@ -311,13 +302,11 @@ function refusals(t: Traffic): Refusal[] {
 
 function life03(t: Traffic): ClauseVerdict[] {
   const sessionless = refusals(t).filter((r) => r.kind === 'sessionless');
-  const judge = (clause: string, list: Refusal[], none: string): ClauseVerdict => {
+  const judge = (clause: Life03Clause, list: Refusal[], none: string): ClauseVerdict => {
+    // The judge the client suite uses too (harness/judges); what the client was asked to do, traffic does not show.
+    const p = life03Problem(clause, list.map((r) => ({ first: at(r.first), resent: r.resent.map(at) })));
     const resent = list.find((r) => r.resent.length > 0);
-    if (resent) {
-      return broken(clause, 'the client sent the refused token again', {
-        expected: 'no request with the refused token after the refusal', actual: `${plural(resent.resent.length, 'request')} with it after the refusal at ${at(resent.first)}`, x: [resent.first, ...resent.resent],
-      });
-    }
+    if (p) return brokenBy(p, resent && [resent.first, ...resent.resent]);
     const wentOn = list.filter((r) => r.wentOn);
     if (wentOn.length === 0) return notSeen(clause, list.length === 0 ? none : 'the traffic ends after the refusal: whether the client obtains a new token is not seen');
     return held(clause, `${plural(wentOn.length, 'refused token')} replaced by a new one and never sent again`);

@@ -62,7 +62,7 @@ export const rules: readonly Rule[] = [
       { id: "API-04.reuse", text: "While its token is valid the client requests no new one, however many calls it makes." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
-    latitudes: [],
+    latitudes: ["renew-ahead"],
   },
   {
     id: "API-05",
