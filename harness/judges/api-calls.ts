@@ -14,8 +14,8 @@ function showBearer(auth: string): string {
 
 /**
  * API-03 on one API call: "Authorization: Bearer <token>" (scheme Bearer, one space) and an upper-case method. Every
- * problem, in clause order. `API-03.environment-base-url` is not here: which environment a call went to, and which
- * issued its token, the caller knows (and a token from the other environment is ENV-02's).
+ * problem, in clause order. `API-03.environment-base-url` is not here: a call that reached an environment's REST base URL
+ * went there (the caller knows where it went), and a token from the other environment is ENV-02's (one deviation, one rule).
  */
 export function api03Problems(call: SentApiCall): Problem[] {
   const out: Problem[] = [];
