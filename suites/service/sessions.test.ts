@@ -462,9 +462,22 @@ const commands = [
 
 /**
  * The actions a model call may send with a session token: the session probe and the declared session actions (found
- * with a session of another fresh account, so that the model's account starts with an empty pool).
+ * with a session of another fresh account, so that the model's account starts with an empty pool). Found once per
+ * target (they are the target's, not the account's), not again for every sequence.
  */
-async function modelActions(ctx: CheckContext): Promise<string[]> {
+const modelActionsByTarget = new WeakMap<object, Promise<string[]>>();
+
+function modelActions(ctx: CheckContext): Promise<string[]> {
+  let actions = modelActionsByTarget.get(ctx.target);
+  if (!actions) {
+    actions = findModelActions(ctx);
+    actions.catch(() => undefined);
+    modelActionsByTarget.set(ctx.target, actions);
+  }
+  return actions;
+}
+
+async function findModelActions(ctx: CheckContext): Promise<string[]> {
   // A fresh account of its own: the main account's pool may be full of sessions a deviation kept (SESS-02's, say).
   const session = await openSession(ctx, 'cert', (await sessionAccount(ctx)).account);
   try {
