@@ -29,6 +29,8 @@ export interface CliRun {
   readonly maxRssSource: 'GNU time' | 'process.resourceUsage()';
   /** Peak of the summed RSS of the whole process tree, in KiB (0 without /proc). */
   readonly treePeakKiB: number;
+  /** Peak of the summed PSS of the whole process tree (shared pages counted once), in KiB (0 without /proc). */
+  readonly treePssPeakKiB: number;
   /** Generated cases: runs of fast-check properties, counted in every process of the run. */
   readonly cases: number;
 }
@@ -91,6 +93,7 @@ export async function measureCliRun(args: readonly string[], options: { readonly
       maxRssKiB: timed?.maxRssKiB ?? Math.max(0, ...records.map((r) => r.maxRssKiB)),
       maxRssSource: timed ? 'GNU time' : 'process.resourceUsage()',
       treePeakKiB: child.treePeakKiB,
+      treePssPeakKiB: child.treePssPeakKiB,
       cases: records.reduce((sum, r) => sum + r.cases, 0),
     };
   } finally {
@@ -100,7 +103,7 @@ export async function measureCliRun(args: readonly string[], options: { readonly
 
 export function describeRun(r: CliRun): string {
   return `${fmt.s(r.wallMs).padStart(8)} wall, ${fmt.s(r.cpuMs).padStart(8)} CPU, ${fmt.int(r.cases).padStart(5)} cases (${fmt.int(r.cases / (r.wallMs / 1000))}/s), `
-    + `peak RSS ${fmt.mib(r.maxRssKiB)} (largest process) / ${r.treePeakKiB ? fmt.mib(r.treePeakKiB) : 'n/a'} (process tree); exit ${r.exitCode}: ${r.summary}`;
+    + `peak RSS ${fmt.mib(r.maxRssKiB)} (largest process) / ${r.treePeakKiB ? fmt.mib(r.treePeakKiB) : 'n/a'} RSS, ${r.treePssPeakKiB ? fmt.mib(r.treePssPeakKiB) : 'n/a'} PSS (process tree); exit ${r.exitCode}: ${r.summary}`;
 }
 
 if (isMain(import.meta.url)) {

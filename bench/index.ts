@@ -163,12 +163,19 @@ if (defaultPairs) {
   const rs = ratios(defaultPairs.a, wall);
   const peak = Math.max(...defaultPairs.b.map((r) => r.maxRssKiB));
   const tree = Math.max(...defaultPairs.b.map((r) => r.treePeakKiB));
+  const treePss = Math.max(...defaultPairs.b.map((r) => r.treePssPeakKiB));
   const ok = defaultPairs.b.every((r) => r.exitCode === 0);
   console.log(`  median: run ${fmt.s(m)} (CPU ${fmt.s(median(defaultPairs.b.map((r) => r.cpuMs)))}), floor ${fmt.s(median(defaultPairs.a))}; run/floor per pair ${showRatios(rs)} (median ×${median(rs).toFixed(2)})`);
   verdicts.push({ target: `default run ≤ ${TARGETS.defaultRunMs / 1000} s wall`, measured: `${fmt.s(m)} median of ${wall.length} (${wall.map((x) => fmt.s(x)).join(', ')})${ok ? '' : '; a run did not exit 0'}`, met: m <= TARGETS.defaultRunMs && ok });
   verdicts.push({ target: `default run ≤ ${TARGETS.defaultRunFloorRatio}× the floor of its ${fmt.int(DEFAULT_RUN_EXCHANGES)} exchanges`, measured: `×${median(rs).toFixed(2)} median (${showRatios(rs)}); floor ${fmt.s(median(defaultPairs.a))}`, met: median(rs) <= TARGETS.defaultRunFloorRatio });
   verdicts.push({ target: `default run ≤ ${TARGETS.defaultRunMiB} MiB peak (largest process)`, measured: `${fmt.mib(peak)} (${defaultPairs.b[0]?.maxRssSource ?? ''})`, met: peak / 1024 <= TARGETS.defaultRunMiB });
-  verdicts.push({ target: `default run ≤ ${TARGETS.defaultRunTreeMiB} MiB, the whole process tree (CLI, workers, JVM)`, measured: `${fmt.mib(tree)} peak of the summed RSS`, met: tree > 0 ? tree / 1024 <= TARGETS.defaultRunTreeMiB : undefined });
+  // The tree's memory is its summed PSS: a page the CLI and its worker share (the node executable's) is memory once.
+  // Summed RSS counts it in each, and is shown beside it.
+  verdicts.push({
+    target: `default run ≤ ${TARGETS.defaultRunTreeMiB} MiB, the whole process tree (CLI, workers, JVM)`,
+    measured: `${treePss > 0 ? fmt.mib(treePss) : 'n/a'} peak of the summed PSS (${fmt.mib(tree)} summed RSS, shared pages counted in every process)`,
+    met: treePss > 0 ? treePss / 1024 <= TARGETS.defaultRunTreeMiB : undefined,
+  });
 }
 
 section(`one-rule run (tds-conformance run ${ONE_RULE_ARGS.join(' ')}: the fixed cost of any run) against its floor, ${Math.max(3, PAIRS)} pairs, and where its time goes`);

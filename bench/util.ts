@@ -25,6 +25,12 @@ export interface ChildResult {
   readonly wallMs: number;
   /** Largest RSS of the sampled process tree (the child and all its descendants, summed), in KiB; 0 without /proc. */
   readonly treePeakKiB: number;
+  /**
+   * Largest PSS of the sampled process tree, summed, in KiB (0 without /proc/<pid>/smaps_rollup): each page shared by
+   * several processes (the `node` executable's, mapped by the CLI and its workers alike) counted once in all, where
+   * summed RSS counts it in every process that maps it.
+   */
+  readonly treePssPeakKiB: number;
 }
 
 /** Runs a command, sampling the summed RSS of its process tree every `sampleMs` (Linux `/proc`). */
@@ -37,8 +43,12 @@ export function runChild(command: string, args: readonly string[], options: { en
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     let treePeakKiB = 0;
+    let treePssPeakKiB = 0;
     const sample = (): void => {
-      if (child.pid !== undefined) treePeakKiB = Math.max(treePeakKiB, treeRssKiB(child.pid));
+      if (child.pid === undefined) return;
+      const tree = treeMemoryKiB(child.pid);
+      treePeakKiB = Math.max(treePeakKiB, tree.rss);
+      treePssPeakKiB = Math.max(treePssPeakKiB, tree.pss);
     };
     const timer = existsSync('/proc/self/status') ? setInterval(sample, options.sampleMs ?? 100) : undefined;
     child.on('error', (err) => {
@@ -47,28 +57,29 @@ export function runChild(command: string, args: readonly string[], options: { en
     });
     child.on('close', (code) => {
       if (timer) clearInterval(timer);
-      resolvePromise({ code, stdout, stderr, wallMs: performance.now() - started, treePeakKiB });
+      resolvePromise({ code, stdout, stderr, wallMs: performance.now() - started, treePeakKiB, treePssPeakKiB });
     });
   });
 }
 
 /** Summed VmRSS (KiB) of `pid` and all its descendants, read from /proc. */
 export function treeRssKiB(pid: number): number {
+  return treeMemoryKiB(pid).rss;
+}
+
+/** The processes of the tree under `pid` (itself included), read from /proc; empty without it. */
+function treePids(pid: number): number[] {
   const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return 0;
+    return [];
   }
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const kib = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      rss.set(Number(name), kib);
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
       const list = children.get(ppid);
       if (list) list.push(Number(name));
       else children.set(ppid, [Number(name)]);
@@ -76,14 +87,29 @@ export function treeRssKiB(pid: number): number {
       // the process ended while we looked
     }
   }
-  let total = 0;
+  const out: number[] = [];
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop() as number;
-    total += rss.get(p) ?? 0;
+    out.push(p);
     stack.push(...(children.get(p) ?? []));
   }
-  return total;
+  return out;
+}
+
+/** Summed RSS and PSS (KiB) of `pid` and all its descendants, read from /proc (0 where a figure cannot be read). */
+export function treeMemoryKiB(pid: number): { rss: number; pss: number } {
+  let rss = 0;
+  let pss = 0;
+  for (const p of treePids(pid)) {
+    try {
+      rss += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      pss += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // the process ended while we looked, or has no smaps_rollup (Linux before 4.14)
+    }
+  }
+  return { rss, pss };
 }
 
 /** The machine, for the header of the results: a shared or busy machine makes every figure slower. */
