@@ -56,6 +56,7 @@ export const latitudes: readonly Latitude[] = [
   // REST clients
   {
     id: 'renew-ahead',
+    side: 'client',
     text: 'A client may request its next token shortly before its token expires: within the last tenth of the token\'s lifetime or its last 300 s, whichever is longer.',
     basis: '"Reuse the same token until it expires": the client learns the lifetime from `expires_in`, counted from when it received the answer, not from the service\'s clock; the document does not say how close to the end a client must wait.',
   },

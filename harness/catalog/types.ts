@@ -75,6 +75,11 @@ export interface Latitude {
   readonly text: string;
   /** The sentence of the document that allows it, quoted, or the silence (`not shown: …`). */
   readonly basis: string;
+  /**
+   * Whose freedom it is: a service's (the default; the simulator's latitude profiles vary each one) or a client's
+   * (the client judges grant it, and their unit tests show it).
+   */
+  readonly side?: 'service' | 'client';
 }
 
 export interface Rule {
