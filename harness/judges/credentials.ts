@@ -13,8 +13,10 @@ export type Cred02Reading =
 /**
  * CRED-02 on one token request's Authorization header: `Basic` (one space), then base64( base64(ClientID) ":"
  * base64(password) ) at both layers. The problem names the clause: the scheme, the outer or the inner layer.
+ * `password`, where it is known (a driven client's account; traffic shows only what was sent): the secret the inner
+ * layer must carry.
  */
-export function readCred02(header: string | undefined): Cred02Reading {
+export function readCred02(header: string | undefined, password?: string): Cred02Reading {
   const match = BASIC.exec(header ?? '');
   if (!match) {
     return {
@@ -26,6 +28,9 @@ export function readCred02(header: string | undefined): Cred02Reading {
   if (!layers.ok) {
     const clause = layers.code === 'outer-base64' ? 'CRED-02.outer-layer' : 'CRED-02.inner-layer';
     return { ok: false, problem: problem(clause, 'the credentials are not base64( base64(ClientID) ":" base64(password) )', 'two layers of base64 (UTF-8)', layers.reason) };
+  }
+  if (password !== undefined && layers.password !== password) {
+    return { ok: false, problem: problem('CRED-02.inner-layer', 'the decoded client secret is not the password', 'base64(password) in the inner layer', 'another secret') };
   }
   return { ok: true, clientId: layers.clientId, password: layers.password };
 }

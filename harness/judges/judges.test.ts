@@ -27,6 +27,9 @@ describe('CRED-02 judge (the client suite and observe)', () => {
   it('reads the Client ID and secret of a correctly built header', () => {
     const header = basicAuthorization({ userid: 'us:er', group: 'TR1C', domain: 'AA', password: 'pä:ss wörd+/=' });
     expect(readCred02(header)).toEqual({ ok: true, clientId: 'V1:us:er:TR1C:AA', password: 'pä:ss wörd+/=' });
+    // Where the password is known (a driven client), the inner layer must carry it.
+    expect(readCred02(header, 'pä:ss wörd+/=')).toMatchObject({ ok: true });
+    expect(readCred02(header, 'other')).toMatchObject({ ok: false, problem: { clause: 'CRED-02.inner-layer', message: 'the decoded client secret is not the password' } });
   });
 
   it('names the scheme (strict: one space after Basic), the outer or the inner layer', () => {
