@@ -10,28 +10,23 @@
  * many tokens (renewed after a refusal) and many sessions, interleaved. Then exactly what `observe` does after the
  * traffic stopped (harness/cli/observe.ts `finishObservation`: the schema validator when a JDK is there, the
  * judgement, the reports written, the summary) is timed. Memory: the observing process's peak RSS over its whole life
- * (recording included; the application's process is not counted), and its peak heap while judging.
+ * (recording included; the application's process is not counted), and its peak heap while judging. The observing
+ * process is bench/observe-child.mjs, on plain Node as users run `observe`.
  *
  *   npx tsx bench/observe.ts [--exchanges 2000,20000] [--pairs 3] [--no-validator]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fork } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { fmt, isMain, machineLine, median, ROOT, runChild, tsxArgs } from './util.ts';
+import { fmt, isMain, machineLine, median, ROOT, runChild } from './util.ts';
 
-// The observer as users run it: the compiled harness when dist/ is fresh (as bin/tds-conformance.js decides), else
-// the sources (through the bench's own TypeScript loader, which costs the process some 40 MiB more).
-const modules = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href) as {
-  checkoutModules: (root: string) => { url: (path: string) => string };
+/** The measured process: bench/observe-child.mjs (plain JavaScript, so that no TypeScript loader weighs on it). */
+const CHILD = join(ROOT, 'bench', 'observe-child.mjs');
+const { compiled } = (await import(pathToFileURL(join(ROOT, 'scripts', 'dist-fresh.mjs')).href) as {
+  checkoutModules: (root: string) => { compiled: boolean };
 }).checkoutModules(ROOT);
-const fromHarness = async <T>(path: string): Promise<T> => (await import(modules.url(path))) as T;
-const { finishObservation } = await fromHarness<typeof import('../harness/cli/observe.ts')>('harness/cli/observe.ts');
-const { Observation, parseInjections } = await fromHarness<typeof import('../harness/observe/index.ts')>('harness/observe/index.ts');
 
-/** One measurement: the traffic, then the judgement after it stopped. */
+/** One measurement: the traffic, then the judgement after it stopped (what bench/observe-child.mjs prints). */
 export interface ObserveRun {
   readonly exchanges: number;
   /** Generating the traffic (not part of the figure). */
@@ -47,76 +42,14 @@ export interface ObserveRun {
   readonly validator: boolean;
 }
 
-/** The session pool of the application (the simulator's accounts have 4). */
-const POOL = 4;
-const MINUTES = 60;
-
-/** Records `n` exchanges of bench/observe-app.ts (a few more: the requests in flight finish), then judges them as `observe` does. */
-export async function observeOnce(n: number, options: { validator: boolean; printSummary?: boolean }): Promise<ObserveRun> {
-  let offset = 0;
-  const now = () => Date.now() + offset;
-  const observation = await Observation.start({ upstream: 'sim', sessionPoolSize: POOL, injections: parseInjections(['expire-tokens-after=600', 'unauthorized-once']), injectionClock: now });
-  const outDir = mkdtempSync(join(tmpdir(), 'tds-bench-observe-'));
-  try {
-    const other = observation.simAccounts()!.otherAgency;
-    const started = performance.now();
-    const app = fork(join(ROOT, 'bench/observe-app.ts'), [], {
-      execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, ...observation.childEnvironment(), BENCH_OTHER_EPR: other.epr, BENCH_OTHER_PCC: other.pcc, BENCH_OTHER_PASSWORD: other.password, BENCH_POOL: String(POOL) },
-    });
-    const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));
-    let minute = 0;
-    let stopped = false;
-    const poll = setInterval(() => {
-      const seen = observation.proxy.count();
-      // One simulated minute every n/60 exchanges: tokens get old, expire, are renewed.
-      while (minute < MINUTES && seen >= ((minute + 1) * n) / MINUTES) {
-        minute++;
-        offset += 60_000;
-        if (app.connected) app.send({ offset });
-      }
-      if (seen >= n && !stopped && app.connected) {
-        stopped = true;
-        app.send({ stop: true });
-      }
-    }, 20);
-    await exited;
-    clearInterval(poll);
-    const trafficMs = performance.now() - started;
-    const exchanges = observation.proxy.exchanges().length;
-
-    // The traffic stopped: from here on, what `observe` does.
-    let judgePeakRssKiB = 0;
-    let judgePeakHeapKiB = 0;
-    const sample = () => {
-      const m = process.memoryUsage();
-      judgePeakRssKiB = Math.max(judgePeakRssKiB, m.rss / 1024);
-      judgePeakHeapKiB = Math.max(judgePeakHeapKiB, m.heapUsed / 1024);
-    };
-    const timer = setInterval(sample, 20);
-    const t0 = performance.now();
-    let exitCode: number;
-    try {
-      const done = await finishObservation(observation, { wholeRun: true, outDir, ...(!options.validator && { startValidator: async () => undefined }) });
-      exitCode = done.exitCode;
-      if (options.printSummary) process.stderr.write(`${done.summary.join('\n')}\n`);
-    } finally {
-      clearInterval(timer);
-    }
-    const judgeMs = performance.now() - t0;
-    sample();
-    return { exchanges, trafficMs, judgeMs, peakRssKiB: process.resourceUsage().maxRSS, judgePeakRssKiB, judgePeakHeapKiB, exitCode, validator: options.validator };
-  } finally {
-    await observation.close();
-    rmSync(outDir, { recursive: true, force: true });
-  }
-}
-
 /** One measurement in a fresh process (so that each peak RSS is its own). */
 export async function measureObserve(n: number, options: { validator: boolean }): Promise<ObserveRun> {
-  const r = await runChild(process.execPath, tsxArgs('bench/observe.ts', '--child', String(n), ...(options.validator ? [] : ['--no-validator'])));
+  const args = [CHILD, String(n), ...(options.validator ? [] : ['--no-validator'])];
+  // The observer as users run it: plain Node on the compiled harness when dist/ is fresh (no TypeScript loader in the
+  // measured process: tsx alone adds some 35 MiB), else the sources through tsx.
+  const r = await runChild(process.execPath, compiled ? args : ['--import', 'tsx', ...args]);
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
-  if (r.code !== 0 || !line) throw new Error(`bench/observe.ts --child ${n} exited ${r.code}: ${r.stderr.slice(-800)}`);
+  if (r.code !== 0 || !line) throw new Error(`bench/observe-child.mjs ${n} exited ${r.code}: ${r.stderr.slice(-800)}`);
   return JSON.parse(line) as ObserveRun;
 }
 
@@ -162,8 +95,9 @@ if (isMain(import.meta.url)) {
   const { values } = parseArgs({ options: { exchanges: { type: 'string', default: '2000,20000' }, pairs: { type: 'string', default: '3' }, child: { type: 'string' }, 'no-validator': { type: 'boolean', default: false } } });
   const validator = !values['no-validator'];
   if (values.child !== undefined) {
-    const run = await observeOnce(Number(values.child), { validator, printSummary: true });
-    process.stdout.write(`${JSON.stringify(run)}\n`);
+    const r = await runChild(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), CHILD, values.child, ...(validator ? [] : ['--no-validator'])]);
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
   } else {
     const sizes = values.exchanges.split(',').map(Number) as [number, number];
     console.log(machineLine());
