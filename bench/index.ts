@@ -250,13 +250,13 @@ if (redaction) {
 }
 
 // (c) schema validation.
-section('(c) schema validation of generated envelopes: fast path (one long-lived JVM) against xsd-schema-validator (a JVM per call)');
+section('(c) schema validation of generated envelopes: fast path (one long-lived JVM) against xsd-schema-validator (a JVM per call) and libxml2-wasm (in-process)');
 const validation: ValidationResult | undefined = await attempt('the validation throughput', () => measureValidation({ count: Number(values['validation-count']), libraryCalls: 3 }));
 if (validation) {
-  console.log(`  ${fmt.int(validation.count)} envelopes, mean ${Math.round(validation.meanBytes)} bytes; JVM start and schema compilation ${validation.startMs.toFixed(0)} ms (once)`);
+  console.log(`  ${fmt.int(validation.count)} envelopes, mean ${Math.round(validation.meanBytes)} bytes; JVM start and schema compilation ${validation.startMs.toFixed(0)} ms (once); libxml2-wasm schema compilation ${validation.wasmStartMs.toFixed(0)} ms`);
   console.log(`  ${ROW_HEADER}`);
-  for (const line of [validation.pipelined, validation.streaming, validation.sequential, validation.library]) console.log(`  ${row(line)}`);
-  console.log(`  fast path (streaming) / xsd-schema-validator: ×${fmt.int(validation.streaming.perSecond / validation.library.perSecond)}`);
+  for (const line of [validation.pipelined, validation.streaming, validation.sequential, validation.wasm, validation.library]) console.log(`  ${row(line)}`);
+  console.log(`  fast path (streaming) / xsd-schema-validator: ×${fmt.int(validation.streaming.perSecond / validation.library.perSecond)}; libxml2-wasm (in-process, one at a time) / fast path (streaming): ×${(validation.wasm.perSecond / validation.streaming.perSecond).toFixed(2)}`);
   verdicts.push({
     target: `at least ${fmt.int(TARGETS.envelopesPerSecond)} envelopes/s validated`,
     measured: `${fmt.int(validation.streaming.perSecond)}/s (fast path, 32 in flight; xsd-schema-validator ${validation.library.perSecond.toFixed(1)}/s)`,

@@ -1,10 +1,12 @@
 /**
  * Throughput of XSD validation of generated envelopes: the fast path (one long-lived JVM, documents pipelined on its
- * stdin) next to xsd-schema-validator (one JVM per call; a few calls only).
+ * stdin) next to xsd-schema-validator (one JVM per call; a few calls only) and an in-process candidate, libxml2
+ * compiled to WebAssembly (harness/soap/in-process-validator.ts: the same verdicts as the fast path on every golden envelope).
  *
  *   npx tsx bench/validation.ts [--count 20000] [--library-calls 5] [--jvm-option -XX:TieredStopAtLevel=4]
  */
 import { parseArgs } from 'node:util';
+import { createInProcessValidator } from '../harness/soap/in-process-validator.ts';
 import {
   buildRequest, buildResponse, createValidator, makeRequestHeader, otaPingRQBody, sessionCloseRQBody, sessionCreateRSBody,
   specFaultBody, tokenCreateRQBody, usernameToken, type SchemaName,
@@ -39,6 +41,9 @@ export interface ValidationResult {
   readonly streaming: ValidationRow;
   readonly sequential: ValidationRow;
   readonly library: ValidationRow;
+  /** libxml2 compiled to WebAssembly, in this thread: schema compilation (once), then one document at a time. */
+  readonly wasmStartMs: number;
+  readonly wasm: ValidationRow;
 }
 
 const SESSION_TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-3177016070087638144!110012!';
@@ -145,12 +150,26 @@ export async function measureValidation(options: ValidationOptions = {}): Promis
   }
 
   t = performance.now();
+  const inProcess = createInProcessValidator();
+  const wasmStartMs = performance.now() - t;
+  let wasm: ValidationRow;
+  try {
+    for (const d of docs.slice(0, Math.min(count, 2000))) inProcess.validateNow(d.xml, d.schema);
+    t = performance.now();
+    const refused = docs.filter((d) => !inProcess.validateNow(d.xml, d.schema).valid).length;
+    wasm = measured('libxml2-wasm, in-process, one at a time', count, performance.now() - t);
+    if (refused > 0) throw new Error(`libxml2-wasm refused ${refused} generated envelopes the fast path validated`);
+  } finally {
+    inProcess.close();
+  }
+
+  t = performance.now();
   for (const d of docs.slice(0, libraryCalls)) {
     const verdict = await validateWithXsdSchemaValidator(d.xml, d.schema);
     if (!verdict.valid) throw new Error(`xsd-schema-validator refused a generated envelope: ${JSON.stringify(verdict)}`);
   }
   const library = measured('xsd-schema-validator, one JVM per call', libraryCalls, performance.now() - t);
-  return { count, meanBytes: bytes / count, buildMsPerDocument: buildMs / count, startMs, pipelined, streaming, sequential, library };
+  return { count, meanBytes: bytes / count, buildMsPerDocument: buildMs / count, startMs, pipelined, streaming, sequential, library, wasmStartMs, wasm };
 }
 
 if (isMain(import.meta.url)) {
@@ -163,7 +182,7 @@ if (isMain(import.meta.url)) {
   });
   const r = await measureValidation({ count: Number(values.count), libraryCalls: Number(values['library-calls']), jvmOptions: values['jvm-option'] });
   console.log(`${r.count} generated envelopes, mean ${Math.round(r.meanBytes)} bytes; building them took ${r.buildMsPerDocument.toFixed(4)} ms each\n`);
-  console.log(`fast path: JVM start and schema compilation ${r.startMs.toFixed(0)} ms (once)\n`);
+  console.log(`fast path: JVM start and schema compilation ${r.startMs.toFixed(0)} ms (once); libxml2-wasm: schema compilation ${r.wasmStartMs.toFixed(0)} ms\n`);
   console.log(ROW_HEADER);
-  for (const line of [r.pipelined, r.streaming, r.sequential, r.library]) console.log(row(line));
+  for (const line of [r.pipelined, r.streaming, r.sequential, r.wasm, r.library]) console.log(row(line));
 }
