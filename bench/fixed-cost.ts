@@ -2,7 +2,7 @@
  * Where a run's time goes, and how many HTTP exchanges it makes (the floor it is paired against):
  * - `countExchanges(args)`: one run with `--report-har`, its traffic.har's entries counted;
  * - `measurePhases(args, n)`: n runs with `TDS_TIMING=1` (harness/timing.ts), the medians of each phase: the process
- *   and CLI start, Vitest's start, the wait for the validator, the worker's start, the test files, the reports, the
+ *   and CLI start, Vitest's start, the run's setup (its reporter, configuration), the worker's start, the test files, the reports, the
  *   exit.
  *
  *   npx tsx bench/fixed-cost.ts [--runs 5] [-- <run options>]      (default: --only REST-03)
@@ -29,7 +29,7 @@ export async function countExchanges(args: readonly string[]): Promise<number> {
 }
 
 /** The phases of a run, in ms, in the order they happen. */
-export const PHASES = ['node and CLI start', 'Vitest start', 'validator wait', 'worker start', 'test files', 'reports', 'exit'] as const;
+export const PHASES = ['node and CLI start', 'Vitest start', 'run setup', 'worker start', 'test files', 'reports', 'exit'] as const;
 export type Phase = (typeof PHASES)[number];
 
 interface Mark {
@@ -60,7 +60,7 @@ export function phasesOf(marks: readonly Mark[], spawnedAt: number, exitedAt: nu
   return {
     'node and CLI start': cli! - spawnedAt,
     'Vitest start': ready! - cli!,
-    'validator wait': start! - ready!,
+    'run setup': start! - ready!,
     'worker start': first! - start!,
     'test files': last! - first!,
     reports: reports! - last!,

@@ -57,12 +57,6 @@ export interface RunConfig {
    */
   readonly registry?: RegistryEndpoint | undefined;
   /**
-   * Where the main process writes the loopback port of the schema validator it runs for every worker (one JVM per
-   * run, or per self-test), or `none`, once the JVM is up: the run does not wait for it, a worker that needs the
-   * validator waits for the file. A worker starts a JVM of its own when left out or unreachable.
-   */
-  readonly validatorPortFile?: string | undefined;
-  /**
    * The run's ID and correlation header, and where the workers write the run's traffic for `--har`; without it
    * (plain `npx vitest`) the requests carry `X-Conformance-Check` with a run ID of the worker's own.
    */

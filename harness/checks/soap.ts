@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import {
-  buildRequest, connectValidator, createValidator, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
+  buildRequest, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type RequestSecurity, type RequestStyle, type SoapBody,
   type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
+import { inProcessEnvelopeValidator } from '../soap/in-process-validator.ts';
 import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
@@ -291,40 +291,19 @@ export function openSessionCount(): number {
   return openSessions.size;
 }
 
-let validator: Promise<EnvelopeValidator> | undefined;
+let validator: EnvelopeValidator | undefined;
 
 /**
- * The validator of this worker: a connection to the JVM the main process runs for the whole run (the CLI and the
- * self-test start one), or, without one (plain `npx vitest`) or when it cannot be reached, a JVM of this worker's own.
+ * Validates an envelope against the harness's schemas, in this worker: libxml2 compiled to WebAssembly (no JVM to
+ * start or wait for; held to the JVM fast path on every golden envelope, see harness/soap/in-process-validator.ts).
  */
-async function workerValidator(): Promise<EnvelopeValidator> {
-  const config = runConfig();
-  const port = config.validatorPortFile === undefined ? undefined : await portFromFile(config.validatorPortFile);
-  if (port === undefined) return createValidator();
-  return connectValidator(port).catch(() => createValidator());
-}
-
-/** The port the main process writes once its validator is up (`none`: it could not start one); waits up to a minute. */
-async function portFromFile(file: string): Promise<number | undefined> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    if (text === 'none') return undefined;
-    const port = Number(text);
-    if (text !== '' && Number.isInteger(port) && port > 0) return port;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
-}
-
-/** Validates an envelope against the harness's schemas (fast path: one JVM, started on first use). */
 export async function validateEnvelope(xml: string, schema: SchemaName): Promise<Verdict> {
-  validator ??= workerValidator();
-  return (await validator).validate(xml, schema);
+  validator ??= inProcessEnvelopeValidator();
+  return validator.validate(xml, schema);
 }
 
 export async function closeValidator(): Promise<void> {
   const v = validator;
   validator = undefined;
-  if (v) await (await v.catch(() => undefined))?.close();
+  await v?.close();
 }

@@ -2,9 +2,7 @@
  * The conformance session: one Vitest instance that runs the suites (once, or many times for a self-test), each run
  * with its own configuration, reporter, session guard and traffic files.
  */
-import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
@@ -13,7 +11,6 @@ import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from '../package-info.ts';
 import { ConformanceReporter } from '../report/reporter.ts';
 import { TRAFFIC_FILE } from '../report/write.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig } from '../run-config.ts';
-import type { ValidatorService } from '../soap/validator.ts';
 import { SessionGuard } from './guard.ts';
 import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, type Shard } from './options.ts';
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
@@ -50,7 +47,7 @@ const EXTERNAL_HARNESS = /[\\/]dist[\\/]harness[\\/](?!checks[\\/]setup\.js$|fas
 
 /**
  * Workers of a run against the simulator: one per two CPUs. A worker runs a file's checks and its simulator, and the
- * main process and the schema validator's JVM need a CPU too: on 2 CPUs one worker is faster than two (a default run
+ * main process needs a CPU too: on 2 CPUs one worker is faster than two (a default run
  * 6.2–6.8 s against 6.9–7.4 s, a `--runs 1` run 1.6–1.8 s against 2.2 s) and spends less CPU. A worker thread
  * (`pool: 'threads'`) in place of the process was 3 % faster (wall, median of 5 pairs) for 250 MiB in one process
  * against 170: not worth it.
@@ -67,26 +64,15 @@ function simWorkers(): number {
 export class ConformanceSession {
   readonly #vitest: Vitest;
   readonly #switch: SwitchReporter;
-  readonly #validator: Promise<ValidatorService | undefined>;
-  /** Where the validator's port is written once its JVM is up (see `RunConfig.validatorPortFile`). */
-  readonly #validatorPortFile: string;
-  #closed = false;
-  private constructor(vitest: Vitest, reporter: SwitchReporter, validator: Promise<ValidatorService | undefined>) {
+  private constructor(vitest: Vitest, reporter: SwitchReporter) {
     this.#vitest = vitest;
     this.#switch = reporter;
-    this.#validator = validator;
-    this.#validatorPortFile = join(tmpdir(), `tds-validator-${process.pid}-${randomUUID()}.port`);
-    // Written once, when the JVM is up (or could not start); the runs do not wait for it, the workers that need it do.
-    void validator.then((v) => (this.#closed ? undefined : writeFile(this.#validatorPortFile, v ? String(v.port) : 'none'))).catch(() => undefined);
   }
 
   static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-    // One schema validator JVM for every run of the session, started while Vitest starts: the workers connect to it
-    // instead of starting one each (and its JIT warms up once). Without Java, the workers report that themselves.
-    const validator = import('../soap/validator.ts').then((m) => m.startValidatorService()).catch(() => undefined);
     // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
     // paying for Vitest.
     mark('session-open');
@@ -120,11 +106,10 @@ export class ConformanceSession {
     );
     await vitest.standalone();
     mark('vitest-ready');
-    void validator.then(() => mark('validator-ready'));
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-    return new ConformanceSession(vitest, reporter, validator);
+    return new ConformanceSession(vitest, reporter);
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
@@ -161,7 +146,6 @@ export class ConformanceSession {
       ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
       ...(budget && { budget }),
       ...(guard && { registry: guard.endpoint }),
-      validatorPortFile: this.#validatorPortFile,
       trace,
     };
     const selection = selectRules(suite, options.only);
@@ -275,13 +259,6 @@ export class ConformanceSession {
 
   async close(): Promise<void> {
     await this.#vitest.close();
-    mark('vitest-closed');
-    // A JVM that is up is closed; one still starting (a short run) is not waited for: it is killed.
-    const settled = await Promise.race([this.#validator.then((v) => ({ v })), new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
-    this.#closed = true;
-    if (settled) await settled.v?.close();
-    else (await import('../soap/validator.ts')).killValidators();
-    await rm(this.#validatorPortFile, { force: true });
     mark('session-closed');
   }
 }
