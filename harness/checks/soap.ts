@@ -4,7 +4,6 @@ import {
   type SchemaName, type Verdict,
 } from '../soap/index.ts';
 import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
-import { inProcessEnvelopeValidator } from '../soap/in-process-validator.ts';
 import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
@@ -291,19 +290,21 @@ export function openSessionCount(): number {
   return openSessions.size;
 }
 
-let validator: EnvelopeValidator | undefined;
+let validator: Promise<EnvelopeValidator> | undefined;
 
 /**
  * Validates an envelope against the harness's schemas, in this worker: libxml2 compiled to WebAssembly (no JVM to
  * start or wait for; held to the JVM fast path on every golden envelope, see harness/soap/in-process-validator.ts).
+ * Loaded at the first validation: libxml2-wasm's module awaits its WebAssembly at the top level, which `require()` of
+ * the package's entry points could not load.
  */
 export async function validateEnvelope(xml: string, schema: SchemaName): Promise<Verdict> {
-  validator ??= inProcessEnvelopeValidator();
-  return validator.validate(xml, schema);
+  validator ??= import('../soap/in-process-validator.ts').then((m) => m.inProcessEnvelopeValidator());
+  return (await validator).validate(xml, schema);
 }
 
 export async function closeValidator(): Promise<void> {
   const v = validator;
   validator = undefined;
-  await v?.close();
+  if (v) await (await v.catch(() => undefined))?.close();
 }

@@ -17,7 +17,6 @@ export { NS, PREFIX } from './namespaces.ts';
 export { missingHeaderElements, parseEnvelope } from './parse-envelope.ts';
 export { SCHEMA_NAMES, schemaPath, XSD_DIR } from './schemas.ts';
 export { connectValidator, createValidator, startValidatorService } from './validator.ts';
-export { createInProcessValidator, inProcessEnvelopeValidator } from './in-process-validator.ts';
 export { VALID } from './verdict.ts';
 export { element, writeXml } from './xml-builder.ts';
 export { escapeAttribute, escapeText, XmlTextError } from './xml-text.ts';
@@ -38,7 +37,6 @@ export type {
 } from './parse-envelope.ts';
 export type { SchemaName } from './schemas.ts';
 export type { EnvelopeValidator, ValidatorOptions, ValidatorService } from './validator.ts';
-export type { InProcessValidator } from './in-process-validator.ts';
 export type { Verdict, VerdictCode } from './verdict.ts';
 export type { ElementSpec, WriteOptions } from './xml-builder.ts';
 export type { TreeErrorCode, XmlAttribute, XmlElement, XmlName } from './xml-tree.ts';
