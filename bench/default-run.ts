@@ -2,7 +2,7 @@
  * The conformance run as a user starts it: `node bin/tds-conformance.js run …` in a child process, timed from spawn to
  * exit, with
  * - peak memory: `/usr/bin/time -v` (GNU time: the largest single process of the run) when present, and the summed
- *   RSS of the whole process tree (the CLI, its Vitest workers, the validator JVMs), sampled every 100 ms from /proc;
+ *   RSS and PSS of the whole process tree (the CLI and its Vitest workers), sampled every 100 ms from /proc;
  * - the generated cases: counted in every Node process of the run by bench/probe.mjs (loaded through NODE_OPTIONS);
  *   without GNU time the probe's figures (largest Node process, summed CPU of the Node processes) stand in.
  *
