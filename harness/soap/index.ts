@@ -16,7 +16,7 @@ export { envelopeExcerpt, MASK, maskEnvelope } from './mask.ts';
 export { NS, PREFIX } from './namespaces.ts';
 export { missingHeaderElements, parseEnvelope } from './parse-envelope.ts';
 export { SCHEMA_NAMES, schemaPath, XSD_DIR } from './schemas.ts';
-export { connectValidator, createValidator, startValidatorService } from './validator.ts';
+export { createValidator } from './validator.ts';
 export { VALID } from './verdict.ts';
 export { element, writeXml } from './xml-builder.ts';
 export { escapeAttribute, escapeText, XmlTextError } from './xml-text.ts';
@@ -36,7 +36,7 @@ export type {
   ParsedPartyId, ParsedSecurity, ParsedUsernameToken, ParseErrorCode, ParseOptions, ParseResult,
 } from './parse-envelope.ts';
 export type { SchemaName } from './schemas.ts';
-export type { EnvelopeValidator, ValidatorOptions, ValidatorService } from './validator.ts';
+export type { EnvelopeValidator, ValidatorOptions } from './validator.ts';
 export type { Verdict, VerdictCode } from './verdict.ts';
 export type { ElementSpec, WriteOptions } from './xml-builder.ts';
 export type { TreeErrorCode, XmlAttribute, XmlElement, XmlName } from './xml-tree.ts';

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useValidator } from '../../test/support/soap.ts';
 import { goldenEnvelope, goldenEnvelopes } from '../../fixtures/envelopes/goldens.ts';
-import { connectValidator, createValidator, startValidatorService } from './validator.ts';
+import { createValidator } from './validator.ts';
 
 /** Whether a process runs (a zombie does not count: it has exited and waits to be reaped). */
 function isRunning(pid: number): boolean {
@@ -150,57 +149,3 @@ describe('fast validation path, lifecycle', () => {
   }, 60_000);
 });
 
-describe('one JVM shared by several processes (startValidatorService, connectValidator)', () => {
-  it('answers each connection its own verdicts, concurrently, with the verdicts of the stdio path', async () => {
-    const service = await startValidatorService();
-    try {
-      const [a, b] = await Promise.all([connectValidator(service.port), connectValidator(service.port)]);
-      const goldens = goldenEnvelopes();
-      const valid = goldenEnvelope('request-ping.xml').xml;
-      const invalid = goldenEnvelope('request-no-messagedata.xml').xml;
-      // Two connections at once, each with its own pipelined batch: every answer goes to the connection that asked.
-      const [fromA, fromB] = await Promise.all([
-        Promise.all(goldens.map((g) => a.validate(g.xml, g.schema))),
-        Promise.all(Array.from({ length: 500 }, (_, i) => b.validate(i % 5 === 0 ? invalid : valid, 'request'))),
-      ]);
-      expect(goldens.map((g, i) => [g.name, fromA[i]?.valid])).toEqual(goldens.map((g) => [g.name, g.expected === 'valid']));
-      expect(fromB.map((v) => v.valid)).toEqual(Array.from({ length: 500 }, (_, i) => i % 5 !== 0));
-      // A connection's close leaves the JVM to the others.
-      await a.close();
-      await expect(a.validate(valid, 'request')).rejects.toThrow(expect.objectContaining({ code: 'closed' }));
-      expect(await b.validate(valid, 'request')).toEqual({ valid: true });
-      await b.close();
-    } finally {
-      await service.close();
-    }
-  }, 60_000);
-
-  it('closes a connection that sends a malformed request line, and goes on serving the others', async () => {
-    const service = await startValidatorService();
-    try {
-      const good = await connectValidator(service.port);
-      const bad = createConnection({ host: '127.0.0.1', port: service.port });
-      const answer = await new Promise<string>((resolve) => {
-        let text = '';
-        bad.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        bad.on('close', () => resolve(text));
-        bad.write('not a request line\n');
-      });
-      expect(answer).toMatch(/^PROTOCOL\tbad request line/);
-      expect(await good.validate(goldenEnvelope('request-ping.xml').xml, 'request')).toEqual({ valid: true });
-      await good.close();
-    } finally {
-      await service.close();
-    }
-  }, 60_000);
-
-  it('ends the JVM on close; a connection then fails, it does not hang', async () => {
-    const service = await startValidatorService();
-    const client = await connectValidator(service.port);
-    const pid = service.pid ?? -1;
-    await service.close();
-    expect(await waitUntilGone(pid)).toBe(true);
-    await expect(client.validate('<a/>', 'request')).rejects.toThrow(expect.objectContaining({ code: 'helper-exited' }));
-    await expect(connectValidator(service.port)).rejects.toThrow(expect.objectContaining({ code: 'start-failed' }));
-  }, 60_000);
-});

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createConnection, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
 import { compiledHelperDir, HELPER_CLASS, JavaHelperError, javaTool } from './java-helper.ts';
 import { SCHEMA_NAMES, schemaPath, type SchemaName } from './schemas.ts';
@@ -40,11 +40,6 @@ function track(child: ChildProcessWithoutNullStreams): void {
     });
   }
   live.add(child);
-}
-
-/** Kills every validator JVM of this process at once, started or still starting (a run that ended before it was up). */
-export function killValidators(): void {
-  for (const running of live) running.kill('SIGKILL');
 }
 
 interface Pending {
@@ -140,15 +135,14 @@ class FramedValidator {
   }
 }
 
-/** Starts the helper JVM; resolves with it once it wrote READY (and, with `--listen`, the port it listens on). */
-async function startHelper(options: ValidatorOptions, listen: boolean) {
+/** Starts the helper JVM; resolves with it once it wrote READY. */
+async function startHelper(options: ValidatorOptions) {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_ENVELOPE_BYTES;
   const classDir = await compiledHelperDir(options.cacheDir);
   const args = [
     ...DEFAULT_JVM_OPTIONS,
     ...(options.jvmOptions ?? []),
     '-cp', classDir, HELPER_CLASS,
-    ...(listen ? ['--listen'] : []),
     `--max-bytes=${maxBytes}`,
     ...SCHEMA_NAMES.map((name) => `${name}=${schemaPath(name)}`),
   ];
@@ -245,71 +239,8 @@ async function startHelper(options: ValidatorOptions, listen: boolean) {
  * (secure processing, `disallow-doctype-decl`). Close it when done; it is killed at process exit in any case.
  */
 export async function createValidator(options: ValidatorOptions = {}): Promise<EnvelopeValidator> {
-  const helper = await startHelper(options, false);
+  const helper = await startHelper(options);
   return { pid: helper.pid, validate: (xml, schema) => helper.framed.validate(xml, schema), close: () => helper.close() };
-}
-
-/** One JVM that validates for several processes (the workers of a run), over loopback connections. */
-export interface ValidatorService {
-  /** The loopback port to give {@link connectValidator}. */
-  readonly port: number;
-  readonly pid: number | undefined;
-  /** Ends the JVM (its connections with it). */
-  close(): Promise<void>;
-}
-
-/**
- * Starts the helper JVM in `--listen` mode: the worker processes of a run each connect ({@link connectValidator})
- * instead of starting a JVM of their own, so a run pays for one JVM start and one schema compilation, and the JIT's
- * work is shared. It is killed at the exit of this process in any case.
- */
-export async function startValidatorService(options: ValidatorOptions = {}): Promise<ValidatorService> {
-  const helper = await startHelper(options, true);
-  const port = Number(helper.ready);
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
-    await helper.close();
-    throw new JavaHelperError('protocol', `the validator helper announced no port: "READY ${helper.ready}"`);
-  }
-  // Closed when every run is over: nothing is in flight, so the JVM is ended at once rather than asked to exit (which
-  // takes it about 0.3 s).
-  return { port, pid: helper.pid, close: () => helper.close({ kill: true }) };
-}
-
-/**
- * A validator over a loopback connection to a {@link startValidatorService} JVM. It does not hold the process open
- * while no document is in flight; `close` ends the connection only.
- */
-export async function connectValidator(port: number, options: Pick<ValidatorOptions, 'maxBytes'> = {}): Promise<EnvelopeValidator> {
-  const socket = createConnection({ host: '127.0.0.1', port, noDelay: true });
-  const setRef = (on: boolean): void => void (on ? socket.ref() : socket.unref());
-  const framed = new FramedValidator(options.maxBytes ?? DEFAULT_MAX_ENVELOPE_BYTES, (chunk) => socket.write(chunk), setRef);
-  let closing: Promise<void> | undefined;
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', (error) => reject(new JavaHelperError('start-failed', `cannot reach the shared validator on port ${port}: ${error.message}`)));
-  });
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => framed.receive(chunk));
-  socket.on('error', () => {
-    // reported through 'close'
-  });
-  socket.on('close', () => {
-    framed.fail(closing ? new JavaHelperError('closed', 'the validator is closed') : new JavaHelperError('helper-exited', 'the shared validator closed the connection'));
-  });
-  setRef(false);
-  return {
-    pid: undefined,
-    validate: (xml, schema) => framed.validate(xml, schema),
-    close(): Promise<void> {
-      closing ??= new Promise<void>((resolve) => {
-        framed.closing();
-        if (socket.destroyed) return resolve();
-        socket.once('close', () => resolve());
-        socket.end();
-      });
-      return closing;
-    },
-  };
 }
 
 function unescape(text: string): string {

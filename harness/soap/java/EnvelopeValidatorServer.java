@@ -6,9 +6,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,22 +29,18 @@ import org.xml.sax.XMLReader;
  * Long-lived XSD validator for tds-auth-conformance (harness/soap/validator.ts). One JVM validates many documents, so
  * the JVM start and the schema compilation are paid once.
  *
- * Arguments: [--listen] --max-bytes=N name=/abs/path.xsd ...
+ * Arguments: --max-bytes=N name=/abs/path.xsd ...
  *
- * Without --listen the documents come on stdin and the answers go to stdout. With --listen the helper serves
- * loopback TCP connections instead (one thread each, each with its own validators; the compiled schemas and the JIT's
- * work are shared), so that the worker processes of one run share one JVM; it exits at EOF on stdin (when the process
- * that started it ends).
+ * The documents come on stdin and the answers go to stdout.
  *
- * Protocol (stdin/stdout, or each connection; bytes):
- *   on start       the helper writes "READY\n" (with --listen: "READY <port>\n") on stdout once every schema is
- *                  compiled, or "FATAL\t<message>\n" and exits 3.
+ * Protocol (bytes):
+ *   on start       the helper writes "READY\n" on stdout once every schema is compiled, or "FATAL\t<message>\n" and
+ *                  exits 3.
  *   request        "<id> <schema-name> <byte-length>\n" followed by exactly <byte-length> bytes of the document.
  *   answer         "<id>\tOK\n" or "<id>\tINVALID\t<code>\t<message>\t<message>...\n", one line per request, in order.
  *                  code: not-well-formed | doctype-forbidden | schema-invalid | too-large | unknown-schema.
  *                  Messages are "[error] text (line:col)" with \ \t \n \r escaped as \\ \t \n \r.
- *   end            EOF on stdin: the helper exits 0. A malformed request line: "PROTOCOL\t<message>\n", exit 2
- *                  (with --listen: that connection is closed, the helper goes on).
+ *   end            EOF on stdin: the helper exits 0. A malformed request line: "PROTOCOL\t<message>\n", exit 2.
  *
  * Documents are parsed with secure processing on, DOCTYPE disallowed, no external entity or schema access.
  */
@@ -124,7 +117,6 @@ public final class EnvelopeValidatorServer {
     OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
     InputStream in = new BufferedInputStream(System.in, 1 << 16);
     int maxBytes = 1 << 20;
-    boolean listen = false;
     Map<String, Schema> compiled = new HashMap<>();
     SAXParserFactory parsers;
     Map<String, Target> targets;
@@ -143,9 +135,7 @@ public final class EnvelopeValidatorServer {
       parsers.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
       parsers.setXIncludeAware(false);
       for (String arg : args) {
-        if (arg.equals("--listen")) {
-          listen = true;
-        } else if (arg.startsWith("--max-bytes=")) {
+        if (arg.startsWith("--max-bytes=")) {
           maxBytes = Integer.parseInt(arg.substring("--max-bytes=".length()));
         } else {
           int eq = arg.indexOf('=');
@@ -158,10 +148,6 @@ public final class EnvelopeValidatorServer {
       out.write(("FATAL\t" + escape(String.valueOf(e)) + "\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
       System.exit(3);
-      return;
-    }
-    if (listen) {
-      listen(compiled, parsers, maxBytes, targets, in, out);
       return;
     }
     out.write("READY\n".getBytes(StandardCharsets.US_ASCII));
@@ -179,64 +165,6 @@ public final class EnvelopeValidatorServer {
     Map<String, Target> targets = new HashMap<>();
     for (Map.Entry<String, Schema> e : compiled.entrySet()) targets.put(e.getKey(), new Target(e.getValue(), parsers));
     return targets;
-  }
-
-  /**
-   * Serves loopback connections until stdin ends. The first connection uses the validators already made (they are
-   * warm); every other gets its own, as a Validator is not thread-safe.
-   */
-  private static void listen(Map<String, Schema> compiled, SAXParserFactory parsers, int maxBytes, Map<String, Target> first,
-      InputStream in, OutputStream out) throws IOException {
-    ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread acceptor = new Thread(() -> {
-      Map<String, Target> spare = first;
-      while (true) {
-        Socket socket;
-        try {
-          socket = server.accept();
-        } catch (IOException e) {
-          return;
-        }
-        Map<String, Target> targets;
-        try {
-          targets = spare != null ? spare : targetsFor(compiled, parsers);
-        } catch (Exception e) {
-          try {
-            socket.close();
-          } catch (IOException ignored) {
-            // nothing to do
-          }
-          continue;
-        }
-        spare = null;
-        Map<String, Target> mine = targets;
-        Thread connection = new Thread(() -> {
-          try (Socket s = socket) {
-            s.setTcpNoDelay(true);
-            OutputStream sout = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
-            try {
-              serve(new BufferedInputStream(s.getInputStream(), 1 << 16), sout, mine, maxBytes);
-            } catch (ProtocolException e) {
-              protocolError(sout, e.getMessage());
-            }
-            sout.flush();
-          } catch (IOException e) {
-            // the other end went away: nothing to answer
-          }
-        }, "validator-connection");
-        connection.setDaemon(true);
-        connection.start();
-      }
-    }, "validator-acceptor");
-    acceptor.setDaemon(true);
-    acceptor.start();
-    out.write(("READY " + server.getLocalPort() + "\n").getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-    // The process that started the helper holds stdin open: its end (or its death) ends the helper.
-    while (in.read() >= 0) {
-      // ignore anything written
-    }
-    System.exit(0);
   }
 
   /** Answers the requests of one stream until its EOF. */
