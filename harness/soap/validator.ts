@@ -192,7 +192,7 @@ async function startHelper(options: ValidatorOptions) {
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => framed.receive(chunk));
 
-  const ready = await new Promise<string>((resolve, reject) => {
+  await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       fail(new JavaHelperError('start-failed', `the validator JVM did not start within ${options.startTimeoutMs ?? 30_000} ms`));
     }, options.startTimeoutMs ?? 30_000);
@@ -215,14 +215,12 @@ async function startHelper(options: ValidatorOptions) {
 
   return {
     framed,
-    ready,
     pid: child.pid,
-    close(options: { kill?: boolean } = {}): Promise<void> {
+    close(): Promise<void> {
       closing ??= (async () => {
         framed.closing();
         setRef(true);
-        if (options.kill) child.kill('SIGKILL');
-        else child.stdin.end();
+        child.stdin.end();
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
