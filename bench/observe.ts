@@ -92,17 +92,11 @@ export function describeObserveScaling(s: ObserveScaling): string[] {
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { exchanges: { type: 'string', default: '2000,20000' }, pairs: { type: 'string', default: '3' }, child: { type: 'string' }, 'no-validator': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { exchanges: { type: 'string', default: '2000,20000' }, pairs: { type: 'string', default: '3' }, 'no-validator': { type: 'boolean', default: false } } });
   const validator = !values['no-validator'];
-  if (values.child !== undefined) {
-    const r = await runChild(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), CHILD, values.child, ...(validator ? [] : ['--no-validator'])]);
-    process.stdout.write(r.stdout);
-    process.stderr.write(r.stderr);
-  } else {
-    const sizes = values.exchanges.split(',').map(Number) as [number, number];
-    console.log(machineLine());
-    console.log(`observe: judging ${sizes.map((s) => fmt.int(s)).join(' and ')} recorded exchanges after the traffic stopped, ${values.pairs} pairs${validator ? '' : ', no schema validator'}`);
-    const s = await measureObserveScaling(sizes, Number(values.pairs), { validator, log: console.log });
-    for (const l of describeObserveScaling(s)) console.log(l);
-  }
+  const sizes = values.exchanges.split(',').map(Number) as [number, number];
+  console.log(machineLine());
+  console.log(`observe: judging ${sizes.map((s) => fmt.int(s)).join(' and ')} recorded exchanges after the traffic stopped, ${values.pairs} pairs${validator ? '' : ', no schema validator'}`);
+  const s = await measureObserveScaling(sizes, Number(values.pairs), { validator, log: console.log });
+  for (const l of describeObserveScaling(s)) console.log(l);
 }

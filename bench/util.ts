@@ -62,11 +62,6 @@ export function runChild(command: string, args: readonly string[], options: { en
   });
 }
 
-/** Summed VmRSS (KiB) of `pid` and all its descendants, read from /proc. */
-export function treeRssKiB(pid: number): number {
-  return treeMemoryKiB(pid).rss;
-}
-
 /** The processes of the tree under `pid` (itself included), read from /proc; empty without it. */
 function treePids(pid: number): number[] {
   const children = new Map<number, number[]>();

@@ -2,7 +2,7 @@
  * The judges: pure functions from what was sent and answered to the problems a rule finds, one module per rule area.
  * The suites (driving a client, probing a service) and `observe`/`judge` (recorded traffic) decide with the same code.
  */
-export { problem } from './problem.ts';
+export { plural, problem } from './problem.ts';
 export { api03Problems } from './api-calls.ts';
 export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
 export { env02Problems } from './environments.ts';

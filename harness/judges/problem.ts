@@ -14,3 +14,6 @@ export interface Problem {
 export function problem(clause: string, message: string, expected: string, actual: string): Problem {
   return { clause, message, expected, actual };
 }
+
+/** `1 call`, `2 calls`: a count and its noun, as the judges' and observe's messages write them. */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,12 +1,10 @@
-import { problem, type Problem } from './problem.ts';
+import { plural, problem, type Problem } from './problem.ts';
 
 /**
  * API-04, API-05 and LIFE-03: when a client asks for a new sessionless token. Each side gathers the facts its way —
  * the client suites from the simulator's event log of a driven client (ordered, on the simulator's clock), `observe`
  * and `judge` from recorded traffic (with its timing latitudes) — and these functions decide.
  */
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The latitude `renew-ahead` (harness/catalog/latitudes.ts): a client may renew its token within the last tenth of

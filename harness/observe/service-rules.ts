@@ -5,7 +5,7 @@
  */
 import {
   answerKind, answerSchema, err03Problems, err04Problem, err05Observation, isInvalidClient, rest03Problems, rest05Problems, soap02Problem, STOK_CLAUSES,
-  stokProblems, type AnswerKind,
+  stokProblems, plural, type AnswerKind,
 } from '../judges/index.ts';
 import type { Verdict } from '../soap/index.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
@@ -18,8 +18,6 @@ export type ResponseValidator = (xml: string, schema: 'response' | 'response-bus
 
 /** The service rules this module judges, in catalog order. */
 export const OBSERVABLE_SERVICE_RULES = ['REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'STOK-02', 'ERR-03', 'ERR-04', 'ERR-05'] as const;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function rest03and05(t: Traffic): ClauseVerdict[] {
   const ok = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 200 && r.x.response.status < 300);

@@ -77,13 +77,7 @@ export function inProcessEnvelopeValidator(options: { readonly maxBytes?: number
   const v = createInProcessValidator(options);
   return {
     pid: undefined,
-    validate: (xml, schema) => {
-      try {
-        return Promise.resolve(v.validateNow(xml, schema));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    validate: async (xml, schema) => v.validateNow(xml, schema),
     close: async () => v.close(),
   };
 }
