@@ -52,6 +52,11 @@ export interface RunConfig {
   /** Time limit of one HTTP request, in ms. */
   readonly requestTimeoutMs: number;
   /**
+   * Longest a request may spend waiting out throttles (429, 503, busy faults) before its check ends `error`
+   * (`RATE_LIMITED`), in ms (`--throttle-wait`, the target config's `throttleWaitSeconds`; 60 s when left out).
+   */
+  readonly throttleWaitMs?: number | undefined;
+  /**
    * The main process's session registry (live runs through the CLI): sessions are registered there before their
    * token is used, and the budget is counted there. Its key is made for the run; it is not a secret of the target.
    */

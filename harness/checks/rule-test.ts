@@ -10,6 +10,7 @@ import { formatExchange, recordingTransport, type Exchange } from './evidence.ts
 import { CheckFailure } from './failure.ts';
 import { redact } from './secrets.ts';
 import { currentTarget, runConfig } from './target.ts';
+import { endThrottleScope, throttleScope } from '../targets/throttle.ts';
 import { beginCheck, endCheck } from './trace.ts';
 
 /** What a check body gets. */
@@ -154,11 +155,17 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
     },
   };
   let trace: CheckMeta['trace'];
+  let throttle: CheckMeta['throttle'] | null | undefined;
   const meta = (m: CheckMeta): CheckMeta => {
     trace ??= endCheck();
-    return { ...m, resources, clauses: coverage(), ...(trace && { trace }) };
+    if (throttle === undefined) {
+      const t = endThrottleScope();
+      throttle = t && (t.throttled > 0 || t.intervalMs > 0) ? t : null;
+    }
+    return { ...m, resources, clauses: coverage(), ...(trace && { trace }), ...(throttle && { throttle }) };
   };
   beginCheck(ids, test.task.name);
+  throttleScope();
   try {
     await body(ctx);
     setMeta(test, meta(outcome ? { outcome } : {}));

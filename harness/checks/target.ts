@@ -2,6 +2,7 @@ import { expect, inject } from 'vitest';
 import { suiteFileKey } from '../package-info.ts';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, type Target } from '../targets/index.ts';
+import { throttledTransport } from '../targets/throttle.ts';
 import { budgetedTransport, LIVE_BUDGET } from './budget.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
@@ -30,11 +31,20 @@ async function untraced(run: RunConfig): Promise<Target> {
     const path = run.target.fileProfiles ? expect.getState().testPath : undefined;
     const file = path === undefined ? undefined : suiteFileKey(path);
     const profile = (file !== undefined ? run.target.fileProfiles?.[file] : undefined) ?? run.target.profile;
-    return createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
+    const sim = await createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
+    // A throttling front of the simulator (a profile's `throttle`) is waited out as a live one is.
+    return { ...sim, transport: throttledTransport(sim.transport, throttleOptions(run, sim)) };
   }
   const target = createLiveTarget(run.target.config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
   // One budget for the whole run, counted by the main process's session registry (across workers and test files).
-  return { ...target, transport: budgetedTransport(target.transport, run.budget ?? LIVE_BUDGET, runLedger(run)) };
+  // Throttles are waited out inside it: a throttled attempt is a request, not a token or session created.
+  const waitMs = run.throttleWaitMs ?? (run.target.config.throttleWaitSeconds !== undefined ? run.target.config.throttleWaitSeconds * 1000 : undefined);
+  const throttled = throttledTransport(target.transport, { ...throttleOptions(run, target), ...(waitMs !== undefined && { maxWaitMs: waitMs }) });
+  return { ...target, transport: budgetedTransport(throttled, run.budget ?? LIVE_BUDGET, runLedger(run)) };
+}
+
+function throttleOptions(run: RunConfig, target: Target): { faultCodes: Target['faultCodes']; maxWaitMs?: number } {
+  return { faultCodes: target.faultCodes, ...(run.throttleWaitMs !== undefined && { maxWaitMs: run.throttleWaitMs }) };
 }
 
 /** The target of this test file, created on first use and closed after the file (see `setup.ts`). */

@@ -49,6 +49,8 @@ Options:
   --max-sessions <n>             live targets: sessions the run may open (default 40)
   --rate <n>                     live targets: requests per second, at most (default 5)
   --timeout <ms>                 time limit of one request
+  --throttle-wait <seconds>      longest one request waits out throttling (429, 503, busy faults; Retry-After
+                                 honoured) before its check ends error RATE_LIMITED (default 60)
   --shard <i/n>                  run only the i-th of n parts of the suites' files (a CI matrix job); join the
                                  parts' report.json with "tds-conformance merge"
   --quiet                        no progress lines
@@ -90,6 +92,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     baseline: { type: 'string' },
     'update-baseline': { type: 'boolean', default: false },
     timeout: { type: 'string' },
+    'throttle-wait': { type: 'string' },
     client: { type: 'string' },
     'client-module': { type: 'string' },
     'client-timeout': { type: 'string' },
@@ -145,6 +148,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   const seed = parseInteger('seed', values.seed, 0, MAX_SEED);
   const runs = parseInteger('runs', values.runs, 1);
   const timeout = parseInteger('timeout', values.timeout, 1, MAX_TIMEOUT_MS);
+  const throttleWait = parseInteger('throttle-wait', values['throttle-wait'], 0, 3_600);
   const options: RunOptions = {
     target: values.target,
     suite,
@@ -156,6 +160,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     ...(seed !== undefined && { seed }),
     ...(runs !== undefined && { runs }),
     ...(timeout !== undefined && { requestTimeoutMs: timeout }),
+    ...(throttleWait !== undefined && { throttleWaitMs: throttleWait * 1000 }),
     ...(replay && { replay }),
     ...(client && { client }),
     ...(clientTimeout !== undefined && { clientTimeoutMs: clientTimeout }),

@@ -11,7 +11,7 @@ import { replayCommand, withContext } from './replay.ts';
 import type {
   CheckResult,
   Correlation, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
-  TestRecord, UnmappedTest,
+  TestRecord, Throttling, UnmappedTest,
 } from './model.ts';
 
 export const TOOL_NAME = 'tds-auth-conformance';
@@ -132,6 +132,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     selection: catalog.map((r) => r.id).filter((id) => selected.has(id)),
     summary: summarize(withPrerequisites),
     resources: { ...sumResources(records), ...options.resources },
+    ...throttlingOf(records, options.target.kind === 'live'),
     rules: withPrerequisites,
     unmapped,
     runErrors,
@@ -334,6 +335,28 @@ function completeReplay(check: CheckResult, options: BuildOptions): CheckResult 
     ? withContext(check.replay, context)
     : replayCommand({ check: check.name }, options.seed, context);
   return { ...check, replay };
+}
+
+/** The run's throttling, summed from the checks' `meta.throttle`: present when any was met, and for a live target. */
+function throttlingOf(records: readonly TestRecord[], live: boolean): { throttling?: Throttling } {
+  let throttled = 0;
+  let waitedMs = 0;
+  let gaveUp = 0;
+  let endIntervalMs = 0;
+  const statuses: Record<string, number> = {};
+  const retryAfter = new Set<string>();
+  for (const r of records) {
+    const t = r.meta?.throttle;
+    if (!t) continue;
+    throttled += t.throttled;
+    waitedMs += t.waitedMs;
+    gaveUp += t.gaveUp;
+    endIntervalMs = t.intervalMs;
+    for (const [s, n] of Object.entries(t.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+    for (const v of t.retryAfter) if (retryAfter.size < 8) retryAfter.add(v);
+  }
+  if (throttled === 0 && !live) return {};
+  return { throttling: { throttled, waitedMs: Math.round(waitedMs), statuses, retryAfter: [...retryAfter], endIntervalMs: Math.round(endIntervalMs), gaveUp } };
 }
 
 function sumResources(records: readonly TestRecord[]): Resources {

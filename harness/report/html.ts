@@ -1,6 +1,7 @@
 import { areas } from '../catalog/index.ts';
 import type { CheckResult, Report, RuleResult, Status } from './model.ts';
 import { STATUSES } from './model.ts';
+import { throttlingLine } from './throttling.ts';
 
 /**
  * `report.html`: the report for people, in one self-contained file (inline CSS and script; no network, no external
@@ -110,6 +111,7 @@ function header(report: Report): string {
     ['completion', report.completion],
     ['selected rules', `${report.selection.length} of ${report.rules.length}`],
     ['created on the target', `${r.tokens} tokens, ${r.sessionsOpened} sessions opened, ${r.sessionsClosed} closed`],
+    ...(report.throttling !== undefined ? [['throttling', throttlingLine(report.throttling).replace(/^throttling: /, '')] as [string, string]] : []),
   ];
   if (report.baseline !== undefined) rows.push(['baseline', report.baseline.file]);
   return [

@@ -1,5 +1,6 @@
 import { areas } from '../catalog/index.ts';
 import type { CheckResult, Report, RuleResult, Summary } from './model.ts';
+import { throttlingLine } from './throttling.ts';
 
 /**
  * `report.md`: the run at a glance (target, seed, exit code, summary), a table of rules per area, then every
@@ -21,6 +22,7 @@ export function renderMarkdown(report: Report): string {
     `| exit code | ${report.exitCode} |`,
     `| selected rules | ${report.selection.length} of ${report.rules.length} |`,
     `| created on the target | ${report.resources.tokens} tokens, ${report.resources.sessionsOpened} sessions opened, ${report.resources.sessionsClosed} closed |`,
+    ...(report.throttling !== undefined ? [`| throttling | ${cell(throttlingLine(report.throttling).replace(/^throttling: /, ''))} |`] : []),
     '',
   );
 

@@ -86,6 +86,24 @@ export interface CheckMeta {
   readonly failure?: CheckFailureDetail;
   /** Counts a live run must report: tokens and sessions the check created and closed. */
   readonly resources?: { readonly tokens: number; readonly sessionsOpened: number; readonly sessionsClosed: number };
+  /** Throttled answers the transport waited out during the check (absent when there were none). */
+  readonly throttle?: CheckThrottle;
+}
+
+/** What the transport met of throttling during one check (see harness/targets/throttle.ts). */
+export interface CheckThrottle {
+  /** Throttled answers (429, 503, busy faults), every attempt counted. */
+  readonly throttled: number;
+  /** Time spent waiting them out, in ms. */
+  readonly waitedMs: number;
+  /** Throttled answers by status (`429`, `503`, `busy`). */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** `Retry-After` values seen. */
+  readonly retryAfter: readonly string[];
+  /** The pause the adaptive pace put between requests when the check ended, in ms. */
+  readonly intervalMs: number;
+  /** Requests given up as `RATE_LIMITED`. */
+  readonly gaveUp: number;
 }
 
 declare module 'vitest' {

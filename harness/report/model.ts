@@ -174,6 +174,25 @@ export interface Resources {
   readonly sessionsClosed: number;
 }
 
+/**
+ * Throttling the run met (429, 503, busy faults): waited out by the transport, never judged. Present when the run met
+ * any, and always for a live target.
+ */
+export interface Throttling {
+  /** Throttled answers, every attempt counted. */
+  readonly throttled: number;
+  /** Time spent waiting them out, in ms. */
+  readonly waitedMs: number;
+  /** Throttled answers by status (`429`, `503`, `busy`). */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** `Retry-After` values seen (distinct, at most 8). */
+  readonly retryAfter: readonly string[];
+  /** The pause between requests the run's pace had reached when its last check ended, in ms (0: not slowed). */
+  readonly endIntervalMs: number;
+  /** Requests still throttled after the run's wait: their checks ended `error` (`RATE_LIMITED`). */
+  readonly gaveUp: number;
+}
+
 /** A conformance test whose title names no catalog rule. */
 export interface UnmappedTest {
   readonly name: string;
@@ -258,6 +277,8 @@ export interface Report {
   readonly selection: readonly RuleId[];
   readonly summary: Summary;
   readonly resources: Resources;
+  /** Throttling met and waited out (see {@link Throttling}). */
+  readonly throttling?: Throttling;
   /** Every rule of the catalog, once, in catalog order. */
   readonly rules: readonly RuleResult[];
   readonly unmapped: readonly UnmappedTest[];

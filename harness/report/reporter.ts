@@ -17,6 +17,7 @@ import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
 import { redactReport } from './redact-report.ts';
 import { REPORT_FILES, writeReports } from './write.ts';
+import { throttlingLine } from './throttling.ts';
 import { mark } from '../timing.ts';
 
 export interface ConformanceReporterOptions {
@@ -312,6 +313,11 @@ export class ConformanceReporter implements Reporter {
         + (g.checkedAnyway.length > 0 ? ` (${g.checkedAnyway.join(', ')} listed as expected skips but checked: the baseline can drop them)` : ''));
     }
     for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
+    if (report.target.kind === 'live') {
+      const r = report.resources;
+      this.#print(`created on the target: ${r.tokens} token${r.tokens === 1 ? '' : 's'}, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed`);
+    }
+    if (report.throttling !== undefined) this.#print(throttlingLine(report.throttling));
 
     this.#print('');
     if (this.#options.write !== false && !this.#options.quiet) {
@@ -333,3 +339,4 @@ export class ConformanceReporter implements Reporter {
     this.#log(this.#redactor.redact(line));
   }
 }
+

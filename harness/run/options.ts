@@ -35,6 +35,8 @@ export interface RunOptions {
    */
   readonly replay?: ReplayTarget;
   readonly requestTimeoutMs?: number;
+  /** Longest a request may wait out throttles before its check ends `error` (`--throttle-wait`, in ms here). */
+  readonly throttleWaitMs?: number;
   readonly quiet?: boolean;
   readonly log?: (line: string) => void;
   /** Write report files (default true). */

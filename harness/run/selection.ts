@@ -30,7 +30,7 @@ export function exactTitlePattern(title: string): string {
  * The arguments that make a replay command run in the same context as this run: `--target` (unless the simulator),
  * `--suite` (unless `service`), each `--defect`, `--allow-opt-in`, and `--runs` and `--timeout` when given.
  */
-export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'defects' | 'allowOptIn' | 'runs' | 'requestTimeoutMs' | 'client'>): string[] {
+export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'defects' | 'allowOptIn' | 'runs' | 'requestTimeoutMs' | 'throttleWaitMs' | 'client'>): string[] {
   return [
     ...(options.client?.kind === 'command' ? ['--client', options.client.command] : []),
     ...(options.client?.kind === 'module' ? ['--client-module', options.client.path] : []),
@@ -40,6 +40,7 @@ export function replayContext(options: Pick<RunOptions, 'target' | 'suite' | 'de
     ...(options.allowOptIn ? ['--allow-opt-in'] : []),
     ...(options.runs !== undefined ? ['--runs', String(options.runs)] : []),
     ...(options.requestTimeoutMs !== undefined ? ['--timeout', String(options.requestTimeoutMs)] : []),
+    ...(options.throttleWaitMs !== undefined ? ['--throttle-wait', String(Math.round(options.throttleWaitMs / 1000))] : []),
   ];
 }
 

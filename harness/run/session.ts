@@ -142,6 +142,7 @@ export class ConformanceSession {
       allowOptIn: options.allowOptIn ?? config?.allowOptIn ?? false,
       replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
       requestTimeoutMs: options.requestTimeoutMs ?? config?.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
+      ...(options.throttleWaitMs !== undefined && { throttleWaitMs: options.throttleWaitMs }),
       ...(options.client && { client: options.client }),
       ...(options.clientTimeoutMs !== undefined && { clientTimeoutMs: options.clientTimeoutMs }),
       ...(budget && { budget }),

@@ -30,6 +30,8 @@ export interface TargetConfig {
   /** PEM file of a private CA to trust (path relative to the config file). */
   readonly caFile?: string;
   readonly requestTimeoutMs?: number;
+  /** Longest a request may wait out the service's throttling (429, 503, busy faults) before its check ends `error` (default 60). */
+  readonly throttleWaitSeconds?: number;
   /**
    * The name of the correlation header every request carries (`X-Conformance-Check` when left out), or `false` for
    * a service that refuses unknown headers (see harness/checks/trace.ts).
@@ -155,6 +157,7 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
   const sessionPoolSize = num('sessionPoolSize');
   const sessionTimeoutSeconds = num('sessionTimeoutSeconds');
   const requestTimeoutMs = num('requestTimeoutMs');
+  const throttleWaitSeconds = num('throttleWaitSeconds');
   if (value.allowOptIn !== undefined && typeof value.allowOptIn !== 'boolean') throw invalid(file, 'allowOptIn', 'must be true or false');
   const caFile = str(file, value, 'caFile', '', true);
   const correlationHeader = value.correlationHeader;
@@ -176,6 +179,7 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     ...(sessionPoolSize !== undefined && { sessionPoolSize }),
     ...(sessionTimeoutSeconds !== undefined && { sessionTimeoutSeconds }),
     ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
+    ...(throttleWaitSeconds !== undefined && { throttleWaitSeconds }),
     ...(typeof value.allowOptIn === 'boolean' && { allowOptIn: value.allowOptIn }),
     ...(caFile !== undefined && { caFile: resolve(dirname(file), caFile) }),
     ...(correlationHeader !== undefined && { correlationHeader: correlationHeader as string | false }),

@@ -26,7 +26,9 @@ export type TransportErrorCode =
   /** The connection was cut before a complete answer. */
   | 'CONNECTION_DROPPED'
   /** The answer was larger than the transport accepts. */
-  | 'RESPONSE_TOO_LARGE';
+  | 'RESPONSE_TOO_LARGE'
+  /** The target kept throttling the request (429, 503, a busy fault) past the run's wait (see `throttle.ts`). */
+  | 'RATE_LIMITED';
 
 /** A request that got no (complete) answer. Checks turn it into an `error` verdict, or a `fail` where a hang is the rule's failure. */
 export class TransportError extends Error {
