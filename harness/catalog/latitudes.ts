@@ -53,6 +53,11 @@ export const latitudes: readonly Latitude[] = [
     text: 'Answers may take time (within the request time limit); nothing is required of their timing.',
     basis: 'Rate limits and timings: not shown.',
   },
+  {
+    id: 'throttling',
+    text: 'The service, or a gateway in front of it, may refuse to process a request now: a 429 (with or without `Retry-After`), a 503 (any body), or a SOAP busy fault. The harness waits and sends the same request again; a throttled answer is never judged as the answer to a rule\'s request.',
+    basis: 'Rate limits and timings: not shown.',
+  },
   // REST clients
   {
     id: 'renew-ahead',

@@ -54,7 +54,12 @@ export class PrerequisiteFailed extends Error {
  */
 export class Inconclusive extends Error {
   readonly code = 'INCONCLUSIVE' satisfies CheckErrorCode;
-  constructor(message: string) {
+  /**
+   * `recheck`: a control the check runner sends before it reports the error — the same kind of request with one
+   * factor changed — which may show that the answer is the target's usual shape for a refusal it breaks elsewhere
+   * (a prerequisite that failed, not an error).
+   */
+  constructor(message: string, readonly recheck?: () => Promise<PrerequisiteFailed | undefined>) {
     super(message);
     this.name = 'Inconclusive';
   }

@@ -160,7 +160,52 @@ async function callSoapWith(ctx: CheckContext, env: Environment, token: string, 
 
 /** What a SOAP exchange's answer means, with the target's own fault codes. */
 export function soapAnswerOf(ctx: CheckContext, x: SoapExchange): SoapAnswer {
-  return classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
+  const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
+  if (answer.kind === 'not-soap') notSoapContexts.set(answer, ctx);
+  return answer;
+}
+
+/** The check context of each answer without a SOAP envelope, for its control ({@link inconclusiveAnswer}). */
+const notSoapContexts = new WeakMap<SoapAnswer, CheckContext>();
+/** Per target: how it answers a clearly invalid token (undefined: with a SOAP envelope, as ERR-04 requires). */
+const refusalShapes = new WeakMap<object, Promise<string | undefined>>();
+
+/** A token nobody issued: ERR-04's case, which the document says gets a SOAP fault. */
+const UNKNOWN_TOKEN = 'T1RLAQ-tds-conformance-control-unknown-token';
+
+/**
+ * Whether the target answers a clearly invalid token without a SOAP envelope (a gateway that puts a page of its own
+ * in place of every fault, say): then an answer without an envelope where a refusal may be due cannot be told from a
+ * refusal, and ERR-04 judges the shape. Sent once per target: `SessionCloseRQ` with a token nobody issued.
+ */
+function refusalWithoutEnvelope(ctx: CheckContext): Promise<string | undefined> {
+  let shape = refusalShapes.get(ctx.target);
+  if (!shape) {
+    shape = (async () => {
+      const env = (['cert', 'prod'] as const).find((e) => ctx.target.environments[e]);
+      if (!env) return undefined;
+      const x = await soapCall(ctx, env, { action: 'SessionCloseRQ', security: { kind: 'binarySecurityToken', token: UNKNOWN_TOKEN }, body: actionBody('SessionCloseRQ') });
+      if (x.envelope) return undefined;
+      return `SessionCloseRQ with a token nobody issued got no SOAP envelope either (HTTP ${x.response.status}): the target does not answer refusals with a SOAP fault (ERR-04 judges that)`;
+    })();
+    shape.catch(() => undefined);
+    refusalShapes.set(ctx.target, shape);
+  }
+  return shape;
+}
+
+/**
+ * The error for an answer that says nothing about what a check asks (`message`). An answer without a SOAP envelope
+ * gets a control first: when a clearly invalid token gets no envelope either, the answer may be the target's refusal,
+ * and the check is `skipped` after ERR-04 (the shape of refusals), not `error`.
+ */
+export function inconclusiveAnswer(answer: RestAnswer | SoapAnswer, message: string): Inconclusive {
+  const ctx = answer.kind === 'not-soap' ? notSoapContexts.get(answer) : undefined;
+  if (!ctx) return new Inconclusive(message);
+  return new Inconclusive(message, async () => {
+    const why = await refusalWithoutEnvelope(ctx);
+    return why === undefined ? undefined : new PrerequisiteFailed(`${message}; ${why}`, ['ERR-04']);
+  });
 }
 
 type Answer =
@@ -222,7 +267,7 @@ export async function expectAccepted(a: Answer, what: string, hint: string, expe
   if (verdict.kind === 'refused') {
     throw new CheckFailure(verdict.by === 'answer' ? `${what} was refused` : `${what} was refused: ${verdict.because}`, { expected, actual: describe(a) });
   }
-  throw new Inconclusive(`${what}: the answer was ${describe(a)}, which says nothing about the token (${verdict.why}); ${hint}`);
+  throw inconclusiveAnswer(a.answer, `${what}: the answer was ${describe(a)}, which says nothing about the token (${verdict.why}); ${hint}`);
 }
 
 /** The token must have been refused: a refusal (by classification or by difference) passes, a success fails, anything else is inconclusive. */
@@ -230,7 +275,7 @@ export async function expectRefused(a: Answer, what: string, hint: string, expec
   const verdict = await attributeAnswer(a, control);
   if (verdict.kind === 'refused') return;
   if (verdict.kind === 'served') throw new CheckFailure(`${what} was accepted`, { expected, actual: describe(a) });
-  throw new Inconclusive(`${what}: the answer was ${describe(a)}, neither an acceptance nor a refusal of the token (${verdict.why}); ${hint}`);
+  throw inconclusiveAnswer(a.answer, `${what}: the answer was ${describe(a)}, neither an acceptance nor a refusal of the token (${verdict.why}); ${hint}`);
 }
 
 /** Whether the answer accepted the token, or `undefined` when it says nothing about it. */

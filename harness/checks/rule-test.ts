@@ -5,7 +5,7 @@ import { replayCommand } from '../report/replay.ts';
 import { DEFAULT_RUNS } from '../run-config.ts';
 import { findClause, getRule, type RuleId, type Where } from '../catalog/index.ts';
 import type { Target, Transport } from '../targets/index.ts';
-import { NotApplicable, OptInRequired, outcomeOf } from './errors.ts';
+import { Inconclusive, NotApplicable, OptInRequired, outcomeOf } from './errors.ts';
 import { formatExchange, recordingTransport, type Exchange } from './evidence.ts';
 import { CheckFailure } from './failure.ts';
 import { redact } from './secrets.ts';
@@ -169,7 +169,9 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
   try {
     await body(ctx);
     setMeta(test, meta(outcome ? { outcome } : {}));
-  } catch (err) {
+  } catch (caught) {
+    // An inconclusive answer with a control of its own (see Inconclusive): the control decides what it was.
+    const err = caught instanceof Inconclusive && caught.recheck ? ((await caught.recheck().catch(() => undefined)) ?? caught) : caught;
     const thrown = outcomeOf(err);
     if (thrown.kind === 'not-run') {
       const outcome = thrown.outcome.kind === 'skipped' ? { ...thrown.outcome, reason: redact(thrown.outcome.reason) } : thrown.outcome;

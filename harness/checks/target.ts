@@ -32,8 +32,9 @@ async function untraced(run: RunConfig): Promise<Target> {
     const file = path === undefined ? undefined : suiteFileKey(path);
     const profile = (file !== undefined ? run.target.fileProfiles?.[file] : undefined) ?? run.target.profile;
     const sim = await createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
-    // A throttling front of the simulator (a profile's `throttle`) is waited out as a live one is.
-    return { ...sim, transport: throttledTransport(sim.transport, throttleOptions(run, sim)) };
+    // A throttling front of the simulator (a profile's `throttle`) is waited out as a live one is, on the
+    // simulator's scale (it answers `Retry-After: 0`; a 503 is backed off in milliseconds, not seconds).
+    return { ...sim, transport: throttledTransport(sim.transport, { ...throttleOptions(run, sim), baseBackoffMs: 4, minIntervalMs: 2, maxIntervalMs: 20 }) };
   }
   const target = createLiveTarget(run.target.config, { requestTimeoutMs: run.requestTimeoutMs, allowOptIn: run.allowOptIn });
   // One budget for the whole run, counted by the main process's session registry (across workers and test files).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization, encodeBase64Utf8 } from '../credentials/index.ts';
 import { buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody, type ParsedEnvelope } from '../soap/index.ts';
-import { cred01Problems, cred04Problem, err06KeepsProblem, err06LoopProblem, isJsonContentType, readCred02, rest01Problems, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem, serviceSaid } from './index.ts';
+import { cred01Problems, cred04Problem, err02DistinguishableProblem, err06KeepsProblem, err06LoopProblem, isJsonContentType, readCred02, rest01Problems, rest03Problems, rest05Problems, sess05BodyProblem, sess05HeaderProblem, serviceSaid } from './index.ts';
 
 const json = (status: number, body: unknown, type = 'application/json;charset=UTF-8') => ({ status, headers: { 'content-type': type }, body: JSON.stringify(body) });
 
@@ -141,5 +141,23 @@ describe('ERR-06 judges (the client suite and observe)', () => {
     expect(err06LoopProblem(1)).toBeUndefined();
     expect(err06LoopProblem(2)).toBeUndefined();
     expect(err06LoopProblem(3)).toEqual({ clause: 'ERR-06.no-retry-loop', message: 'the client retried invalid_client in a loop', expected: 'at most 2 token requests', actual: '3 token requests' });
+  });
+});
+
+describe('ERR-02.distinguishable judge (against the ERR-01 answers of the same run)', () => {
+  const err01 = [
+    { ...serviceSaid('{"error":"invalid_client","error_description":"Credentials are missing or the syntax is not correct"}', 401), what: 'no Authorization header' },
+    { ...serviceSaid('<html>401</html>', 401), what: 'one layer of base64' },
+  ];
+  it('finds nothing when the answer differs from every ERR-01 answer in its status, error or description', () => {
+    expect(err02DistinguishableProblem(serviceSaid('{"error":"invalid_client","error_description":"Wrong clientID or clientSecret"}', 401), err01)).toBeUndefined();
+    expect(err02DistinguishableProblem(serviceSaid('{"error":"invalid_client","error_description":"Credentials are missing or the syntax is not correct"}', 400), err01)).toBeUndefined();
+  });
+  it('fails an answer equal to an ERR-01 answer in status, error and description, whatever its words', () => {
+    const uniform = '{"error":"invalid_client","error_description":"Client authentication failed"}';
+    const p = err02DistinguishableProblem(serviceSaid(uniform, 401), [{ ...serviceSaid(uniform, 401), what: 'no Authorization header' }]);
+    expect(p?.clause).toBe('ERR-02.distinguishable');
+    expect(p?.message).toContain('cannot be told from the answer to no Authorization header');
+    expect(p?.actual).toBe('HTTP 401, error "invalid_client", error_description "Client authentication failed"');
   });
 });

@@ -74,3 +74,15 @@ export function err06LoopProblem(requests: number): Problem | undefined {
   if (requests <= 2) return undefined;
   return problem('ERR-06.no-retry-loop', 'the client retried invalid_client in a loop', 'at most 2 token requests', `${requests} token requests`);
 }
+
+/**
+ * ERR-02.distinguishable, judged against answers, not words: an answer to well-formed credentials with a wrong client
+ * ID or secret (`answer`) must differ from every answer the same target gave the same run to missing or malformed
+ * credentials (`err01Answers`, ERR-01's cases). Equal status, `error` and `error_description` cannot be told apart.
+ */
+export function err02DistinguishableProblem(answer: ServiceSaid, err01Answers: readonly (ServiceSaid & { readonly what: string })[], what = 'the answer to a wrong client ID or secret'): Problem | undefined {
+  const same = err01Answers.find((a) => a.status === answer.status && a.error === answer.error && a.description === answer.description);
+  if (!same) return undefined;
+  const shown = `HTTP ${answer.status}, error ${JSON.stringify(answer.error)}, error_description ${JSON.stringify(answer.description)}`;
+  return problem('ERR-02.distinguishable', `${what} cannot be told from the answer to ${same.what} (ERR-01's case): both are ${shown}`, 'an answer that differs from ERR-01\'s (its error_description saying the client ID or secret is wrong)', shown);
+}

@@ -603,6 +603,32 @@ const defectCases: readonly DefectCase[] = [
     },
   },
   {
+    id: 'err01-gateway-401-page',
+    observe: (s) => {
+      const res = s.core.handle(tokenRequest('cert', undefined));
+      if (res.kind !== 'response') throw new Error(`expected an answer, the simulator chose "${res.kind}"`);
+      return { status: res.status, type: res.headers['content-type'], html: res.body.includes('<html>'), events: s.core.events.lastSeq };
+    },
+    // The gateway answers itself: the service never sees the request (no event).
+    withDefect: { status: 401, type: 'text/html', html: true, events: 0 },
+    conformant: { status: 401, type: 'application/json;charset=UTF-8', html: false, events: 1 },
+  },
+  {
+    id: 'err02-gateway-uniform-401',
+    observe: (s) => ({
+      wrongSecret: summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
+      noHeader: summary(s.core.handle(tokenRequest('cert', undefined))),
+    }),
+    withDefect: {
+      wrongSecret: { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } },
+      noHeader: { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } },
+    },
+    conformant: {
+      wrongSecret: { status: 401, body: { error: 'invalid_client', error_description: WRONG } },
+      noHeader: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },
+    },
+  },
+  {
     id: 'err03-secret-echoed',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
     withDefect: { status: 401, body: { error: 'invalid_client', error_description: `${WRONG}: not-the-password` } },

@@ -1,3 +1,4 @@
+import { frontAnswer, frontRewrite, type Front } from './front.ts';
 import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../catalog/index.ts';
 import type { DecodedCredentials } from '../credentials/index.ts';
 import { AccountIndex, simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
@@ -102,9 +103,15 @@ export class SimCore implements HandlerContext {
     };
   }
 
+  /** The gateway in front of the service (see `front.ts`). */
+  readonly #front: Front = { seen: 0 };
+
   handle(req: SimRequest): SimResponse {
+    // What the gateway answers itself never reaches the service: no event.
+    const own = frontAnswer(this.#front, this.profile, this.defects, req, TOKEN_PATH);
+    if (own) return own;
     const result = this.#dispatch(req);
-    const response = result.response;
+    const response = frontRewrite(this.defects, req, result.response, { token: TOKEN_PATH, soap: SOAP_PATH });
     const event: Omit<SimEvent, 'seq'> = {
       at: this.clock.now(),
       env: req.env,

@@ -32,7 +32,7 @@ export const defects = [
   { id: 'api02-unknown-token-accepted', breaks: ['API-02'], description: 'accepts any non-empty bearer token on the REST APIs' },
   { id: 'life01-never-expires', breaks: ['LIFE-01'], description: 'keeps accepting sessionless tokens after expires_in' },
   { id: 'life02-refresh-returns-expired', breaks: ['LIFE-02'], description: 'answers a token request after expiry with the expired token again' },
-  { id: 'err01-wrong-description', breaks: ['ERR-01'], description: 'describes syntax errors as a wrong client ID or secret' },
+  { id: 'err01-wrong-description', breaks: ['ERR-01'], mayFollow: ['ERR-02'], description: 'describes syntax errors as a wrong client ID or secret (its answers to ERR-01\'s cases are then those to ERR-02\'s, which ERR-02 says must be distinguishable from them)' },
   { id: 'err01-single-base64-accepted', breaks: ['ERR-01'], description: 'accepts credentials encoded with a single base64 layer' },
   { id: 'err02-syntax-description', breaks: ['ERR-02'], description: 'describes a wrong secret as missing credentials or bad syntax' },
   { id: 'err02-unauthorized-client', breaks: ['ERR-02'], description: 'answers a wrong secret with error "unauthorized_client"' },
@@ -71,6 +71,10 @@ export const defects = [
   { id: 'access01-session-only-takes-sessionless', breaks: ['ACCESS-01'], description: 'lets session-only actions (business ones and the Refresh Session ping) accept sessionless tokens' },
   { id: 'access02-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific APIs' },
   { id: 'access03-portal-everywhere', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials reach every API' },
+  // Gateways in front of the service: deviations of a gateway's own making are judged like the service's own.
+  { id: 'err01-gateway-401-page', breaks: ['ERR-01', 'ERR-03'], description: 'is behind a gateway that answers a token request without an Authorization header itself, with an HTML 401 page (no invalid_client; ERR-03 also asks every token error for a JSON body)' },
+  { id: 'err02-gateway-uniform-401', breaks: ['ERR-02', 'ERR-01'], description: 'is behind a gateway that rewrites every 401 of the token endpoint into one body ("Client authentication failed"): ERR-01\'s answers do not say the credentials are missing or malformed, and ERR-02\'s cannot be told from them' },
+  { id: 'err04-gateway-fault-page', breaks: ['ERR-04', 'STOK-03', 'SOAP-02'], description: 'is behind a gateway that replaces every SOAP fault with an HTML 500 page (a refusal can then not be told from anything else: the rules that need one are skipped after ERR-04)' },
   { id: 'access04-no-amendment-check', breaks: ['ACCESS-04'], description: 'serves amendment-only APIs to accounts without the amendment' },
 ] as const satisfies readonly Defect[];
 

@@ -121,6 +121,20 @@ describe('latitude profiles of the simulator', () => {
     expect(garbage.status).toBe(400);
   });
 
+  it('throttles every tenth request before the service sees it, with a 429 and Retry-After or a 503 page (throttling)', () => {
+    for (const throttle of ['429', '503'] as const) {
+      const s = sim(profileWith({ throttle }));
+      const statuses = Array.from({ length: 20 }, () => answer(s.core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' })));
+      const throttled = statuses.filter((a) => a.status === 429 || a.status === 503);
+      expect(throttled).toHaveLength(2);
+      expect(throttled.every((a) => a.status === Number(throttle))).toBe(true);
+      if (throttle === '429') expect(throttled[0]?.headers['retry-after']).toBe('0');
+      else expect(throttled[0]?.body).toContain('503 Service Temporarily Unavailable');
+      // Not processed: the service's event log holds the other 18 only.
+      expect(s.core.events.lastSeq).toBe(18);
+    }
+  });
+
   it('every generated profile is conforming data: known values only, a pool of at least 2, a timeout of at least 5 minutes', () => {
     fc.assert(fc.property(conformingProfile(), (p) => {
       expect(Object.keys(p).sort()).toEqual(Object.keys(DEFAULT_PROFILE).sort());
@@ -133,7 +147,7 @@ describe('latitude profiles of the simulator', () => {
     // The titles above name each latitude they vary; a new latitude needs a knob and a test.
     const varied = ['token-format', 'token-extra-fields', 'json-content-type-parameters', 'extra-response-headers', 'error-description-wording', 'other-token-errors', 'content-type-leniency',
       'api-refusal-shape', 'soap-prefixes', 'soap-header-details', 'soap-response-bodies', 'fault-texts', 'other-fault-codes', 'fault-status', 'api-token-kinds', 'malformed-request-answers',
-      'timing', 'session-timeout-per-account', 'pool-size', 'business-payloads'];
+      'timing', 'session-timeout-per-account', 'pool-size', 'business-payloads', 'throttling'];
     expect(latitudes.filter((l) => l.side !== 'client').map((l) => l.id).sort()).toEqual(varied.sort());
   });
 });

@@ -60,6 +60,8 @@ export interface LatitudeProfile {
   readonly garbageAnswer: 'fault' | 'http-400';
   /** `business-payloads`: the bodies of business answers are the harness's stand-ins, or of a shape its schemas do not know. */
   readonly businessBody: 'harness' | 'other';
+  /** `throttling`: a gateway that throttles every tenth request (429 with `Retry-After`, or a 503 page without), or none. */
+  readonly throttle: 'none' | '429' | '503';
 }
 
 /** The real service as publicly seen: what the simulator does when no profile is given. */
@@ -94,6 +96,7 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   poolSize: 4,
   garbageAnswer: 'fault',
   businessBody: 'harness',
+  throttle: 'none',
 };
 
 /** Wordings of the two `invalid_client` descriptions that say what the Errors table says. The first is the public one. */
@@ -160,6 +163,7 @@ export const PROFILE_CHOICES: Choices = {
   poolSize: [4, 2, 3, 5, 6],
   garbageAnswer: ['fault', 'http-400'],
   businessBody: ['harness', 'other'],
+  throttle: ['none', '429', '503'],
 };
 
 const KEYS = Object.keys(PROFILE_CHOICES) as (keyof LatitudeProfile)[];

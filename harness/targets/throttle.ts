@@ -23,6 +23,8 @@ export interface ThrottleOptions {
   readonly maxBackoffMs?: number;
   /** Longest pause between requests the adaptive pace may reach, in ms. */
   readonly maxIntervalMs?: number;
+  /** The pause a first throttle puts between requests, in ms (doubled by each further one). */
+  readonly minIntervalMs?: number;
   /** The target's fault codes (its own busy codes among them). */
   readonly faultCodes?: FaultCodes;
   /** For tests: the jitter source (0 ≤ x < 1) and the clock. */
@@ -141,6 +143,7 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
   const base = options.baseBackoffMs ?? 250;
   const maxBackoff = options.maxBackoffMs ?? 8_000;
   const maxInterval = options.maxIntervalMs ?? 2_000;
+  const minInterval = options.minIntervalMs ?? 100;
   const codes = options.faultCodes ?? DEFAULT_FAULT_CODES;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
@@ -150,7 +153,7 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
   let nextAt = 0;
   const own = emptyThrottleStats();
   const setInterval = (ms: number) => {
-    interval = ms < 5 ? 0 : Math.min(maxInterval, ms);
+    interval = ms < minInterval / 20 ? 0 : Math.min(maxInterval, ms);
     total.intervalMs = own.intervalMs = interval;
     if (check) check.intervalMs = interval;
   };
@@ -177,7 +180,7 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
         count(status, retryAfter);
         own.throttled++;
         own.statuses[status] = (own.statuses[status] ?? 0) + 1;
-        setInterval(Math.max(interval * 2, 100));
+        setInterval(Math.max(interval * 2, minInterval));
         const hinted = retryAfterMs(retryAfter, now());
         const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
         const wait = hinted ?? backoff / 2 + random() * (backoff / 2);

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
 import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
-  CheckFailure, expectEqual, expectThat, failOn, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
+  CheckFailure, expectEqual, expectThat, failOn, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
-import { err03Problems } from '../../harness/judges/index.ts';
+import { err02DistinguishableProblem, err03Problems, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
 import { describes, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/catalog/index.ts';
 import { TransportError, type HttpResponse } from '../../harness/targets/index.ts';
 import { malformedAuthorizations, wrongGrantType, wrongSecret } from './support/arbitraries.ts';
@@ -32,11 +32,49 @@ function onRoute(ctx: CheckContext, route: RestTokenAnswer, req: { authorization
   return requestToken(ctx, route.env, { authorization: req.authorization, body: req.body ?? route.body, ...(req.timeoutMs !== undefined && { timeoutMs: req.timeoutMs }) });
 }
 
-/** The `error` and `error_description` of a token error; a body that is not a JSON object is ERR-03's to judge. */
+/**
+ * The `error` and `error_description` of a token error. An answer that is there but is no JSON object (a gateway's
+ * HTML page, say) has neither: it breaks ERR-01 and ERR-02 (`error: invalid_client` is due), whoever wrote it, and
+ * ERR-03 (a JSON body) as well.
+ */
 function tokenError(res: HttpResponse, what: string): { error: unknown; description: unknown } {
   const body = jsonBody(res);
-  if (!isRecord(body)) throw new PrerequisiteFailed(`the answer to ${what} is not a JSON object (${res.status} ${res.body.slice(0, 80)}): see ERR-03`, ['ERR-03']);
+  if (!isRecord(body)) {
+    throw new CheckFailure(`the answer to ${what} has no "error": it is not a JSON object`, {
+      expected: 'a JSON object with "error": "invalid_client" and an "error_description"',
+      actual: `${res.status} ${res.headers['content-type'] ?? '(no content type)'}: ${res.body.slice(0, 120)}`,
+    });
+  }
   return { error: body.error, description: body.error_description };
+}
+
+/**
+ * ERR-01's answers on `route`, for ERR-02.distinguishable: the same token request with no Authorization header, and
+ * with one layer of base64 only (two of ERR-01's cases), sent by the ERR-02 check itself, so that its verdict does not
+ * depend on which check ran first. Once per check.
+ */
+const err01References = new WeakMap<CheckContext, Promise<(ServiceSaid & { what: string })[]>>();
+function err01Answers(ctx: CheckContext, route: RestTokenAnswer): Promise<(ServiceSaid & { what: string })[]> {
+  let answers = err01References.get(ctx);
+  if (!answers) {
+    answers = (async () => {
+      const cases = fc.sample(malformedAuthorizations(route.account), { seed: 1, numRuns: 1 })[0]!.slice(0, 2);
+      const out: (ServiceSaid & { what: string })[] = [];
+      for (const m of cases) {
+        const res = await onRoute(ctx, route, { authorization: m.header });
+        out.push({ ...serviceSaid(res.body, res.status), what: `credentials with ${m.label}` });
+      }
+      return out;
+    })();
+    err01References.set(ctx, answers);
+  }
+  return answers;
+}
+
+/** ERR-02's answer must be `invalid_client` saying the ID or secret is wrong, and differ from ERR-01's answers. */
+async function expectWrongClient(ctx: CheckContext, route: RestTokenAnswer, res: HttpResponse, what: string): Promise<void> {
+  expectInvalidClient(res, what, 'wrong-client');
+  failOn(err02DistinguishableProblem(serviceSaid(res.body, res.status), await err01Answers(ctx, route), `the answer to ${what}`));
 }
 
 /** A bad token request must not obtain a token, and must be answered `invalid_client` with a description stating `kind`. */
@@ -82,7 +120,7 @@ ruleProperty(
     registerSecret(secret);
     fc.pre(secret !== route.account.password);
     const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, password: secret }) });
-    expectInvalidClient(res, 'well-formed credentials with a wrong client secret', 'wrong-client');
+    await expectWrongClient(ctx, route, res, 'well-formed credentials with a wrong client secret');
   },
   { clauses: ['ERR-02.wrong-secret', 'ERR-02.distinguishable'] },
 );
@@ -95,7 +133,7 @@ ruleProperty(
     const route = await goodCredentialsRoute(ctx);
     fc.pre(epr !== route.account.epr);
     const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, epr }) });
-    expectInvalidClient(res, `well-formed credentials with an unknown client ID (user ID ${epr})`, 'wrong-client');
+    await expectWrongClient(ctx, route, res, `well-formed credentials with an unknown client ID (user ID ${epr})`);
   },
   { numRuns: 10, clauses: ['ERR-02.unknown-client-id', 'ERR-02.distinguishable'] },
 );

@@ -32,7 +32,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ERR-02.wrong-secret", text: "Well-formed credentials with a wrong client secret get `invalid_client` saying the client ID or secret is wrong." },
       { id: "ERR-02.unknown-client-id", text: "Well-formed credentials with an unknown client ID get the same answer." },
-      { id: "ERR-02.distinguishable", text: "That description is distinguishable from ERR-01's (it does not say the credentials are missing or malformed)." },
+      { id: "ERR-02.distinguishable", text: "That answer is distinguishable from ERR-01's: it differs from the ERR-01 answers the same target gave in the same run (status, `error` and `error_description` not all equal), and its description does not say the credentials are missing or malformed." },
     ],
     dependsOn: ["CRED-03", "REST-03"],
     latitudes: ["error-description-wording"],
@@ -52,7 +52,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-03.no-secret", text: "No error body echoes the client secret, in any encoding." },
     ],
     dependsOn: ["CRED-03", "REST-03"],
-    latitudes: ["other-token-errors", "json-content-type-parameters"],
+    latitudes: ["other-token-errors", "json-content-type-parameters", "throttling"],
   },
   {
     id: "ERR-04",
@@ -112,6 +112,6 @@ export const rules: readonly Rule[] = [
       { id: "ERR-07.soap-malformed", text: "Malformed SOAP requests (not XML, truncated, not an envelope) get an error answer within the time limit, never a hang or a dropped connection." },
     ],
     dependsOn: ["CRED-03", "REST-03", "API-01"],
-    latitudes: ["malformed-request-answers", "other-token-errors", "content-type-leniency", "timing"],
+    latitudes: ["malformed-request-answers", "other-token-errors", "content-type-leniency", "timing", "throttling"],
   },
 ];

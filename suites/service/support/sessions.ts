@@ -1,4 +1,4 @@
-import { callSessionProbe, callSoap, describeAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
+import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
@@ -51,7 +51,7 @@ export function callInSession(ctx: CheckContext, session: OpenSession, action?: 
 export function sessionVerdict(answer: SoapAnswer, what: string): 'accepted' | 'refused' {
   if (answer.kind === 'success') return 'accepted';
   if (answer.kind === 'refused' || answer.kind === 'other-fault') return 'refused';
-  throw new Inconclusive(`${what} got ${describeAnswer(soap(answer))}, which says nothing about the session`);
+  throw inconclusiveAnswer(answer, `${what} got ${describeAnswer(soap(answer))}, which says nothing about the session`);
 }
 
 /**
@@ -63,7 +63,7 @@ export function createVerdict(ctx: CheckContext, x: SoapExchange & { session?: O
   if (x.session) return 'opened';
   const answer = soapAnswerOf(ctx, x);
   if (answer.kind === 'pool-full' || answer.kind === 'other-fault') return 'full';
-  throw new Inconclusive(`${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
+  throw inconclusiveAnswer(answer, `${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
 }
 
 /**
