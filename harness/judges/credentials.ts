@@ -1,5 +1,5 @@
 import { CLIENT_ID_VERSION, DEFAULT_REST_DOMAIN } from '../catalog/index.ts';
-import { decodeCredentials } from '../credentials/index.ts';
+import { decodeBase64Utf8, decodeCredentials } from '../credentials/index.ts';
 import { problem, type Problem } from './problem.ts';
 
 /** `Authorization: Basic <ENCODED_CREDENTIALS>`: the scheme as the document writes it, one space, one token. */
@@ -8,7 +8,8 @@ const BASIC = /^Basic (\S+)$/;
 /** What CRED-02 finds in a client's token request header: a problem, or the Client ID and secret it carries. */
 export type Cred02Reading =
   | { readonly ok: true; readonly clientId: string; readonly password: string }
-  | { readonly ok: false; readonly problem: Problem };
+  /** `clientId`: the inner layer's first half decoded, though the rest did not (CRED-01 is judged on it all the same). */
+  | { readonly ok: false; readonly problem: Problem; readonly clientId?: string };
 
 /**
  * CRED-02 on one token request's Authorization header: `Basic` (one space), then base64( base64(ClientID) ":"
@@ -27,12 +28,20 @@ export function readCred02(header: string | undefined, password?: string): Cred0
   const layers = decodeCredentials(match[1]!);
   if (!layers.ok) {
     const clause = layers.code === 'outer-base64' ? 'CRED-02.outer-layer' : 'CRED-02.inner-layer';
-    return { ok: false, problem: problem(clause, 'the credentials are not base64( base64(ClientID) ":" base64(password) )', 'two layers of base64 (UTF-8)', layers.reason) };
+    const broken = problem(clause, 'the credentials are not base64( base64(ClientID) ":" base64(password) )', 'two layers of base64 (UTF-8)', layers.reason);
+    return { ok: false, problem: broken, ...(layers.code === 'password-base64' && { clientId: clientIdHalf(match[1]!) }) };
   }
   if (password !== undefined && layers.password !== password) {
-    return { ok: false, problem: problem('CRED-02.inner-layer', 'the decoded client secret is not the password', 'base64(password) in the inner layer', 'another secret') };
+    return { ok: false, problem: problem('CRED-02.inner-layer', 'the decoded client secret is not the password', 'base64(password) in the inner layer', 'another secret'), clientId: layers.clientId };
   }
   return { ok: true, clientId: layers.clientId, password: layers.password };
+}
+
+/** The Client ID of credentials whose first inner half decodes (their secret half does not). */
+function clientIdHalf(encoded: string): string | undefined {
+  const outer = decodeBase64Utf8(encoded) ?? '';
+  const colon = outer.indexOf(':');
+  return colon > 0 ? decodeBase64Utf8(outer.slice(0, colon)) : undefined;
 }
 
 /**

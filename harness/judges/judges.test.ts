@@ -39,6 +39,14 @@ describe('CRED-02 judge (the client suite and observe)', () => {
     expect(readCred02('Bearer abc')).toMatchObject({ ok: false, problem: { clause: 'CRED-02.basic-scheme', actual: 'Bearer …' } });
     expect(readCred02('Basic %%%')).toMatchObject({ ok: false, problem: { clause: 'CRED-02.outer-layer' } });
     expect(readCred02(single)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.inner-layer' } });
+    expect(readCred02(single)).not.toHaveProperty('clientId');
+  });
+
+  it('still reads the Client ID when only the secret half is broken, so that CRED-01 is judged even when CRED-02 fails', () => {
+    const secretNotBase64 = `Basic ${encodeBase64Utf8(`${encodeBase64Utf8('V1:u:g:AA')}:not base64!`)}`;
+    expect(readCred02(secretNotBase64)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.inner-layer' }, clientId: 'V1:u:g:AA' });
+    const header = basicAuthorization({ userid: 'u', group: 'g', domain: 'AA', password: 'right' });
+    expect(readCred02(header, 'wrong')).toMatchObject({ ok: false, clientId: 'V1:u:g:AA' });
   });
 });
 

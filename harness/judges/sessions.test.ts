@@ -34,7 +34,7 @@ describe('SESS-07 judge (the client suite and observe)', () => {
 
   it('names the requests that carried the refused token again', () => {
     expect(sess07Problem(['OTA_PingRQ', 'SessionCloseRQ'])).toEqual({
-      clause: 'SESS-07.no-reuse', message: 'the client sent the token again after Client.InvalidSecurityToken', expected: 'no request with that token', actual: 'OTA_PingRQ, SessionCloseRQ',
+      clause: 'SESS-07.no-reuse', message: 'the client sent the token again after Client.InvalidSecurityToken', expected: 'no request with that token', actual: '2 more uses of the refused token, each after the refusal was answered: OTA_PingRQ, SessionCloseRQ',
     });
   });
 });

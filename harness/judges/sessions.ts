@@ -1,5 +1,5 @@
 import { attributeValue, childElement, NS, type ParsedEnvelope } from '../soap/index.ts';
-import { problem, type Problem } from './problem.ts';
+import { plural, problem, type Problem } from './problem.ts';
 
 /**
  * SESS-05.header on a client's SessionCloseRQ: eb:ConversationId, eb:CPAId (its value is SOAP-05's: one deviation,
@@ -66,7 +66,8 @@ export function sess06Problem(clause: Sess06Clause, sessions: readonly SessionSe
  */
 export function sess07Problem(resent: readonly string[]): Problem | undefined {
   if (resent.length === 0) return undefined;
-  return problem('SESS-07.no-reuse', 'the client sent the token again after Client.InvalidSecurityToken', 'no request with that token', resent.join(', '));
+  return problem('SESS-07.no-reuse', 'the client sent the token again after Client.InvalidSecurityToken', 'no request with that token',
+    `${plural(resent.length, 'more use')} of the refused token, each after the refusal was answered: ${resent.join(', ')}`);
 }
 
 /**

@@ -49,7 +49,7 @@ describe('LIFE-03 judge (the client suite and observe)', () => {
   it('finds a refused token sent again, on the clause it is given', () => {
     expect(life03Problem('LIFE-03.after-refusal', [refused, { ...refused, resent: ['#6 GET /x', '#7 GET /x'] }])).toEqual({
       clause: 'LIFE-03.after-refusal', message: 'the client sent the refused token again', expected: 'no request with the refused token after the refusal',
-      actual: '2 requests with it after the refusal at #4 GET /v1/lists/supported/shop/themes',
+      actual: '2 more uses of the refused token, each after the refusal at #4 GET /v1/lists/supported/shop/themes was answered',
     });
   });
 

@@ -86,7 +86,7 @@ export function life03Problem(clause: Life03Clause, refused: readonly RefusedTok
   const resent = refused.find((r) => r.resent.length > 0);
   if (resent) {
     return problem(clause, 'the client sent the refused token again', 'no request with the refused token after the refusal',
-      `${plural(resent.resent.length, 'request')} with it after the refusal at ${resent.first}`);
+      `${plural(resent.resent.length, 'more use')} of the refused token, each after the refusal at ${resent.first} was answered`);
   }
   if (recovered === false) {
     const what = clause === 'LIFE-03.after-expiry' ? 'expired' : 'was refused';

@@ -6,9 +6,9 @@
 import type { Verdict } from '../soap/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import { sentFrom, type ObservedExchange } from './exchange.ts';
-import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type Traffic } from './traffic.ts';
+import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse, type Traffic } from './traffic.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
-import { brokenBy, held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
+import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
 import {
   api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem, life03Problem,
@@ -48,7 +48,8 @@ function cred(t: Traffic): ClauseVerdict[] {
   const outer = firstOf('CRED-02.outer-layer');
   const inner = firstOf('CRED-02.inner-layer');
   const layered = read.filter((b) => b.reading.ok || b.reading.problem.clause !== 'CRED-02.basic-scheme');
-  const decoded = read.flatMap((b) => (b.reading.ok ? [{ r: b.r, clientId: b.reading.clientId }] : []));
+  // CRED-01 and CRED-04 are judged wherever the Client ID half decodes, even when the secret half does not (CRED-02).
+  const decoded = read.flatMap((b) => (b.reading.clientId !== undefined ? [{ r: b.r, clientId: b.reading.clientId }] : []));
   const verdictOf = (b: typeof schemeFail) => (b && !b.reading.ok ? brokenBy(b.reading.problem, b.r.x) : undefined);
   const out: ClauseVerdict[] = [verdictOf(schemeFail) ?? held('CRED-02.basic-scheme', `${plural(requests.length, 'token request')}, each with Basic credentials`)];
   const layersSeen = `${plural(layered.length, 'Basic credential')} decoded`;
@@ -230,23 +231,32 @@ interface Refusal {
   /** The first refused use. */
   readonly first: ObservedExchange;
   readonly expired: boolean;
-  /** Uses of the token that started after the refusal had been answered. */
+  /** Uses of the token that count as resends (see {@link resends}). */
   readonly resent: readonly ObservedExchange[];
+  /** Uses of the token that started after the refusal had been answered, resends or not. */
+  readonly later: readonly ObservedExchange[];
+  /** Calls of the environment in flight when the refusal was answered (a concurrent client's; 0 for a sequential one). */
+  readonly inFlight: number;
   /** The client obtained another token (or used one) in that environment afterwards. */
   readonly wentOn: boolean;
 }
 
 /**
- * The requests that sent a refused token again. Traffic does not show when a thread of the client read its token: a
- * call that read it before the refusal may reach the service after it (a concurrent call delayed on a loaded
- * machine), and so may the two or three other calls of a small thread pool. Only what no conforming client does
- * counts as a resend, whatever the timing:
+ * The requests that sent a refused token again. A use of the token that started after the refusal was answered is a
+ * resend, unless the traffic shows calls that were in flight when the refusal came (or the client's calls overlap
+ * elsewhere, see {@link concurrent}): a thread of a concurrent client
+ * may have read its token before the refusal, and its call reach the service after it (delayed on a loaded machine),
+ * and so may the two or three other calls of a small thread pool. A sequential client has no call in flight: every
+ * later use is a resend. With calls in flight, only what no conforming client does counts, whatever the timing:
  * - the client obtained a new token after the refusal, used it, and after that use had been answered sent the
- *   refused one again, twice in a row (each send started after the previous one was answered);
+ *   refused one again, {@link RESEND_AFTER_MOVING_ON} times in a row (each send started after the previous one was
+ *   answered);
  * - or it sent the refused token in a chain of {@link RESEND_CHAIN} requests, each started after the previous one
  *   (the refusal first) had been answered: more than the leftovers of a handful of concurrent calls.
+ * Later uses short of these thresholds leave the clause undecided (`partial`), never `pass`.
  */
-const RESEND_CHAIN = 3;
+export const RESEND_CHAIN = 3;
+export const RESEND_AFTER_MOVING_ON = 2;
 
 /** The first item of `list` (ordered by `time`) at or after `from` that `is`. */
 function firstAfter<T>(list: readonly T[], from: number, time: (item: T) => number, is: (item: T) => boolean): T | undefined {
@@ -254,8 +264,53 @@ function firstAfter<T>(list: readonly T[], from: number, time: (item: T) => numb
   return undefined;
 }
 
-function resends(t: Traffic, token: string, first: ObservedExchange, renewal: ObservedExchange | undefined): ObservedExchange[] {
-  const later = (t.usesByToken.get(token) ?? []).filter((u) => u.x !== first && sentFrom(u.x) >= first.endedAt).map((u) => u.x);
+/**
+ * Whether `x` was surely sent after `first` was answered. The observing proxy knows the earliest a request can have
+ * been sent (`earliestSend`: when its connection was free again), and a request on a connection freed by the answer
+ * was sent after it (ties included). A HAR file has the start only, to the millisecond: a start in the same
+ * millisecond as the answer may be a call that was in flight.
+ */
+function sentAfterAnswer(x: ObservedExchange, first: ObservedExchange): boolean {
+  return x.earliestSend !== undefined ? x.earliestSend >= first.endedAt : x.startedAt > first.endedAt;
+}
+
+/** How far back {@link inFlightAt} looks: more calls in flight at once than a client's pool would hold. */
+const IN_FLIGHT_LOOKBACK = 64;
+
+/**
+ * Calls of `first`'s environment (any token) in flight when its answer came: not surely sent after it (see
+ * {@link sentAfterAnswer}), and answered no earlier. Looks back
+ * {@link IN_FLIGHT_LOOKBACK} calls at most, so that a long recording is read a bounded number of times per refusal.
+ */
+function inFlightAt(t: Traffic, first: ObservedExchange): number {
+  const uses = t.usesIn.get(first.env) ?? [];
+  let end = firstFrom(uses, first.endedAt, (u) => u.x.startedAt);
+  while (end < uses.length && (uses[end] as TokenUse).x.startedAt === first.endedAt) end++;
+  let n = 0;
+  for (let i = end - 1; i >= 0 && i >= end - IN_FLIGHT_LOOKBACK; i--) {
+    const x = (uses[i] as TokenUse).x;
+    if (x !== first && x.endedAt >= first.endedAt && !sentAfterAnswer(x, first)) n++;
+  }
+  return n;
+}
+
+/**
+ * Whether the client's calls ever overlapped (one started before another was answered): a concurrent client. A
+ * recorded clock has a granularity (a HAR's is a millisecond): a call in flight at a refusal can look like one sent
+ * just after it, and only a client that never had two calls in flight at once is surely sequential.
+ */
+function concurrent(t: Traffic): boolean {
+  let lastEnd = -Infinity;
+  for (const u of t.uses) {
+    if (u.x.startedAt < lastEnd) return true;
+    lastEnd = Math.max(lastEnd, u.x.endedAt);
+  }
+  return false;
+}
+
+function resends(t: Traffic, later: readonly ObservedExchange[], token: string, first: ObservedExchange, renewal: ObservedExchange | undefined, concurrent: boolean): ObservedExchange[] {
+  // A sequential client had nothing in flight: every use after the refusal was answered is a resend.
+  if (!concurrent) return [...later];
   const chainFrom = (from: number): ObservedExchange[] => {
     const chain: ObservedExchange[] = [];
     let known = from;
@@ -268,13 +323,14 @@ function resends(t: Traffic, token: string, first: ObservedExchange, renewal: Ob
   };
   const movedOn = renewal && firstAfter(t.usesIn.get(first.env) ?? [], renewal.endedAt, (u) => u.x.startedAt, (u) => u.token !== token);
   const afterMovingOn = movedOn ? chainFrom(movedOn.x.endedAt) : [];
-  if (afterMovingOn.length >= 2) return afterMovingOn;
+  if (afterMovingOn.length >= RESEND_AFTER_MOVING_ON) return afterMovingOn;
   const chain = chainFrom(first.endedAt);
   return chain.length >= RESEND_CHAIN ? chain : [];
 }
 
 function refusals(t: Traffic): Refusal[] {
   const out: Refusal[] = [];
+  let overlapping: boolean | undefined;
   const done = new Set<string>();
   for (const use of t.uses) {
     if (!use.refused || done.has(use.token)) continue;
@@ -289,14 +345,25 @@ function refusals(t: Traffic): Refusal[] {
     const startOf = (x: ObservedExchange) => x.startedAt;
     const renewal = firstAfter(t.obtainingIn.get(use.x.env) ?? [], after, startOf, () => true);
     const wentOn = firstAfter(t.tokenExchangesIn.get(use.x.env) ?? [], after, startOf, (x) => t.obtaining.has(x) || t.useOf.get(x)?.token !== use.token);
+    const later = (t.usesByToken.get(use.token) ?? []).filter((u) => u.x !== use.x && sentAfterAnswer(u.x, use.x)).map((u) => u.x);
+    // Only later uses need deciding: the calls in flight are looked for then (bounded reads per refusal).
+    const inFlight = later.length > 0 ? inFlightAt(t, use.x) : 0;
     out.push({
       token: use.token, kind, first: use.x,
       expired: (expiredAt !== undefined && expiredAt <= use.x.endedAt) || lifetimeEnd <= use.x.startedAt,
-      resent: resends(t, use.token, use.x, renewal),
+      resent: resends(t, later, use.token, use.x, renewal, inFlight > 0 || (overlapping ??= concurrent(t))),
+      later,
+      inFlight,
       wentOn: wentOn !== undefined,
     });
   }
   return out;
+}
+
+/** Why later uses of a refused token were not counted as resends (calls were in flight), in words. */
+function shortOfThreshold(r: Refusal): string {
+  return `${plural(r.later.length, 'more use')} of the refused token after the refusal at ${at(r.first)}, with ${plural(r.inFlight, 'call')} in flight when it came `
+    + `and the client's calls overlapping (a concurrent client's calls may have read the token before the refusal): short of a chain of ${RESEND_CHAIN}, or ${RESEND_AFTER_MOVING_ON} after the client moved on to a new token`;
 }
 
 function life03(t: Traffic): ClauseVerdict[] {
@@ -306,6 +373,8 @@ function life03(t: Traffic): ClauseVerdict[] {
     const p = life03Problem(clause, list.map((r) => ({ first: at(r.first), resent: r.resent.map(at) })));
     const resent = list.find((r) => r.resent.length > 0);
     if (p) return brokenBy(p, resent && [resent.first, ...resent.resent]);
+    const short = list.find((r) => r.later.length > 0);
+    if (short) return undecided(clause, shortOfThreshold(short));
     const wentOn = list.filter((r) => r.wentOn);
     if (wentOn.length === 0) return notSeen(clause, list.length === 0 ? none : 'the traffic ends after the refusal: whether the client obtains a new token is not seen');
     return held(clause, `${plural(wentOn.length, 'refused token')} replaced by a new one and never sent again`);
@@ -328,6 +397,8 @@ function sess07(t: Traffic): ClauseVerdict {
     const p = sess07Problem(r.resent.map((x) => t.soap.find((m) => m.x === x)?.action ?? x.request.path));
     if (p) return brokenBy(p, [r.first, ...r.resent]);
   }
+  const short = list.find((r) => r.later.length > 0);
+  if (short) return undecided('SESS-07.no-reuse', shortOfThreshold(short));
   if (list.length === 0) {
     return notSeen('SESS-07.no-reuse', hint(t, 'no Client.InvalidSecurityToken seen for a session token: use `--inject close-sessions` so that the service drops the application\'s sessions',
       'no Client.InvalidSecurityToken seen for a session token: observe the application against the simulator with `--inject close-sessions`'));

@@ -69,7 +69,7 @@ export interface TokenUse {
   readonly token: string;
   /**
    * The answer refused the token, sent where it belongs: a REST 401 to `Authorization: Bearer <token>`, or a SOAP
-   * refusal of the token in wsse:BinarySecurityToken. A refusal of a token sent elsewhere refuses the request's form
+   * `Client.InvalidSecurityToken` for the token in wsse:BinarySecurityToken. A refusal of a token sent elsewhere refuses the request's form
    * (API-03, SOAP-04), not the token.
    */
   readonly refused: boolean;
@@ -198,7 +198,10 @@ export class Traffic {
         }
         if (m.tokenUsed) {
           const rejected = m.answer?.kind === 'refused';
-          uses.push({ x, token: m.tokenUsed, refused: rejected && bst(m.request) === m.tokenUsed, rejected });
+          // Only Client.InvalidSecurityToken (or its StackTrace marker) ends the token: a caller not authorized for an
+          // action, or refused credentials, leaves its token and session as they were (SESS-06 wants it closed then).
+          const invalid = m.answer?.kind === 'refused' && m.answer.why === 'invalid-token';
+          uses.push({ x, token: m.tokenUsed, refused: invalid && bst(m.request) === m.tokenUsed, rejected });
         }
       }
     }

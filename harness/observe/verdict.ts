@@ -20,6 +20,8 @@ export type ClauseVerdict =
       readonly evidence?: readonly string[];
     }
   | { readonly clause: string; readonly status: 'not-applicable'; readonly reason: string }
+  /** Exercised, but the evidence falls short of the judge's own threshold: unchecked (the rule is `partial`), never `pass`. */
+  | { readonly clause: string; readonly status: 'undecided'; readonly reason: string }
   /** Not judged for a missing prerequisite: `after` names the rules whose failure (or refusal) took it away. */
   | { readonly clause: string; readonly status: 'skipped'; readonly reason: string; readonly after: readonly RuleId[] }
   | { readonly clause: string; readonly status: 'info'; readonly observed: string; readonly publiclySeen?: string; readonly matchesPublic: boolean };
@@ -42,6 +44,7 @@ export function broken(clause: string, message: string, detail: { expected?: str
 
 export const held = (clause: string, seen: string): ClauseVerdict => ({ clause, status: 'pass', seen });
 export const notSeen = (clause: string, reason: string): ClauseVerdict => ({ clause, status: 'not-applicable', reason });
+export const undecided = (clause: string, reason: string): ClauseVerdict => ({ clause, status: 'undecided', reason });
 export const skippedAfter = (clause: string, reason: string, after: readonly RuleId[]): ClauseVerdict => ({ clause, status: 'skipped', reason, after });
 
 /** An exchange as report evidence (the report writers redact it). */
@@ -75,6 +78,8 @@ export function toRecords(verdicts: readonly ClauseVerdict[]): TestRecord[] {
         };
       case 'not-applicable':
         return { ...base, state: 'skipped', meta: { clauses, outcome: { kind: 'not-applicable', reason: v.reason } } };
+      case 'undecided':
+        return { ...base, state: 'passed', meta: { clauses: { declared: [v.clause], unchecked: [{ id: v.clause, reason: v.reason }] } } };
       case 'skipped':
         return { ...base, state: 'skipped', meta: { clauses, outcome: { kind: 'skipped', reason: v.reason, after: [...v.after] } } };
       case 'fail':

@@ -48,6 +48,37 @@ export const routeTakers = [
     profile: { sessionlessAction: 'OTA_HotelAvailLLSRQ', unknownActionFaultCode: 'Server.UnsupportedAction' },
     breaks: [],
   },
+  // Gateways in front of the service (harness/sim/front.ts): one that throttles, and three of their own making.
+  {
+    id: 'throttling-429',
+    takes: 'every tenth request, answered 429 Too Many Requests with Retry-After by a gateway before the service sees it',
+    profile: { throttle: '429' },
+    breaks: [],
+  },
+  {
+    id: 'throttling-503',
+    takes: 'every tenth request, answered with a 503 HTML page without Retry-After by a gateway before the service sees it',
+    profile: { throttle: '503' },
+    breaks: [],
+  },
+  {
+    id: 'gateway-401-page',
+    takes: 'the service\'s answer to a token request without an Authorization header (a gateway answers it with an HTML page)',
+    defects: ['err01-gateway-401-page'],
+    breaks: ['ERR-01', 'ERR-03'],
+  },
+  {
+    id: 'gateway-uniform-401',
+    takes: 'the service\'s own 401 bodies on the token endpoint (a gateway rewrites each into one body)',
+    defects: ['err02-gateway-uniform-401'],
+    breaks: ['ERR-01', 'ERR-02'],
+  },
+  {
+    id: 'gateway-fault-page',
+    takes: 'every SOAP fault (a gateway replaces each with an HTML 500 page)',
+    defects: ['err04-gateway-fault-page'],
+    breaks: ['ERR-04', 'STOK-03', 'SOAP-02'],
+  },
 ] as const satisfies readonly RouteTaker[];
 
 /**

@@ -1,0 +1,77 @@
+/**
+ * LIFE-03 and SESS-07 on a refused token sent again (issue: "undecided is never pass"). A sequential client (one
+ * request at a time, nothing else in flight) that sends a refused token again fails, on one resend; a concurrent
+ * client whose later uses fall short of the judge's thresholds leaves the clause unchecked (`partial`), not `pass`.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FAULT_CODES } from '../classify/index.ts';
+import { buildRequest, makeRequestHeader, otaPingRQBody } from '../soap/index.ts';
+import { judgeClientRules } from './client-rules.ts';
+import type { JudgeContext, ObservedExchange } from './exchange.ts';
+import { Traffic } from './traffic.ts';
+import type { ClauseVerdict } from './verdict.ts';
+
+const CONTEXT: JudgeContext = { accounts: {}, faultCodes: DEFAULT_FAULT_CODES, wholeRun: true, expired: new Map(), source: 'har' };
+const BASE = 'https://api.cert.example';
+const SOAP = 'https://ws.cert.example/websvc';
+const T0 = Date.parse('2026-11-26T10:00:00Z');
+
+/** One exchange at `at` ms after T0, taking `ms`. */
+function exchange(seq: number, at: number, ms: number, request: ObservedExchange['request'], response: ObservedExchange['response'], protocol: 'rest' | 'soap' = 'rest'): ObservedExchange {
+  return { seq, env: 'cert', protocol, startedAt: T0 + at, endedAt: T0 + at + ms, request, response };
+}
+
+const tokenRequest = (seq: number, at: number, token: string) => exchange(seq, at, 5,
+  { method: 'POST', url: `${BASE}/v2/auth/token`, path: '/v2/auth/token', headers: { authorization: 'Basic Zm9vOmJhcg==', 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' },
+  { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 604800 }) });
+
+const apiCall = (seq: number, at: number, token: string, status: number, ms = 5) => exchange(seq, at, ms,
+  { method: 'GET', url: `${BASE}/v1/lists/supported/shop/themes`, path: '/v1/lists/supported/shop/themes', headers: { authorization: `Bearer ${token}` }, body: '' },
+  { status, headers: { 'content-type': 'application/json' }, body: status === 200 ? '{"Themes":[]}' : '{"errorCode":"ERR.2SG.SEC.INVALID_CREDENTIALS"}' });
+
+const FAULT = (token: string) => '<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body><soap-env:Fault>'
+  + `<faultcode>soap-env:Client.InvalidSecurityToken</faultcode><faultstring>Invalid or Expired binary security token: ${token}</faultstring>`
+  + '<detail><StackTrace>com.sabre.universalservices.base.session.SessionException: errors.session.USG_INVALID_SECURITY_TOKEN</StackTrace></detail></soap-env:Fault></soap-env:Body></soap-env:Envelope>';
+
+const soapCall = (seq: number, at: number, token: string) => exchange(seq, at, 5,
+  {
+    method: 'POST', url: SOAP, path: '/websvc', headers: { 'content-type': 'text/xml; charset=utf-8' },
+    body: buildRequest({
+      header: makeRequestHeader({ action: 'OTA_PingRQ', cpaId: 'Z2NL', conversationId: 'c-1@client', messageId: `m-${seq}@client`, now: new Date(T0 + at) }),
+      security: { kind: 'binarySecurityToken', token },
+      body: otaPingRQBody(),
+    }),
+  },
+  { status: 500, headers: { 'content-type': 'text/xml;charset=UTF-8' }, body: FAULT(token) }, 'soap');
+
+async function verdict(exchanges: ObservedExchange[], clause: string): Promise<ClauseVerdict | undefined> {
+  return (await judgeClientRules(new Traffic(exchanges, CONTEXT))).find((v) => v.clause === clause);
+}
+
+describe('a refused token sent again (LIFE-03, SESS-07 from traffic)', () => {
+  it('fails LIFE-03 on a sequential client that sends a refused REST token twice more, saying so', async () => {
+    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401), apiCall(3, 20, 'tok-A', 401), apiCall(4, 30, 'tok-A', 401)];
+    const v = await verdict(x, 'LIFE-03.after-refusal');
+    expect(v).toMatchObject({ status: 'fail', message: 'the client sent the refused token again' });
+    expect(v?.status === 'fail' && v.actual).toBe('2 more uses of the refused token, each after the refusal at #2 GET /v1/lists/supported/shop/themes was answered');
+  });
+
+  it('fails SESS-07 on one resend of a session token after Client.InvalidSecurityToken, one request at a time', async () => {
+    const v = await verdict([soapCall(1, 0, 'Shared/IDL:sess-1'), soapCall(2, 10, 'Shared/IDL:sess-1')], 'SESS-07.no-reuse');
+    expect(v).toMatchObject({ status: 'fail', message: 'the client sent the token again after Client.InvalidSecurityToken' });
+    expect(v?.status === 'fail' && v.actual).toBe('1 more use of the refused token, each after the refusal was answered: OTA_PingRQ');
+  });
+
+  it('leaves the clause unchecked, not passed, when a concurrent client\'s later use falls short of the thresholds', async () => {
+    // Two calls in flight at once (overlapping), the refusal, then one more use and a new token that works.
+    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401, 20), apiCall(3, 12, 'tok-A', 401, 20), apiCall(4, 40, 'tok-A', 401), tokenRequest(5, 50, 'tok-B'), apiCall(6, 60, 'tok-B', 200)];
+    const v = await verdict(x, 'LIFE-03.after-refusal');
+    expect(v?.status).toBe('undecided');
+    expect(v?.status === 'undecided' && v.reason).toMatch(/^1 more use of the refused token after the refusal at #2 .*short of a chain of 3/);
+  });
+
+  it('passes a client that obtains a new token and never sends the refused one again', async () => {
+    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401), tokenRequest(3, 20, 'tok-B'), apiCall(4, 30, 'tok-B', 200)];
+    expect(await verdict(x, 'LIFE-03.after-refusal')).toMatchObject({ status: 'pass' });
+  });
+});
