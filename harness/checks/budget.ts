@@ -1,3 +1,4 @@
+import { ROOT_RESERVE_TOKENS } from '../registry/registry.ts';
 import type { HttpRequest, Transport } from '../targets/index.ts';
 
 /** How much a run may take from a live target. The simulator runs unbounded. */
@@ -55,16 +56,26 @@ export class RunInterrupted extends Error {
  * across workers); {@link localLedger} counts in this process.
  */
 export interface Ledger {
-  reserve(kind: 'token' | 'session'): Promise<void>;
+  /** `root`: a request of a root check, which may use the tokens kept for them (see `ROOT_RESERVE_TOKENS`). */
+  reserve(kind: 'token' | 'session', root?: boolean): Promise<void>;
 }
+
+/**
+ * The rules whose checks every other check builds on: the configured account's credentials (CRED-03) and the
+ * refusals of bad credentials (ERR-01..03). Their requests may use the last tokens of the budget, so that no order of
+ * the test files leaves them without (a budget never decides a verdict).
+ */
+export const ROOT_RULES: readonly string[] = ['CRED-03', 'ERR-01', 'ERR-02', 'ERR-03'];
+export const isRootCheck = (rules: readonly string[]): boolean => rules.some((r) => ROOT_RULES.includes(r));
 
 /** A ledger in this process's memory. */
 export function localLedger(budget: Pick<Budget, 'tokens' | 'sessions'>, used: BudgetState = { tokens: 0, sessions: 0 }): Ledger & { readonly used: BudgetState } {
   return {
     used,
-    async reserve(kind) {
+    async reserve(kind, root = false) {
       if (kind === 'token') {
-        if (used.tokens >= budget.tokens) throw new BudgetExhausted('tokens', budget.tokens);
+        const kept = root ? 0 : Math.min(ROOT_RESERVE_TOKENS, Math.floor(budget.tokens / 4));
+        if (used.tokens >= budget.tokens - kept) throw new BudgetExhausted('tokens', budget.tokens);
         used.tokens++;
       } else {
         if (used.sessions >= budget.sessions) throw new BudgetExhausted('sessions', budget.sessions);
@@ -78,7 +89,7 @@ export function localLedger(budget: Pick<Budget, 'tokens' | 'sessions'>, used: B
  * A transport that keeps a run within its budget: counts token- and session-creating requests in `ledger` (the one
  * past the limit is refused before it is sent), spaces requests to the rate, and bounds requests in flight.
  */
-export function budgetedTransport(inner: Transport, budget: Budget, ledger: Ledger = localLedger(budget)): Transport {
+export function budgetedTransport(inner: Transport, budget: Budget, ledger: Ledger = localLedger(budget), isRoot: () => boolean = () => false): Transport {
   const interval = 1000 / budget.requestsPerSecond;
   let nextSlot = 0;
   let inFlight = 0;
@@ -98,7 +109,7 @@ export function budgetedTransport(inner: Transport, budget: Budget, ledger: Ledg
   return {
     async request(req) {
       const kind = creates(req);
-      if (kind) await ledger.reserve(kind);
+      if (kind) await ledger.reserve(kind, isRoot());
       await acquire();
       try {
         return await inner.request(req);

@@ -5,6 +5,7 @@
  * `npx vitest`), sessions are only known to this worker and the budget is counted here.
  */
 import { registryClient, type RegisteredSession, type RegistryClient } from '../registry/index.ts';
+import type { RouteOutcome } from '../registry/registry.ts';
 import type { RunConfig } from '../run-config.ts';
 import { BudgetExhausted, LIVE_BUDGET, localLedger, RunInterrupted, type BudgetState, type Ledger } from './budget.ts';
 
@@ -23,8 +24,8 @@ export function runLedger(run: RunConfig): Ledger {
   const registry = clientFor(run);
   if (!registry) return localLedger(run.budget ?? LIVE_BUDGET, localUsed);
   return {
-    async reserve(kind) {
-      const answer = await registry.reserve(kind);
+    async reserve(kind, root) {
+      const answer = await registry.reserve(kind, root);
       if (answer.ok) return;
       if (answer.reason === 'interrupted') throw new RunInterrupted();
       throw new BudgetExhausted(answer.resource, answer.limit);
@@ -89,3 +90,25 @@ export function installDrain(run: RunConfig): void {
   process.on('SIGTERM', onSignal);
 }
 
+
+/** What this worker learnt of routes, where no registry holds the run's (the simulator, plain `npx vitest`): by target. */
+const localRoutes = new WeakMap<object, Map<string, RouteOutcome>>();
+
+/**
+ * What the run knows of a route to a token (by its key): a live run asks the main process, so that every worker and
+ * test file knows what one learnt; elsewhere this worker knows what it learnt on `target`.
+ */
+export async function knownRoute(run: RunConfig, target: object, key: string): Promise<RouteOutcome | undefined> {
+  const registry = clientFor(run);
+  if (registry) return registry.route(key);
+  return localRoutes.get(target)?.get(key);
+}
+
+/** Tells the run what a route showed. Never throws: knowing less only costs requests. */
+export async function learnRoute(run: RunConfig, target: object, key: string, outcome: RouteOutcome): Promise<void> {
+  const registry = clientFor(run);
+  if (registry) return registry.learned(key, outcome).catch(() => undefined);
+  let map = localRoutes.get(target);
+  if (!map) localRoutes.set(target, (map = new Map()));
+  map.set(key, outcome);
+}

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { attribute, type Factor } from '../classify/index.ts';
+import { knownRoute, learnRoute } from './registry.ts';
+import { runConfig } from './target.ts';
 import { ENVIRONMENTS, GRANT_TYPE, type Environment } from '../catalog/index.ts';
 import { TransportError, type Account, type HttpResponse } from '../targets/index.ts';
 import { accessTokenOf, describeTokenAnswer, requestToken } from './rest.ts';
@@ -90,6 +93,12 @@ const ok = (res: HttpResponse) => res.status >= 200 && res.status < 300;
 /** 429 and 5xx say nothing about the request: a variant of it is not tried against them. */
 const transient = (res: HttpResponse) => res.status === 429 || res.status >= 500;
 
+/** A route's key in the run's knowledge: a hash of the target, environment, account and form (no account value). */
+function routeKey(ctx: CheckContext, env: Environment, account: Account, body: string): string {
+  const base = ctx.target.environments[env]?.restBaseUrl ?? '';
+  return createHash('sha256').update(JSON.stringify([base, env, account.epr, account.pcc, account.restDomain, account.password, body])).digest('hex').slice(0, 32);
+}
+
 /**
  * The first route whose token request was served. Throws `PrerequisiteFailed` (after CRED-03, or REST-03 when 2xx
  * answers carried no token) listing every route tried, when none was; a transport failure on every route is
@@ -101,12 +110,24 @@ export async function restTokenAnswer(ctx: CheckContext, options: RouteOptions =
   let transportError: unknown;
   let reachedAny = false;
   let tokenless = false;
+  const run = runConfig();
   for (const { env, account, whose } of candidates(ctx, options)) {
-    let plain: HttpResponse | undefined;
+    /** The document's request as this route answered it (its answer in words), when it was refused. */
+    let plainRefused: string | undefined;
     for (const body of [PLAIN_FORM, SOURCE_IP_FORM]) {
       // The variant with source_ip is tried only where the document's request was refused for what it is.
-      if (body === SOURCE_IP_FORM && (plain === undefined || ok(plain) || transient(plain))) break;
+      if (body === SOURCE_IP_FORM && plainRefused === undefined) break;
       const route = `${env.toUpperCase()}, ${whose}, ${describeForm(body)}`;
+      // What the run already knows of this route is not asked again (a budget never decides a verdict).
+      const key = routeKey(ctx, env, account, body);
+      const known = await knownRoute(run, ctx.target, key);
+      if (known) {
+        reachedAny = true;
+        tried.push({ route, answer: `${known.answer} (known from earlier in the run)` });
+        if (known.kind === 'tokenless') tokenless = true;
+        if (body === PLAIN_FORM && known.kind === 'refused') plainRefused = known.answer;
+        continue;
+      }
       let res: HttpResponse;
       try {
         res = await requestToken(ctx, env, { account, ...(body !== PLAIN_FORM && { body }) });
@@ -118,14 +139,17 @@ export async function restTokenAnswer(ctx: CheckContext, options: RouteOptions =
       }
       reachedAny = true;
       tried.push({ route, answer: describeTokenAnswer(res) });
-      if (body === PLAIN_FORM) plain = res;
+      if (body === PLAIN_FORM && !ok(res) && !transient(res)) plainRefused = describeTokenAnswer(res);
       const token = accessTokenOf(res);
+      // A refusal (a 4xx) or a success without a token is what this route does: the whole run knows it from now on.
+      if (!ok(res) && res.status >= 400 && res.status < 500) await learnRoute(run, ctx.target, key, { kind: 'refused', answer: describeTokenAnswer(res) });
+      if (ok(res) && token === undefined) await learnRoute(run, ctx.target, key, { kind: 'tokenless', answer: describeTokenAnswer(res) });
       if (ok(res) && (token !== undefined || !needToken)) {
         const found: RestTokenAnswer = { env, account, body, response: res, token, route, tried };
         if (tried.length > 1) ctx.note(`a token from ${route} (routes tried: ${tried.map((t) => `${t.route}: ${t.answer}`).join('; ')})`);
-        if (body === PLAIN_FORM || plain === undefined) return found;
+        if (body === PLAIN_FORM || plainRefused === undefined) return found;
         const verdict = attribute(
-          { outcome: 'other', line: `POST ${env.toUpperCase()} /v2/auth/token with ${describeForm(PLAIN_FORM)} → ${describeTokenAnswer(plain)}` },
+          { outcome: 'other', line: `POST ${env.toUpperCase()} /v2/auth/token with ${describeForm(PLAIN_FORM)} → ${plainRefused}` },
           'form',
           [{ outcome: 'served', line: `the same with source_ip=${SOURCE_IP} → ${res.status}` }],
         );

@@ -3,10 +3,10 @@ import { suiteFileKey } from '../package-info.ts';
 import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, type Target } from '../targets/index.ts';
 import { throttledTransport } from '../targets/throttle.ts';
-import { budgetedTransport, LIVE_BUDGET } from './budget.ts';
+import { budgetedTransport, isRootCheck, LIVE_BUDGET } from './budget.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
-import { CORRELATION_HEADER, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
+import { CORRELATION_HEADER, currentRules, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
@@ -41,7 +41,7 @@ async function untraced(run: RunConfig): Promise<Target> {
   // Throttles are waited out inside it: a throttled attempt is a request, not a token or session created.
   const waitMs = run.throttleWaitMs ?? (run.target.config.throttleWaitSeconds !== undefined ? run.target.config.throttleWaitSeconds * 1000 : undefined);
   const throttled = throttledTransport(target.transport, { ...throttleOptions(run, target), ...(waitMs !== undefined && { maxWaitMs: waitMs }) });
-  return { ...target, transport: budgetedTransport(throttled, run.budget ?? LIVE_BUDGET, runLedger(run)) };
+  return { ...target, transport: budgetedTransport(throttled, run.budget ?? LIVE_BUDGET, runLedger(run), () => isRootCheck(currentRules())) };
 }
 
 function throttleOptions(run: RunConfig, target: Target): { faultCodes: Target['faultCodes']; maxWaitMs?: number } {

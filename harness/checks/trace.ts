@@ -69,6 +69,11 @@ export function beginCheck(rules: readonly string[], title: string): void {
   scope = { rules, title, id: checkIdFor(title), seq: 0, last: [] };
 }
 
+/** The rules of the check running now in this worker (none outside a check). */
+export function currentRules(): readonly string[] {
+  return scope?.rules ?? [];
+}
+
 /** Ends the check's recording and returns what the report shows of it (`undefined` when it sent nothing). */
 export function endCheck(): CheckTrace | undefined {
   const s = scope;

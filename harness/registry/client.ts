@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { RegisteredSession, Reservation } from './registry.ts';
+import type { RegisteredSession, Reservation, RouteOutcome } from './registry.ts';
 import { KEY_HEADER, type RegistryEndpoint, type RegistryRequest } from './wire.ts';
 
 /** The main process's session registry could not be reached: the run cannot go on safely against a live target. */
@@ -13,7 +13,10 @@ export class RegistryUnreachable extends Error {
 
 /** A worker's side of the session registry. */
 export interface RegistryClient {
-  reserve(kind: 'token' | 'session'): Promise<Reservation>;
+  reserve(kind: 'token' | 'session', root?: boolean): Promise<Reservation>;
+  /** What the run learnt of a route, if anything. */
+  route(key: string): Promise<RouteOutcome | undefined>;
+  learned(key: string, outcome: RouteOutcome): Promise<void>;
   opened(session: RegisteredSession): Promise<void>;
   closed(token: string): Promise<void>;
 }
@@ -55,7 +58,9 @@ export function registryClient(endpoint: RegistryEndpoint, timeoutMs = 10_000): 
     }
   };
   return {
-    reserve: async (kind) => (await call({ path: '/reserve', body: { kind } })) as Reservation,
+    reserve: async (kind, root) => (await call({ path: '/reserve', body: { kind, ...(root && { root }) } })) as Reservation,
+    route: async (key) => ((await call({ path: '/route', body: { key } })) as { outcome: RouteOutcome | null }).outcome ?? undefined,
+    learned: async (key, outcome) => void (await call({ path: '/learned', body: { key, outcome } })),
     opened: async (session) => void (await call({ path: '/opened', body: session })),
     closed: async (token) => void (await call({ path: '/closed', body: { token } })),
   };

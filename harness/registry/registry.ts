@@ -15,6 +15,22 @@ export interface Limits {
   readonly sessions: number;
 }
 
+/**
+ * What a route to a token showed (an environment, an account, a form): refused, with the answer in words (status and
+ * error code, no secret), or served without an access token. A route that was served is not kept: a check that needs
+ * a token sends its own request for one.
+ */
+export interface RouteOutcome {
+  readonly kind: 'refused' | 'tokenless';
+  readonly answer: string;
+}
+
+/**
+ * Tokens kept for the root checks (CRED-03's configured account, the refusals ERR-01..03 judge): whatever order the
+ * test files run in, the checks every other one builds on get their requests. A quarter of a small budget.
+ */
+export const ROOT_RESERVE_TOKENS = 12;
+
 /** What a token- or session-creating request may do: go ahead, or not (budget spent, run interrupted). */
 export type Reservation =
   | { readonly ok: true }
@@ -70,6 +86,8 @@ export class SessionRegistry {
   #closed = 0;
   #refused: string[] = [];
   #stopped = false;
+  /** What each route showed, by its key (a hash: no account value). */
+  readonly #routes = new Map<string, RouteOutcome>();
   #lateTimeoutMs = 5_000;
 
   readonly #onOpened: ((session: RegisteredSession) => void) | undefined;
@@ -81,17 +99,30 @@ export class SessionRegistry {
     this.#onOpened = onOpened;
   }
 
-  /** Counts one token- or session-creating request against the budget; refused past the limit or once stopped. */
-  reserve(kind: 'token' | 'session'): Reservation {
+  /**
+   * Counts one token- or session-creating request against the budget; refused past the limit or once stopped. A
+   * request of a root check (`root`) may use the last {@link ROOT_RESERVE_TOKENS} tokens; others may not.
+   */
+  reserve(kind: 'token' | 'session', root = false): Reservation {
     if (this.#stopped) return { ok: false, reason: 'interrupted' };
     if (kind === 'token') {
-      if (this.#tokens >= this.#budget.tokens) return { ok: false, reason: 'budget', resource: 'tokens', limit: this.#budget.tokens };
+      const kept = root ? 0 : Math.min(ROOT_RESERVE_TOKENS, Math.floor(this.#budget.tokens / 4));
+      if (this.#tokens >= this.#budget.tokens - kept) return { ok: false, reason: 'budget', resource: 'tokens', limit: this.#budget.tokens };
       this.#tokens++;
     } else {
       if (this.#sessions >= this.#budget.sessions) return { ok: false, reason: 'budget', resource: 'sessions', limit: this.#budget.sessions };
       this.#sessions++;
     }
     return { ok: true };
+  }
+
+  /** What the run learnt of a route: kept for every worker (a route is asked about by its key). */
+  learnRoute(key: string, outcome: RouteOutcome): void {
+    if (this.#routes.size < 1_000) this.#routes.set(key, outcome);
+  }
+
+  route(key: string): RouteOutcome | undefined {
+    return this.#routes.get(key);
   }
 
   /** A worker opened `session`. After {@link stop}, it is closed at once (a create that was in flight). */

@@ -47,7 +47,12 @@ export async function serveRegistry(registry: SessionRegistry): Promise<Registry
       if (!request) return answer(400, { error: 'bad request' });
       switch (request.path) {
         case '/reserve':
-          return answer(200, registry.reserve(request.body.kind));
+          return answer(200, registry.reserve(request.body.kind, request.body.root === true));
+        case '/route':
+          return answer(200, { outcome: registry.route(request.body.key) ?? null });
+        case '/learned':
+          registry.learnRoute(request.body.key, request.body.outcome);
+          return answer(200, { ok: true });
         case '/opened':
           registry.opened(request.body);
           return answer(200, { ok: true });

@@ -1,5 +1,5 @@
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
-import type { RegisteredSession } from './registry.ts';
+import type { RegisteredSession, RouteOutcome } from './registry.ts';
 
 /**
  * Where the workers of a run reach the main process's session registry: a loopback HTTP endpoint, and a key made
@@ -14,7 +14,9 @@ export const KEY_HEADER = 'x-tds-registry-key';
 
 /** The requests a worker sends, by path. */
 export type RegistryRequest =
-  | { readonly path: '/reserve'; readonly body: { readonly kind: 'token' | 'session' } }
+  | { readonly path: '/reserve'; readonly body: { readonly kind: 'token' | 'session'; readonly root?: boolean } }
+  | { readonly path: '/route'; readonly body: { readonly key: string } }
+  | { readonly path: '/learned'; readonly body: { readonly key: string; readonly outcome: RouteOutcome } }
   | { readonly path: '/opened'; readonly body: RegisteredSession }
   | { readonly path: '/closed'; readonly body: { readonly token: string } };
 
@@ -26,7 +28,15 @@ export function readRequest(path: string, body: unknown): RegistryRequest | unde
   const b = body as Record<string, unknown>;
   switch (path) {
     case '/reserve':
-      return b['kind'] === 'token' || b['kind'] === 'session' ? { path, body: { kind: b['kind'] } } : undefined;
+      return b['kind'] === 'token' || b['kind'] === 'session' ? { path, body: { kind: b['kind'], root: b['root'] === true } } : undefined;
+    case '/route':
+      return isString(b['key']) ? { path, body: { key: b['key'] } } : undefined;
+    case '/learned': {
+      const o = b['outcome'] as Record<string, unknown> | null | undefined;
+      return isString(b['key']) && typeof o === 'object' && o !== null && (o['kind'] === 'refused' || o['kind'] === 'tokenless') && isString(o['answer'])
+        ? { path, body: { key: b['key'], outcome: { kind: o['kind'], answer: o['answer'] } } }
+        : undefined;
+    }
     case '/opened':
       return ENVIRONMENTS.includes(b['env'] as Environment) && isString(b['token']) && typeof b['conversationId'] === 'string' && typeof b['cpaId'] === 'string'
         ? { path, body: { env: b['env'] as Environment, token: b['token'], conversationId: b['conversationId'], cpaId: b['cpaId'] } }

@@ -69,7 +69,11 @@ export class ConformanceSession {
     this.#switch = reporter;
   }
 
-  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined } = {}): Promise<ConformanceSession> {
+  /**
+   * `fileOrderSeed`: the suites' files run in an order shuffled with this seed (tests that prove no verdict depends
+   * on the order the files run in); Vitest's own order when left out.
+   */
+  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined; readonly fileOrderSeed?: number } = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
@@ -97,6 +101,7 @@ export class ConformanceSession {
         isolate: false,
         ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
         ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
+        ...(options.fileOrderSeed !== undefined && { sequence: { shuffle: { files: true, tests: false }, seed: options.fileOrderSeed } }),
         // Compiled, the harness's modules are plain ES modules: Node imports them as they are (as it does the packages
         // of node_modules), instead of Vite transforming each one in every worker. The test files stay Vitest's.
         ...(CODE_EXT === '.js' && { server: { deps: { external: [EXTERNAL_HARNESS] } } }),

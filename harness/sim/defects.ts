@@ -20,6 +20,7 @@ export const defects = [
   { id: 'cred03-latin1-decoding', breaks: ['CRED-03'], description: 'decodes the credential layers as Latin-1, so non-ASCII user IDs and passwords fail' },
   { id: 'cred05-group-alternative-refused', breaks: ['CRED-05'], description: 'accepts only the group itself in the Client ID, refusing the account\'s iPCC or organization there (invalid_client)' },
   { id: 'cred03-client-id-four-fields', breaks: ['CRED-03'], description: 'splits the Client ID into exactly four fields, so a user ID containing ":" fails' },
+  { id: 'cred03-single-base64-expected', breaks: ['CRED-03'], mayFollow: ['ERR-01'], description: 'reads one layer of base64 in the Basic credentials, so every correctly built credential is refused (it serves base64(V1:…:password), which ERR-01 says must be refused; with no credentials served, ERR-01 may not be judged)' },
   { id: 'cred03-cert-account-refused', breaks: ['CRED-03'], description: 'refuses the configured CERT account\'s correctly built REST credentials (invalid_client), while PROD and the other accounts obtain tokens (a route-taker of the defect-pair self-test)' },
   { id: 'rest02-source-ip-demanded', breaks: ['REST-02'], description: 'answers 400 invalid_request to a token request without source_ip, which the document calls optional (a route-taker of the defect-pair self-test)' },
   { id: 'rest02-source-ip-rejected', breaks: ['REST-02'], description: 'answers 400 invalid_request when the form carries source_ip' },
