@@ -4,9 +4,9 @@
  * a busy moment of a shared machine weighs on both sides alike:
  *
  * - start-up: `tds-conformance --help`;
- * - the default run (`tds-conformance run`) against its floor: the same number of HTTP exchanges (counted in the
- *   traffic.har of a run) over raw loopback from a plain Node process (bench/floor.mjs), process start included; its
- *   peak memory (GNU time) and the whole process tree's;
+ * - the default run (`tds-conformance run`) against its floor: the run's own HTTP exchanges (its traffic.har's
+ *   requests and answers) made as cheaply as Node can — node:http, a keep-alive agent, one at a time — in a fresh Node
+ *   process (bench/floor.mjs), process start included; its peak memory (GNU time) and the whole process tree's;
  * - a one-rule run (`--only REST-03`, the fixed cost of any run) against its floor, and where its time goes
  *   (bench/fixed-cost.ts: the phases TDS_TIMING marks);
  * - `--suite all`;
@@ -22,10 +22,12 @@
  *   npm run bench [-- --pairs 3 --soak-ops 150000 --validation-count 20000 --throughput-rounds 4 --observe-exchanges 2000,20000
  *                    --only default,one-rule]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { describeRun, measureCliRun, type CliRun } from './default-run.ts';
-import { countExchanges, describePhases, measurePhases } from './fixed-cost.ts';
+import { describePhases, measurePhases, recordExchanges } from './fixed-cost.ts';
 import { describeObserveScaling, measureObserveScaling } from './observe.ts';
 import { describeRedaction, measureRedaction } from './redaction.ts';
 import { runSoak, type SoakResult, type SoakWindow } from './sim-soak.ts';
@@ -140,6 +142,19 @@ async function timeChild(args: readonly string[]): Promise<number> {
 console.log(`tds-auth-conformance benchmarks, ${new Date().toISOString()}`);
 console.log(machineLine());
 const BIN = join(ROOT, 'bin/tds-conformance.js');
+const FLOOR = join(ROOT, 'bench/floor.mjs');
+/** The exchanges of the runs measured, as the floor replays them. */
+const floorDir = mkdtempSync(join(tmpdir(), 'tds-bench-floor-'));
+process.on('exit', () => rmSync(floorDir, { recursive: true, force: true }));
+
+/**
+ * The floor's argument: the file of a run's exchanges when they could be recorded, else how many (that many token
+ * requests, the same count the last recording gave or a guess).
+ */
+async function floorOf(what: string, args: readonly string[], file: string, guess: number): Promise<{ arg: string; exchanges: number }> {
+  const exchanges = await attempt(what, () => recordExchanges(args, join(floorDir, file)));
+  return exchanges === undefined ? { arg: String(guess), exchanges: guess } : { arg: join(floorDir, file), exchanges };
+}
 
 section('start-up: tds-conformance --help (against node -e 0, the bare process start)');
 const help = await attempt('--help', () => alternate(Math.max(5, PAIRS), () => timeChild(['-e', '0']), () => timeChild([BIN, '--help']), () => undefined));
@@ -149,11 +164,11 @@ if (help) {
   verdicts.push({ target: `tds-conformance --help ≤ ${TARGETS.helpMs / 1000} s`, measured: `${fmt.s(m)} median (node -e 0: ${fmt.s(median(help.a))})`, met: m <= TARGETS.helpMs });
 }
 
-const exchanges = await attempt('the exchanges of a default run', () => countExchanges([]));
-const DEFAULT_RUN_EXCHANGES = exchanges ?? 1_400;
-section(`default run (tds-conformance run) against its floor (${fmt.int(DEFAULT_RUN_EXCHANGES)} exchanges, as its traffic.har counts them, over raw loopback, process start included), ${PAIRS} pairs`);
+const defaultFloor = await floorOf('the exchanges of a default run', [], 'default.json', 1_031);
+const DEFAULT_RUN_EXCHANGES = defaultFloor.exchanges;
+section(`default run (tds-conformance run) against its floor: its ${fmt.int(DEFAULT_RUN_EXCHANGES)} exchanges (traffic.har's requests and answers) over node:http, keep-alive, one at a time, in a fresh Node process (bench/floor.mjs), ${PAIRS} pairs`);
 const defaultPairs = await attempt('the default run', () => alternate(PAIRS,
-  () => timeChild([join(ROOT, 'bench/floor.mjs'), String(DEFAULT_RUN_EXCHANGES)]),
+  () => timeChild([FLOOR, defaultFloor.arg]),
   // Without the case-counting probe: the wall time a user gets (the --runs parts below count the cases).
   () => measureCliRun([], { probe: false }),
   (i, floor, run) => console.log(`  pair ${i}: floor ${fmt.s(floor)}, run ${describeRun(run)}`)));
@@ -179,9 +194,10 @@ if (defaultPairs) {
 }
 
 section(`one-rule run (tds-conformance run ${ONE_RULE_ARGS.join(' ')}: the fixed cost of any run) against its floor, ${Math.max(3, PAIRS)} pairs, and where its time goes`);
-const oneRuleExchanges = (await attempt('the exchanges of a one-rule run', () => countExchanges(ONE_RULE_ARGS))) ?? 1;
+const oneFloor = await floorOf('the exchanges of a one-rule run', ONE_RULE_ARGS, 'one-rule.json', 1);
+const oneRuleExchanges = oneFloor.exchanges;
 const onePairs = await attempt('the one-rule run', () => alternate(Math.max(3, PAIRS),
-  () => timeChild([join(ROOT, 'bench/floor.mjs'), String(oneRuleExchanges)]),
+  () => timeChild([FLOOR, oneFloor.arg]),
   () => measureCliRun(ONE_RULE_ARGS, { probe: false }),
   (i, floor, run) => console.log(`  pair ${i}: floor ${fmt.s(floor)}, run ${describeRun(run)}`)));
 const phases = await attempt('the phases of a one-rule run', () => measurePhases(ONE_RULE_ARGS, Math.max(3, PAIRS)));

@@ -70,6 +70,8 @@ describe('the packed package', () => {
     ]));
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/suites/'))).toEqual([]);
+    // Test support (it imports Vitest to assert) lives in test/support, which is not built.
+    expect(files.filter((f) => f.startsWith('dist/test/') || /(^|\/)live-run\.(js|d\.ts)$/.test(f))).toEqual([]);
   });
 
   it('installs without a TypeScript loader: tsx and typescript are not among its dependencies', () => {

@@ -63,6 +63,7 @@ describe('run --shard and merge', () => {
     const md = readFileSync(join(out, 'matrix.md'), 'utf8');
     expect(md).toContain('| rule | side | level | conforming | capitalized bearer |');
     expect(md).toContain('| REST-03 | service | MUST | ✅ pass | ❌ fail |');
+    expect(md).toContain('| REST-02 | service | MUST | · not selected | · not selected |');
     expect(md).toBe(renderMatrixMarkdown([{ subject: 'conforming', report: base }, { subject: 'capitalized bearer', report: broken }]));
     expect(readFileSync(join(out, 'matrix.html'), 'utf8')).toContain('<td class="s-fail">❌ fail</td>');
     expect(existsSync(join(out, 'conforming', 'report.json'))).toBe(true);

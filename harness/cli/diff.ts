@@ -12,7 +12,8 @@ import { UsageError } from './usage-error.ts';
 export const DIFF_HELP = `Usage: tds-conformance diff <before/report.json> <after/report.json> [<more/report.json> …] [--baseline <known.json>]
 
 Compares two runs: prints each rule whose status changed ("REST-03  pass → fail"), then the rule counts by status
-before and after. A directory stands for the report.json in it.
+before and after (a rule a run did not select counts as "not-selected"). A directory stands for the report.json in
+it.
 
 Given three runs or more (in run order: nightly CERT runs, say), also counts for each rule the runs in which its
 status differed from the run before ("API-05  2 of 4 runs flipped  pass fail pass pass"). With --baseline, the

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectInterrupted, isSessionClose, killGroup, sessionTokenOf, startLiveSim, until, type CliRun, type LiveSim } from './live-run.ts';
+import { expectInterrupted, isSessionClose, killGroup, sessionTokenOf, startLiveSim, until, type CliRun, type LiveSim } from '../../test/support/live-run.ts';
 
 /**
  * Ctrl-C (SIGINT to the process group) while the run's own SessionCloseRQ is slow, or never answered: the main

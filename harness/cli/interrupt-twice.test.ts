@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectInterrupted, isPing, isSessionClose, killGroup, startLiveSim, until, type CliRun, type LiveSim } from './live-run.ts';
+import { expectInterrupted, isPing, isSessionClose, killGroup, startLiveSim, until, type CliRun, type LiveSim } from '../../test/support/live-run.ts';
 
 /**
  * A second Ctrl-C quits at once, after one more attempt to close what is open; a signal to the CLI alone (its workers

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectInterrupted, isPing, killGroup, startLiveSim, until, type CliRun, type LiveSim } from './live-run.ts';
+import { expectInterrupted, isPing, killGroup, startLiveSim, until, type CliRun, type LiveSim } from '../../test/support/live-run.ts';
 
 /**
  * A live run (the simulator on loopback as the target) is interrupted while it holds a session open, by SIGINT or

@@ -40,8 +40,9 @@ describe('buildReport: the rules', () => {
 
   it('reports unselected rules as skipped "not selected", leaving out their checks', () => {
     const report = buildReport([failed('REST-03: x', 'boom'), record('REST-02: y')], { ...buildOptions, selection: ['REST-02'] });
-    expect(ruleOf(report, 'REST-03')).toEqual(expect.objectContaining({ status: 'skipped', reason: 'not selected', checks: [] }));
+    expect(ruleOf(report, 'REST-03')).toEqual(expect.objectContaining({ status: 'skipped', reason: 'not selected', notSelected: true, checks: [] }));
     expect(ruleOf(report, 'REST-02').status).toBe('pass');
+    expect(ruleOf(report, 'REST-02')).not.toHaveProperty('notSelected');
     expect(report.selection).toEqual(['REST-02']);
     expect(report.exitCode).toBe(0);
   });
@@ -278,8 +279,17 @@ describe('buildReport: the run', () => {
       seed: 42,
       runs: 25,
       completion: 'complete',
-      summary: { pass: 1, fail: 1, warn: 1, info: 0, skipped: catalog.length - 3, notApplicable: 0, error: 0 },
+      summary: { pass: 1, fail: 1, warn: 1, info: 0, skipped: 0, notApplicable: 0, error: 0, notSelected: catalog.length - 3 },
     });
+  });
+
+  it('counts the rules the run did not select apart from the rules skipped for a reason; the counts add up to the rules', () => {
+    const report = buildReport([record('REST-03: a')], { ...buildOptions, selection: ['REST-03', 'REST-04'], notYetCovered: { 'REST-04': 'issue 99' } });
+    expect(report.summary).toMatchObject({ pass: 1, skipped: 1, notSelected: catalog.length - 2 });
+    expect(Object.values(report.summary).reduce((a, b) => a + b, 0)).toBe(report.rules.length);
+    const everything = buildReport([record('REST-03: a')], buildOptions);
+    expect(everything.summary).toMatchObject({ pass: 1, skipped: catalog.length - 1, notSelected: 0 });
+    expect(everything.rules.some((r) => 'notSelected' in r)).toBe(false);
   });
 
   it('sums the resources every check created, selected or not', () => {

@@ -6,7 +6,7 @@ import { isRuleId, notYetCovered, prerequisitesOf, ruleIdsInTitle, rules as cata
 import type { Rule, RuleId } from '../catalog/index.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckMeta } from './meta.ts';
-import { EXIT_CODES, REPORT_SCHEMA_VERSION } from './model.ts';
+import { EXIT_CODES, isNotSelected, NOT_SELECTED_REASON, REPORT_SCHEMA_VERSION } from './model.ts';
 import { replayCommand, withContext } from './replay.ts';
 import type {
   CheckResult,
@@ -68,7 +68,8 @@ export interface BuildOptions {
  * The report of a run.
  *
  * Every catalog rule appears exactly once in `rules`, in catalog order. A rule that was not selected is `skipped`
- * with the reason `not selected` (its tests, if any ran, are left out). A selected rule no test names is `skipped`
+ * with the reason `not selected` and `notSelected: true` (its tests, if any ran, are left out); the summary counts it
+ * in `notSelected`, apart from the rules skipped for a reason. A selected rule no test names is `skipped`
  * with the reason from `notYetCovered`, or `no check verifies this rule yet`. Otherwise the rule's status follows
  * from its checks (see {@link checkResult} and {@link ruleStatus}). Tests whose title names no catalog rule are listed
  * in `unmapped`; a failed one is also a run error. The exit code follows {@link exitCodeFor}.
@@ -92,7 +93,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     const base = {
       id: rule.id, side: rule.side, level: rule.level, where: rule.where, area: rule.area, statement: rule.statement,
     };
-    if (!selected.has(rule.id)) return { ...base, status: 'skipped', reason: 'not selected', checks: [] };
+    if (!selected.has(rule.id)) return { ...base, status: 'skipped', reason: NOT_SELECTED_REASON, notSelected: true, checks: [] };
     const ruleRecords = byRule.get(rule.id) ?? [];
     if (ruleRecords.length === 0) {
       const pending = (options.notYetCovered ?? notYetCovered)[rule.id];
@@ -312,9 +313,13 @@ export function exitCodeFor(
   return EXIT_CODES.ok;
 }
 
-/** Rule counts by status. */
+/**
+ * Rule counts by status; the rules the run did not select (see {@link isNotSelected}) are counted in `notSelected`
+ * only, not in `skipped`.
+ */
 export function summarize(rules: readonly RuleResult[]): Summary {
-  const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
+  const notSelected = rules.filter((r) => isNotSelected(r)).length;
+  const count = (status: RuleStatus): number => rules.filter((r) => r.status === status && !isNotSelected(r)).length;
   return {
     pass: count('pass'),
     partial: count('partial'),
@@ -324,6 +329,7 @@ export function summarize(rules: readonly RuleResult[]): Summary {
     skipped: count('skipped'),
     notApplicable: count('not-applicable'),
     error: count('error'),
+    notSelected,
   };
 }
 

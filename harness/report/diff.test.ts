@@ -20,8 +20,24 @@ describe('diffReports', () => {
     expect(diff.counts).toEqual([
       { status: 'pass', before: 2, after: 2 }, { status: 'partial', before: 0, after: 0 }, { status: 'fail', before: 1, after: 1 }, { status: 'warn', before: 1, after: 1 },
       { status: 'info', before: 0, after: 0 }, { status: 'skipped', before: 0, after: 0 },
-      { status: 'not-applicable', before: 0, after: 0 }, { status: 'error', before: 0, after: 0 },
+      { status: 'not-applicable', before: 0, after: 0 }, { status: 'error', before: 0, after: 0 }, { status: 'not-selected', before: 0, after: 0 },
     ]);
+  });
+
+  it('tells a rule the run did not select from a rule skipped for a reason (read from report.json)', () => {
+    const before = parseReportJson(renderJson(sampleReport('x1x1', ['REST-02', 'REST-03', 'CRED-01'])), 'a.json');
+    const after = parseReportJson(renderJson(sampleReport('x1x1')), 'b.json');
+    expect(before.rules.find((r) => r.id === 'CRED-01')?.status).toBe('skipped');
+    expect(before.rules.find((r) => r.id === 'CRED-02')?.status).toBe('not-selected');
+    const diff = diffReports(before, after);
+    // CRED-02 was not selected, then skipped (no check verifies it): a change, not the same "skipped".
+    expect(diff.changes).toContainEqual({ id: 'CRED-02', from: 'not-selected', to: 'skipped' });
+    expect(diff.counts.find((c) => c.status === 'skipped')).toEqual({ status: 'skipped', before: 1, after: 45 });
+    expect(diff.counts.find((c) => c.status === 'not-selected')).toEqual({ status: 'not-selected', before: 48, after: 0 });
+    expect(renderDiff(diff)).toContain(', error 0 → 1, not-selected 48 → 0\n');
+    // A report written before the marker existed: skipped, "not selected", no checks.
+    const old = parseReportJson(JSON.stringify({ rules: [{ id: 'REST-01', status: 'skipped', reason: 'not selected', checks: [] }] }), 'old.json');
+    expect(old.rules[0]?.status).toBe('not-selected');
   });
 
   it('shows rules only one report has as absent in the other', () => {

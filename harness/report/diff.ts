@@ -3,16 +3,26 @@
  * counts by status before and after. Pure: the CLI reads the files.
  */
 import { ReportFileError } from './errors.ts';
-import { STATUSES } from './model.ts';
+import { isNotSelected, STATUSES } from './model.ts';
 import type { Status } from './model.ts';
+
+/**
+ * A rule's status as a diff compares it: its status, or `not-selected` for a rule the run did not select (in
+ * report.json `skipped` with `notSelected: true`), so that a rule selected in one run and not in the other shows as
+ * a change, and the counts keep the rules skipped for a reason apart.
+ */
+export type ComparedStatus = Status | 'not-selected';
 
 /** The part of a `report.json` a diff reads. Reports of other versions of the tool have at least this. */
 export interface ComparableReport {
-  readonly rules: readonly { readonly id: string; readonly status: Status }[];
+  readonly rules: readonly { readonly id: string; readonly status: ComparedStatus }[];
 }
 
 /** A rule's status in one report, or `absent` when that report does not list the rule (another catalog version). */
-export type DiffStatus = Status | 'absent';
+export type DiffStatus = ComparedStatus | 'absent';
+
+/** The statuses a diff counts, in report order, `not-selected` last. */
+export const COMPARED_STATUSES: readonly ComparedStatus[] = [...STATUSES, 'not-selected'];
 
 export interface StatusChange {
   readonly id: string;
@@ -25,8 +35,8 @@ export interface ReportDiff {
   readonly changes: readonly StatusChange[];
   /** How many rules have the same status in both. */
   readonly unchanged: number;
-  /** Rule counts by status, before and after, in report order of the statuses. */
-  readonly counts: readonly { readonly status: Status; readonly before: number; readonly after: number }[];
+  /** Rule counts by status, before and after, in report order of the statuses (`not-selected` last). */
+  readonly counts: readonly { readonly status: ComparedStatus; readonly before: number; readonly after: number }[];
 }
 
 const STATUS_SET = new Set<string>(STATUSES);
@@ -56,13 +66,21 @@ export function parseReportJson(text: string, file: string): ComparableReport {
   if (!Array.isArray(rules)) throw notReport('it has no "rules" list');
   const seen = new Set<string>();
   const checked = rules.map((rule: unknown, index) => {
-    const { id, status } = (typeof rule === 'object' && rule !== null ? rule : {}) as { id?: unknown; status?: unknown };
+    const { id, status, reason, notSelected, checks } = (typeof rule === 'object' && rule !== null ? rule : {}) as {
+      id?: unknown; status?: unknown; reason?: unknown; notSelected?: unknown; checks?: unknown;
+    };
     if (typeof id !== 'string' || typeof status !== 'string' || !STATUS_SET.has(status)) {
       throw notReport(`rules[${index}] has no rule "id" and "status" (one of ${STATUSES.join(', ')})`);
     }
     if (seen.has(id)) throw notReport(`it lists ${id} twice`);
     seen.add(id);
-    return { id, status: status as Status };
+    const unselected = isNotSelected({
+      status,
+      ...(typeof reason === 'string' && { reason }),
+      ...(notSelected === true && { notSelected }),
+      ...(Array.isArray(checks) && { checks }),
+    });
+    return { id, status: unselected ? 'not-selected' as const : status as Status };
   });
   return { rules: checked };
 }
@@ -79,20 +97,21 @@ export function diffReports(before: ComparableReport, after: ComparableReport): 
     else changes.push({ id: rule.id, from, to: rule.status });
   }
   for (const rule of before.rules) if (!now.has(rule.id)) changes.push({ id: rule.id, from: rule.status, to: 'absent' });
-  const count = (report: ComparableReport, status: Status) => report.rules.filter((r) => r.status === status).length;
-  const counts = STATUSES.map((status) => ({ status, before: count(before, status), after: count(after, status) }));
+  const count = (report: ComparableReport, status: ComparedStatus) => report.rules.filter((r) => r.status === status).length;
+  const counts = COMPARED_STATUSES.map((status) => ({ status, before: count(before, status), after: count(after, status) }));
   return { changes, unchanged, counts };
 }
 
 /**
  * The diff as text: a line per changed rule (`REST-03  pass → fail`), then the counts by status (`fail 0 → 1`
- * where they changed) and how many rules changed.
+ * where they changed; `not-selected` only when a report has such rules) and how many rules changed.
  */
 export function renderDiff(diff: ReportDiff): string {
   const width = Math.max(0, ...diff.changes.map((c) => c.id.length));
   const lines = diff.changes.map((c) => `${c.id.padEnd(width)}  ${c.from} → ${c.to}`);
   if (lines.length > 0) lines.push('');
-  lines.push(diff.counts.map((c) => `${c.status} ${c.before === c.after ? c.before : `${c.before} → ${c.after}`}`).join(', '));
+  const counts = diff.counts.filter((c) => c.status !== 'not-selected' || c.before > 0 || c.after > 0);
+  lines.push(counts.map((c) => `${c.status} ${c.before === c.after ? c.before : `${c.before} → ${c.after}`}`).join(', '));
   const n = diff.changes.length;
   lines.push(n === 0
     ? `no rule changed status (${diff.unchanged} unchanged)`

@@ -74,6 +74,12 @@ describe('earlDocument', () => {
     expect(assertionFor(doc, 'CRED-01')['earl:result']['dct:description']).toBe('skipped: no check verifies this rule yet');
   });
 
+  it('says when a rule was not selected, apart from a rule skipped for a reason', () => {
+    const selected = earlDocument(sampleReport('x1x1', ['REST-02', 'CRED-01']));
+    expect(assertionFor(selected, 'CRED-01')['earl:result']['dct:description']).toBe('skipped: no check verifies this rule yet');
+    expect(assertionFor(selected, 'REST-03')['earl:result']).toMatchObject({ 'earl:outcome': { '@id': 'earl:untested' }, 'dct:description': 'not selected: the run did not select this rule' });
+  });
+
   it('says when a failure is a known one', () => {
     const { report } = applyBaseline(sampleReport('x1x1'), { knownFailures: [{ rule: 'REST-03' }] }, 'known.json');
     expect(assertionFor(earlDocument(report), 'REST-03')['earl:result']['dct:description'])

@@ -12,11 +12,12 @@
  * | `fail`, `warn` | `earl:failed` (a MUST, or a SHOULD, is not met) |
  * | `info`, `error` | `earl:cantTell` (an observation; a check that could not be carried out) |
  * | `not-applicable` | `earl:inapplicable` |
- * | `skipped` | `earl:untested` |
+ * | `skipped` | `earl:untested` (a rule the run did not select too; its description says `not selected`) |
  *
  * @see https://www.w3.org/TR/EARL10-Schema/
  * @see https://www.w3.org/TR/json-ld11/
  */
+import { isNotSelected } from './model.ts';
 import type { CheckResult, Report, RuleResult, Status } from './model.ts';
 
 /** The JSON-LD context: the EARL, Dublin Core terms, DOAP and XML Schema vocabularies. */
@@ -120,7 +121,7 @@ function description(rule: RuleResult): string {
     case 'info': return 'info: an observation, not a verdict';
     case 'error': return `error: the check could not be carried out: ${rule.reason ?? ''}`.trimEnd();
     case 'not-applicable': return `not applicable: ${rule.reason ?? ''}`.trimEnd();
-    case 'skipped': return `skipped: ${rule.reason ?? ''}`.trimEnd();
+    case 'skipped': return isNotSelected(rule) ? 'not selected: the run did not select this rule' : `skipped: ${rule.reason ?? ''}`.trimEnd();
   }
 }
 

@@ -68,7 +68,7 @@ describe('report.html in Chromium', () => {
     expect(await page.title()).toBe('Conformance report: simulator (sim)');
     expect(await page.locator('#verdict').innerText()).toBe('exit code 1: a MUST rule failed');
     const counts = await page.locator('#summary .count').evaluateAll((items) => items.map((i) => i.textContent?.replace(/\s+/g, ' ').trim()));
-    expect(counts).toEqual(['1 pass', '0 partial', '1 fail', '1 warn', '1 info', '45 skipped', '1 not applicable', '1 error']);
+    expect(counts).toEqual(['1 pass', '0 partial', '1 fail', '1 warn', '1 info', '45 skipped', '1 not applicable', '1 error', '0 not selected']);
     const failure = page.locator('#rule-REST-03');
     expect(await failure.isVisible()).toBe(true);
     expect(await failure.locator('.expected pre').innerText()).toBe('"bearer"');

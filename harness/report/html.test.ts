@@ -48,7 +48,20 @@ describe('renderHtml', () => {
     expect(html).toContain('<div><dt>seed</dt><dd>42 (25 runs per property)</dd></div>');
     const summary = element(html, 'summary', 'section');
     const counts = [...summary.matchAll(/data-count="([a-z-]+)"><span class="n">(\d+)<\/span>/g)].map((m) => [m[1], Number(m[2])]);
-    expect(counts).toEqual([['pass', 1], ['partial', 0], ['fail', 1], ['warn', 1], ['info', 1], ['skipped', 45], ['not-applicable', 1], ['error', 1]]);
+    expect(counts).toEqual([['pass', 1], ['partial', 0], ['fail', 1], ['warn', 1], ['info', 1], ['skipped', 45], ['not-applicable', 1], ['error', 1], ['not-selected', 0]]);
+  });
+
+  it('counts, shows and filters the rules the run did not select apart from the rules skipped for a reason', () => {
+    const page = renderHtml(sampleReport(secret, ['REST-02', 'REST-03', 'CRED-01']));
+    const summary = element(page, 'summary', 'section');
+    const counts = Object.fromEntries([...summary.matchAll(/data-count="([a-z-]+)"><span class="n">(\d+)<\/span>/g)].map((m) => [m[1], Number(m[2])]));
+    expect(counts).toMatchObject({ pass: 1, fail: 1, skipped: 1, 'not-selected': 48 });
+    const rows = [...page.matchAll(/<tr id="row-([A-Z]+-\d\d)" data-rule="\1" data-filter data-status="([a-z-]+)"/g)];
+    expect(rows.find((m) => m[1] === 'CRED-01')?.[2]).toBe('skipped');
+    expect(rows.find((m) => m[1] === 'CRED-02')?.[2]).toBe('not-selected');
+    expect(rows.filter((m) => m[2] === 'not-selected')).toHaveLength(48);
+    expect(page).toContain('<span class="badge s-not-selected">not selected</span>');
+    expect(element(page, 'filter-status', 'fieldset')).toContain('<input type="checkbox" name="status" value="not-selected" checked> not selected <span class="n">48</span>');
   });
 
   it('has a row per catalog rule, in a table per area, with what the filters read', () => {
@@ -63,7 +76,7 @@ describe('renderHtml', () => {
   it('offers filters by every status and by side, hidden until the script shows them', () => {
     const form = element(html, 'filters', 'form');
     expect(form.startsWith('<form id="filters" class="filters" hidden')).toBe(true);
-    expect([...form.matchAll(/name="status" value="([a-z-]+)" checked/g)].map((m) => m[1])).toEqual(['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error']);
+    expect([...form.matchAll(/name="status" value="([a-z-]+)" checked/g)].map((m) => m[1])).toEqual(['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error', 'not-selected']);
     expect([...form.matchAll(/name="side" value="([a-z-]+)" checked/g)].map((m) => m[1])).toEqual(['service', 'client']);
   });
 

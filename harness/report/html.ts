@@ -1,6 +1,6 @@
 import { areas } from '../catalog/index.ts';
 import type { CheckResult, Report, RuleResult, Status } from './model.ts';
-import { STATUSES } from './model.ts';
+import { isNotSelected, STATUSES } from './model.ts';
 import { throttlingLine } from './throttling.ts';
 
 /**
@@ -9,6 +9,9 @@ import { throttlingLine } from './throttling.ts';
  * exit code), the summary by status, a table of rules per area, then every failed, warned and errored rule with
  * each of its non-passing checks: message, expected and actual values, counterexample, seed and path, replay
  * command and evidence. INFO observations, the baseline's verdict, run errors and tests that name no rule close it.
+ *
+ * A rule the run did not select is shown, counted and filtered as `not selected`, apart from the rules skipped for a
+ * reason (its status in report.json stays `skipped`, with `notSelected: true`).
  *
  * Rules, failures and observations can be filtered by status and by side (service or client) in the page; without
  * script everything is shown. Every text of the report is HTML-escaped; the report is expected to be redacted
@@ -71,23 +74,39 @@ export function escapeHtml(text: string): string {
 
 const esc = escapeHtml;
 
-const STATUS_LABELS: Record<Status, string> = {
+/** What the page shows and filters by: the statuses, and `not-selected` for the rules the run did not select. */
+type ShownStatus = Status | 'not-selected';
+const SHOWN_STATUSES: readonly ShownStatus[] = [...STATUSES, 'not-selected'];
+
+const STATUS_LABELS: Record<ShownStatus, string> = {
   pass: 'pass', partial: 'partial', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'not applicable', error: 'error',
+  'not-selected': 'not selected',
 };
 
-const SUMMARY_KEYS: Record<Status, keyof Report['summary']> = {
+const SUMMARY_KEYS: Record<ShownStatus, keyof Report['summary']> = {
   pass: 'pass', partial: 'partial', fail: 'fail', warn: 'warn', info: 'info', skipped: 'skipped', 'not-applicable': 'notApplicable', error: 'error',
+  'not-selected': 'notSelected',
 };
+
+/** A rule's status as the page shows it. */
+function shownStatus(rule: RuleResult): ShownStatus {
+  return isNotSelected(rule) ? 'not-selected' : rule.status;
+}
+
+/** A count of the summary (0 for `notSelected` in a report written before it existed). */
+function summaryCount(report: Report, status: ShownStatus): number {
+  return report.summary[SUMMARY_KEYS[status]] ?? 0;
+}
 
 const PROBLEM = new Set<Status>(['fail', 'warn', 'error']);
 const SIDE_ORDER: readonly string[] = ['service', 'client'];
 
-function badge(status: Status, known = false): string {
+function badge(status: ShownStatus, known = false): string {
   return `<span class="badge s-${status}">${esc(STATUS_LABELS[status])}${known ? ' · known' : ''}</span>`;
 }
 
 /** The attributes the filters read. */
-function filterAttributes(status: Status, side: string): string {
+function filterAttributes(status: ShownStatus, side: string): string {
   return `data-filter data-status="${esc(status)}" data-side="${esc(side)}"`;
 }
 
@@ -126,8 +145,8 @@ function header(report: Report): string {
 }
 
 function summary(report: Report): string {
-  const items = STATUSES.map((status) => {
-    const n = report.summary[SUMMARY_KEYS[status]];
+  const items = SHOWN_STATUSES.map((status) => {
+    const n = summaryCount(report, status);
     return `<li class="count s-${status}${n === 0 ? ' zero' : ''}" data-count="${status}"><span class="n">${n}</span> <span class="label">${esc(STATUS_LABELS[status])}</span></li>`;
   });
   return [
@@ -180,8 +199,8 @@ function gateSection(report: Report): string {
 
 function filters(report: Report): string {
   const sides = [...new Set(report.rules.map((r) => r.side))].sort((a, b) => SIDE_ORDER.indexOf(a) - SIDE_ORDER.indexOf(b));
-  const statusBoxes = STATUSES.map((status) => {
-    const n = report.summary[SUMMARY_KEYS[status]];
+  const statusBoxes = SHOWN_STATUSES.map((status) => {
+    const n = summaryCount(report, status);
     return `<label class="s-${status}"><input type="checkbox" name="status" value="${status}" checked> ${esc(STATUS_LABELS[status])} <span class="n">${n}</span></label>`;
   });
   const sideBoxes = sides.map((side) => {
@@ -200,6 +219,7 @@ function filters(report: Report): string {
 
 /** The note of a rule's row: the reason it did not run, or the first message of a check that did not pass. */
 function note(rule: RuleResult): string {
+  if (isNotSelected(rule)) return '';
   if (rule.reason !== undefined) return oneLine(rule.reason);
   for (const check of rule.checks) if (check.status !== 'pass') return oneLine(check.message);
   return '';
@@ -225,9 +245,9 @@ function rulesSection(report: Report): string {
     for (const r of rules) {
       const id = PROBLEM.has(r.status) ? `<a href="#rule-${esc(r.id)}">${esc(r.id)}</a>` : esc(r.id);
       out.push(
-        `<tr id="row-${esc(r.id)}" data-rule="${esc(r.id)}" ${filterAttributes(r.status, r.side)}>`
+        `<tr id="row-${esc(r.id)}" data-rule="${esc(r.id)}" ${filterAttributes(shownStatus(r), r.side)}>`
           + `<th scope="row">${id}</th><td>${esc(r.side)}</td><td>${esc(r.level)}</td><td>${esc(r.where)}</td>`
-          + `<td>${badge(r.status, r.knownFailure === true)}</td><td class="num">${r.checks.length}</td>`
+          + `<td>${badge(shownStatus(r), r.knownFailure === true)}</td><td class="num">${r.checks.length}</td>`
           + `<td class="note" title="${esc(r.statement)}">${esc(note(r))}</td></tr>`,
       );
     }
@@ -391,7 +411,7 @@ pre{margin:0;padding:8px 10px;background:var(--panel);border:1px solid var(--lin
 .count{min-width:110px;padding:8px 14px;border-radius:8px;border:1px solid var(--line);background:var(--panel)}
 .count .n{display:block;font-size:24px;font-weight:700;line-height:1.2}.count.zero{opacity:.55}
 .count.s-pass .n{color:var(--pass)}.count.s-fail .n{color:var(--fail)}.count.s-warn .n{color:var(--warn)}.count.s-info .n{color:var(--info)}
-.count.s-error .n{color:var(--error)}.count.s-skipped .n,.count.s-not-applicable .n{color:var(--skip)}
+.count.s-error .n{color:var(--error)}.count.s-skipped .n,.count.s-not-applicable .n,.count.s-not-selected .n{color:var(--skip)}
 .filters{position:sticky;top:0;z-index:1;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:24px 0 0;padding:8px 12px;background:var(--bg);border:1px solid var(--line);border-radius:8px}
 .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
 .filters legend{float:left;font-weight:600;margin-right:6px}.filters label{white-space:nowrap;cursor:pointer}
@@ -405,7 +425,7 @@ td.note{color:var(--muted);max-width:520px}
 .badge{display:inline-block;padding:0 7px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
 .badge.s-pass{background:var(--pass-bg);color:var(--pass)}.badge.s-partial{background:var(--warn-bg);color:var(--pass)}.badge.s-fail{background:var(--fail-bg);color:var(--fail)}
 .badge.s-warn{background:var(--warn-bg);color:var(--warn)}.badge.s-info{background:var(--info-bg);color:var(--info)}
-.badge.s-error{background:var(--error-bg);color:var(--error)}.badge.s-skipped,.badge.s-not-applicable{background:var(--skip-bg);color:var(--skip)}
+.badge.s-error{background:var(--error-bg);color:var(--error)}.badge.s-skipped,.badge.s-not-applicable,.badge.s-not-selected{background:var(--skip-bg);color:var(--skip)}
 .problem{margin:16px 0;padding:4px 16px 12px;border:1px solid var(--line);border-left:4px solid var(--skip);border-radius:8px}
 .problem[data-status=fail]{border-left-color:var(--fail)}.problem[data-status=warn]{border-left-color:var(--warn)}.problem[data-status=error]{border-left-color:var(--error)}
 blockquote{margin:0 0 8px;padding:0 12px;border-left:3px solid var(--line);color:var(--muted)}

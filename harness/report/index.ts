@@ -13,7 +13,7 @@ export { escapeHtml, renderHtml } from './html.ts';
 export { renderJson } from './json.ts';
 export { renderJunit } from './junit.ts';
 export { renderMarkdown } from './markdown.ts';
-export { EXIT_CODES, REPORT_SCHEMA_VERSION, STATUSES } from './model.ts';
+export { EXIT_CODES, isNotSelected, NOT_SELECTED_REASON, REPORT_SCHEMA_VERSION, STATUSES } from './model.ts';
 export { errorCode, toTestRecord } from './record.ts';
 export { MIN_SECRET_LENGTH, REDACTED, Redactor, redactPatterns, secretForms } from './redact.ts';
 export {

@@ -20,7 +20,7 @@ describe('renderJson', () => {
     ]);
     expect(parsed['tool']).toEqual({ name: 'tds-auth-conformance', version: '0.1.0' });
     expect(parsed['target']).toEqual({ name: 'simulator', kind: 'sim' });
-    expect(Object.keys(parsed['summary'] as object)).toEqual(['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'notApplicable', 'error']);
+    expect(Object.keys(parsed['summary'] as object)).toEqual(['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'notApplicable', 'error', 'notSelected']);
     expect(parsed['resources']).toEqual({ tokens: 0, sessionsOpened: 0, sessionsClosed: 0 });
   });
 

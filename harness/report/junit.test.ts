@@ -62,6 +62,18 @@ describe('renderJunit', () => {
     expect(find('LIFE.LIFE-01')[0]?.['skipped']).toEqual({ '@message': 'not-applicable: needs clock control' });
   });
 
+  it('tells a rule the run did not select from a rule skipped for a reason, and counts them per suite', () => {
+    const selected = parser.parse(renderJunit(sampleReport(secret, ['REST-02', 'REST-03', 'CRED-01']))) as Node;
+    const all = ((selected['testsuites'] as Node)['testsuite'] as Node[]);
+    const of = (classname: string) => all.flatMap((s) => s['testcase'] as Node[]).find((c) => c['@classname'] === classname);
+    expect(of('CRED.CRED-01')?.['skipped']).toEqual({ '@message': 'skipped: no check verifies this rule yet' });
+    expect(of('CRED.CRED-02')?.['skipped']).toEqual({ '@message': 'not selected: the run did not select this rule (--suite, --only)' });
+    const property = (suite: Node | undefined) => ((suite?.['properties'] as Node)['property'] as Node[]).find((p) => p['@name'] === 'not selected')?.['@value'];
+    expect(property(all.find((s) => s['@id'] === 'CRED'))).toBe(String(rules.filter((r) => r.area === 'CRED').length - 1));
+    expect(property(all.find((s) => s['@id'] === 'REST'))).toBe('3');
+    expect(property(suites.find((s) => s['@id'] === 'REST'))).toBe('0');
+  });
+
   it('writes a failure with its message, expected, actual, counterexample and replay, escaped and read back intact', () => {
     const failure = find('REST.REST-03')[0]?.['failure'] as Node;
     expect(failure['@type']).toBe('MUST');

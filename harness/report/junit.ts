@@ -1,11 +1,13 @@
 import { areas } from '../catalog/index.ts';
+import { isNotSelected } from './model.ts';
 import type { CheckResult, Report, RuleResult } from './model.ts';
 import { xmlAttribute, xmlText } from './xml.ts';
 
 /**
  * `junit.xml`: one `testsuite` per rule area, one `testcase` per check (a test naming two rules is a testcase of
  * each, told apart by `classname` `<area>.<rule ID>`), and one skipped testcase for a rule without checks, so CI
- * shows every rule.
+ * shows every rule. A rule the run did not select is a skipped testcase whose message starts `not selected`, and each
+ * suite's `not selected` property counts them (the suite's `skipped` count holds both: JUnit knows no other state).
  *
  * JUnit knows pass, failure, error and skipped only; the report's statuses map as follows:
  * `fail` → `<failure>` (with message, expected, actual, counterexample, seed and path, replay, evidence);
@@ -36,6 +38,7 @@ export function renderJunit(report: Report): string {
           ['seed', String(report.seed)],
           ['runs', String(report.runs)],
           ['tool', `${report.tool.name} ${report.tool.version}`],
+          ['not selected', String(rules.filter((r) => isNotSelected(r)).length)],
         ].map(([name = '', value = '']) => `      <property name="${xmlAttribute(name)}" value="${xmlAttribute(value)}"/>`),
         '    </properties>',
         ...cases.map((c) => c.xml),
@@ -84,7 +87,9 @@ interface Testcase {
 function testcases(rule: RuleResult): Testcase[] {
   const classname = `${rule.area}.${rule.id}`;
   if (rule.checks.length === 0) {
-    const message = `${rule.status}: ${rule.reason ?? 'no check ran'}`;
+    const message = isNotSelected(rule)
+      ? 'not selected: the run did not select this rule (--suite, --only)'
+      : `${rule.status}: ${rule.reason ?? 'no check ran'}`;
     return [{
       kind: 'skipped',
       xml: `    <testcase classname="${xmlAttribute(classname)}" name="${xmlAttribute(`${rule.id}: ${rule.statement}`)}" time="0.000">\n`

@@ -18,7 +18,16 @@ describe('renderMarkdown', () => {
     expect(md.startsWith('# Conformance report: simulator (sim)\n')).toBe(true);
     expect(md).toContain('| seed | 42 (25 runs per property) |');
     expect(md).toContain('| exit code | 1 |');
-    expect(md).toContain('| pass | partial | fail | warn | info | skipped | not applicable | error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n| 1 | 0 | 1 | 1 | 1 | 45 | 1 | 1 |');
+    expect(md).toContain('| pass | partial | fail | warn | info | skipped | not applicable | error | not selected |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n| 1 | 0 | 1 | 1 | 1 | 45 | 1 | 1 | 0 |');
+  });
+
+  it('counts and shows the rules the run did not select apart from the rules skipped for a reason', () => {
+    const selected = renderMarkdown(sampleReport(secret, ['REST-02', 'REST-03', 'CRED-01']));
+    // CRED-01 is selected but no test names it: skipped for a reason. The other 48 rules were not selected.
+    expect(selected).toContain('| 1 | 0 | 1 | 0 | 0 | 1 | 0 | 0 | 48 |');
+    expect(selected).toContain('| CRED-01 | client | MUST | any | skipped | 0 | no check verifies this rule yet |');
+    expect(selected).toContain('| CRED-02 | client | MUST | any | not selected | 0 |  |');
+    expect(selected).toContain('| REST-05 | service | SHOULD | any | not selected | 0 |  |');
   });
 
   it('has a table per area with a row per rule', () => {

@@ -1,9 +1,11 @@
 import { areas } from '../catalog/index.ts';
+import { isNotSelected } from './model.ts';
 import type { CheckResult, Report, RuleResult, Summary } from './model.ts';
 import { throttlingLine } from './throttling.ts';
 
 /**
- * `report.md`: the run at a glance (target, seed, exit code, summary), a table of rules per area, then every
+ * `report.md`: the run at a glance (target, seed, exit code, summary: the rules the run did not select counted apart
+ * from the rules skipped for a reason), a table of rules per area (a rule not selected shows `not selected`), then every
  * failed, warned and errored rule with each of its non-passing checks: message, and expected, actual,
  * counterexample, seed and path, replay command and evidence in fenced blocks. INFO observations, run errors and
  * tests that name no rule close it.
@@ -113,19 +115,21 @@ export function renderMarkdown(report: Report): string {
 
 function summaryTable(s: Summary): string[] {
   return [
-    '| pass | partial | fail | warn | info | skipped | not applicable | error |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${s.pass} | ${s.partial} | ${s.fail} | ${s.warn} | ${s.info} | ${s.skipped} | ${s.notApplicable} | ${s.error} |`,
+    '| pass | partial | fail | warn | info | skipped | not applicable | error | not selected |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.pass} | ${s.partial} | ${s.fail} | ${s.warn} | ${s.info} | ${s.skipped} | ${s.notApplicable} | ${s.error} | ${s.notSelected ?? 0} |`,
   ];
 }
 
 function statusText(rule: RuleResult): string {
+  if (isNotSelected(rule)) return 'not selected';
   if (rule.knownFailure) return `${rule.status} (known)`;
   return rule.status === 'fail' || rule.status === 'error' ? `**${rule.status}**` : rule.status;
 }
 
 /** The note of a rule's row: the reason it did not run, or the first message of a check that did not pass. */
 function note(rule: RuleResult): string {
+  if (isNotSelected(rule)) return '';
   if (rule.reason !== undefined) return oneLine(rule.reason);
   for (const check of rule.checks) if (check.status !== 'pass') return oneLine(check.message);
   return '';

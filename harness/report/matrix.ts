@@ -4,14 +4,18 @@
  * self-contained file, no script) for people.
  */
 import { escapeHtml } from './html.ts';
-import type { Report, RuleStatus } from './model.ts';
+import { isNotSelected } from './model.ts';
+import type { Report, RuleResult, RuleStatus } from './model.ts';
 
 export interface MatrixColumn {
   readonly subject: string;
   readonly report: Report;
 }
 
-const MARK: Record<RuleStatus, string> = {
+/** A cell: the rule's status, or `not-selected` when that subject's run did not select it. */
+type Cell = RuleStatus | 'not-selected';
+
+const MARK: Record<Cell, string> = {
   pass: '✅ pass',
   partial: '◐ partial',
   fail: '❌ fail',
@@ -20,7 +24,13 @@ const MARK: Record<RuleStatus, string> = {
   skipped: '— skipped',
   'not-applicable': '∅ n/a',
   error: '💥 error',
+  'not-selected': '· not selected',
 };
+
+function cellOf(rule: RuleResult | undefined): Cell | undefined {
+  if (rule === undefined) return undefined;
+  return isNotSelected(rule) ? 'not-selected' : rule.status;
+}
 
 function rows(columns: readonly MatrixColumn[]) {
   const catalog = columns[0]?.report.rules ?? [];
@@ -29,7 +39,7 @@ function rows(columns: readonly MatrixColumn[]) {
     side: rule.side,
     level: rule.level,
     statement: rule.statement,
-    statuses: columns.map((c) => c.report.rules.find((r) => r.id === rule.id)?.status),
+    statuses: columns.map((c) => cellOf(c.report.rules.find((r) => r.id === rule.id))),
   }));
 }
 
@@ -56,7 +66,7 @@ export function renderMatrixMarkdown(columns: readonly MatrixColumn[]): string {
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1b1f24}table{border-collapse:collapse}
 th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa;position:sticky;top:0}
 td.s-pass{background:#dafbe1}td.s-partial{background:#fff8c5}td.s-fail,td.s-error{background:#ffebe9}td.s-warn{background:#fff1e5}
-td.s-info{background:#ddf4ff}td.s-skipped,td.s-not-applicable{color:#656d76}td.stmt{max-width:40rem;color:#424a53}`;
+td.s-info{background:#ddf4ff}td.s-skipped,td.s-not-applicable,td.s-not-selected{color:#656d76}td.stmt{max-width:40rem;color:#424a53}`;
 
 /** The matrix as one self-contained HTML page. */
 export function renderMatrixHtml(columns: readonly MatrixColumn[]): string {

@@ -8,6 +8,7 @@
  */
 import { getRule, type RuleId } from '../catalog/index.ts';
 import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
+import { isNotSelected } from './model.ts';
 import type { CheckResult, Completion, Report, RuleResult, RunError, UnmappedTest } from './model.ts';
 
 /** Thrown when reports cannot be merged into one; `code` says why. */
@@ -53,10 +54,10 @@ function mergeRule(id: RuleId, results: readonly RuleResult[]): RuleResult {
       checks.push(withoutFailedFirst(c));
     }
   }
-  const { status: _status, reason: _reason, clauses: _clauses, checks: _checks, ...base } = first;
+  const { status: _status, reason: _reason, notSelected: _notSelected, clauses: _clauses, checks: _checks, ...base } = first;
   if (checks.length === 0) {
-    // No shard ran a check of it: not selected, or not covered (the same reason in every shard).
-    return first;
+    // No shard ran a check of it: not covered (the same reason in every shard that selected it), or not selected.
+    return results.find((r) => !isNotSelected(r)) ?? first;
   }
   const clauses = clauseResults(getRule(id), checks);
   return { ...base, ...withClauses(ruleStatus(checks), clauses), clauses, checks };

@@ -19,6 +19,8 @@ export const STATUSES = ['pass', 'partial', 'fail', 'warn', 'info', 'skipped', '
  * - `fail`: a MUST was violated. `warn`: a SHOULD was violated.
  * - `info`: an INFO rule; the observed value is recorded, never a failure.
  * - `skipped`: not run (not selected, not covered yet, an `opt-in` rule without `--allow-opt-in`, a missing prerequisite).
+ *   A rule the run did not select is `skipped` with `notSelected: true` and the reason `not selected`; the summary
+ *   counts it apart (`summary.notSelected`), not with the rules skipped for a reason (`summary.skipped`).
  * - `not-applicable`: a `sim` rule on a target without the control it needs.
  * - `error`: the check could not be carried out (target unreachable, timeout, harness failure). Not a failure.
  */
@@ -139,6 +141,11 @@ export interface RuleResult {
   /** Why the rule is `skipped`, `not-applicable` or `error`. */
   readonly reason?: string;
   /**
+   * `true` when the run did not select the rule (its status is then `skipped`, its reason `not selected`, and it has
+   * no checks): counted in `summary.notSelected`, not `summary.skipped`. Absent on selected rules.
+   */
+  readonly notSelected?: true;
+  /**
    * `true` when the rule failed (or warned) as the run's baseline (`--baseline`) expects: it does not fail the run.
    * Absent otherwise.
    */
@@ -155,7 +162,11 @@ export interface RuleResult {
   readonly checks: readonly CheckResult[];
 }
 
-/** Rule counts by status. */
+/**
+ * Rule counts by status. `skipped` counts the selected rules that were skipped (for the reason each gives);
+ * `notSelected` the rules the run did not select (status `skipped`, `notSelected: true`). Every rule of the report is
+ * counted once: the counts add up to the number of rules.
+ */
 export interface Summary {
   readonly pass: number;
   readonly partial: number;
@@ -165,6 +176,19 @@ export interface Summary {
   readonly skipped: number;
   readonly notApplicable: number;
   readonly error: number;
+  /** Rules the run did not select (absent from reports written before this count existed). */
+  readonly notSelected: number;
+}
+
+/** The reason a rule the run did not select carries. */
+export const NOT_SELECTED_REASON = 'not selected';
+
+/**
+ * Whether the run did not select the rule: `notSelected: true`, or (in a report written before that marker existed)
+ * `skipped` with the reason `not selected` and no checks.
+ */
+export function isNotSelected(rule: { readonly status: string; readonly reason?: string | undefined; readonly notSelected?: true | undefined; readonly checks?: readonly unknown[] | undefined }): boolean {
+  return rule.notSelected === true || (rule.status === 'skipped' && rule.reason === NOT_SELECTED_REASON && (rule.checks?.length ?? 0) === 0);
 }
 
 /** What the run created on the target, summed from the checks' `meta.resources`. */

@@ -111,14 +111,26 @@ describe('ConformanceReporter', () => {
     const { reporter, lines } = reporterWith();
     await runAll(reporter, [fakeModule(FILE, cases)]);
     expect(lines[0]).toBe(`REST      4 checks  ✓ 2  ✗ 1  warn 1  (${FILE})`);
-    expect(lines).toContain('area     rules  pass  part  fail  warn  info  skip   n/a error');
-    expect(lines).toContain('REST         5     2     0     1     1     0     1     0     0');
-    expect(lines).toContain('total       51     2     0     1     1     0    47     0     0');
+    expect(lines).toContain('area     rules  pass  part  fail  warn  info  skip   n/a error  not selected');
+    expect(lines).toContain('REST         5     2     0     1     1     0     0     0     0             1');
+    expect(lines).toContain('total       51     2     0     1     1     0     1     0     0            46');
     expect(lines).toContain(`✗     REST-03 MUST fail: unexpected "token_type" value for ${REDACTED}`);
     expect(lines).toContain('warn  REST-05 SHOULD warn: unexpected status 201');
-    expect(lines.at(-1)).toBe('2 pass, 0 partial, 1 fail, 1 warn, 0 info, 47 skipped, 0 not applicable, 0 error; exit code 1');
+    expect(lines.at(-1)).toBe('2 pass, 0 partial, 1 fail, 1 warn, 0 info, 1 skipped, 0 not applicable, 0 error; 46 not selected; exit code 1');
     expect(lines.join('\n')).not.toContain(SECRET);
     expect(lines.join('\n')).not.toContain('\u001b[');
+  });
+
+  it('counts the rules the run did not select apart from the rules skipped for a reason, and leaves them out when it selected every rule', async () => {
+    // ERR-05 is selected but no test names it: skipped for a reason. The 46 rules outside the selection are not selected.
+    const { reporter, lines } = reporterWith();
+    const report = await runAll(reporter, [fakeModule(FILE, cases)]);
+    expect(report.summary).toMatchObject({ skipped: 1, notSelected: 46 });
+    expect(lines.at(-1)).toMatch(/ 1 skipped, .*; 46 not selected; exit code 1$/);
+    const all = reporterWith({ selection: undefined });
+    await runAll(all.reporter, [fakeModule(FILE, cases)]);
+    expect(all.lines.at(-1)).not.toContain('not selected');
+    expect(all.lines.at(-1)).toMatch(/ 47 skipped, /);
   });
 
   it('colors only when asked', async () => {
@@ -133,7 +145,7 @@ describe('ConformanceReporter', () => {
     expect(lines.filter((l) => l !== '')).toEqual([
       `✗     REST-03 MUST fail: unexpected "token_type" value for ${REDACTED}`,
       'warn  REST-05 SHOULD warn: unexpected status 201',
-      '2 pass, 0 partial, 1 fail, 1 warn, 0 info, 47 skipped, 0 not applicable, 0 error; exit code 1',
+      '2 pass, 0 partial, 1 fail, 1 warn, 0 info, 1 skipped, 0 not applicable, 0 error; 46 not selected; exit code 1',
     ]);
   });
 
@@ -213,7 +225,7 @@ describe('ConformanceReporter', () => {
       `known REST-03 MUST fail (known failure): unexpected "token_type" value for ${REDACTED}`,
       'warn  REST-05 SHOULD warn: unexpected status 201',
       'baseline known.json: 1 known failure, 0 unexpected passes, 0 not judged',
-      '2 pass, 0 partial, 1 fail, 1 warn, 0 info, 47 skipped, 0 not applicable, 0 error; exit code 0',
+      '2 pass, 0 partial, 1 fail, 1 warn, 0 info, 1 skipped, 0 not applicable, 0 error; 46 not selected; exit code 0',
     ]);
   });
 

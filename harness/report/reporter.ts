@@ -11,6 +11,7 @@ import { applyGate } from './gate.ts';
 import type { Baseline } from './baseline.ts';
 import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
+import { isNotSelected } from './model.ts';
 import type { CheckStatus, Completion, Correlation, Report, ReportTarget, Resources, RunError, TestRecord } from './model.ts';
 import { errorCode, toTestRecord } from './record.ts';
 import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
@@ -271,18 +272,20 @@ export class ConformanceReporter implements Reporter {
 
   #printSummary(report: Report): void {
     if (!this.#options.quiet) {
+      // `skip` counts the selected rules skipped for a reason; the rules the run did not select have a column of their own.
       const columns = ['pass', 'partial', 'fail', 'warn', 'info', 'skipped', 'not-applicable', 'error'] as const;
       const heads = ['pass', 'part', 'fail', 'warn', 'info', 'skip', 'n/a', 'error'];
-      const row = (label: string, values: readonly number[]) =>
-        `${label.padEnd(8)}${values.map((v) => String(v).padStart(6)).join('')}`;
+      const row = (label: string, values: readonly (number | string)[], notSelected: number | string) =>
+        `${label.padEnd(8)}${values.map((v) => String(v).padStart(6)).join('')}${String(notSelected).padStart(14)}`;
       this.#print('');
-      this.#print(`${'area'.padEnd(8)}${['rules', ...heads].map((h) => h.padStart(6)).join('')}`);
+      this.#print(row('area', ['rules', ...heads], 'not selected'));
       for (const area of areas) {
         const rules = report.rules.filter((r) => r.area === area.id);
-        this.#print(row(area.id, [rules.length, ...columns.map((s) => rules.filter((r) => r.status === s).length)]));
+        const selected = rules.filter((r) => !isNotSelected(r));
+        this.#print(row(area.id, [rules.length, ...columns.map((s) => selected.filter((r) => r.status === s).length)], rules.length - selected.length));
       }
       const s = report.summary;
-      this.#print(row('total', [report.rules.length, s.pass, s.partial, s.fail, s.warn, s.info, s.skipped, s.notApplicable, s.error]));
+      this.#print(row('total', [report.rules.length, s.pass, s.partial, s.fail, s.warn, s.info, s.skipped, s.notApplicable, s.error], s.notSelected));
     }
 
     const problems = report.rules.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
@@ -326,7 +329,7 @@ export class ConformanceReporter implements Reporter {
     const s = report.summary;
     this.#print(
       `${s.pass} pass, ${s.partial} partial, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.skipped} skipped, ${s.notApplicable} not applicable, `
-        + `${s.error} error; exit code ${report.exitCode}`,
+        + `${s.error} error${s.notSelected > 0 ? `; ${s.notSelected} not selected` : ''}; exit code ${report.exitCode}`,
     );
   }
 

@@ -24,8 +24,11 @@ export function failed(title: string, message: string, meta?: CheckMeta): TestRe
   return record(title, { state: 'failed', errors: [{ message }], ...(meta && { meta }) });
 }
 
-/** A report with one rule of each status, failure details that need escaping, and the given secret everywhere. */
-export function sampleReport(secret: string): Report {
+/**
+ * A report with one rule of each status, failure details that need escaping, and the given secret everywhere. With
+ * `selection`, the rules outside it are not selected (their tests left out).
+ */
+export function sampleReport(secret: string, selection?: BuildOptions['selection']): Report {
   const evidence = [
     `POST /v2/auth/token\nAuthorization: Basic ${Buffer.from(`x:${secret}`).toString('base64')}\n\ngrant_type=client_credentials`,
     `<wsse:Password>${secret}</wsse:Password> & "quotes" ]]> \u0001 \`\`\` fence`,
@@ -50,5 +53,5 @@ export function sampleReport(secret: string): Report {
     }),
     record('LIFE-01: a token expires', { state: 'skipped', meta: { outcome: { kind: 'not-applicable', reason: 'needs clock control' } } }),
     record('ERR-05: SOAP fault status', { meta: { outcome: { kind: 'info', observed: '500', publiclySeen: '500', matchesPublic: true } } }),
-  ], { ...buildOptions, runErrors: [{ code: 'TEST_FILE_FAILED', message: `suites/x.test.ts: ${secret}` }] });
+  ], { ...buildOptions, runErrors: [{ code: 'TEST_FILE_FAILED', message: `suites/x.test.ts: ${secret}` }], ...(selection && { selection }) });
 }

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { PACKAGE_ROOT } from '../package-info.ts';
-import { rules } from '../catalog/index.ts';
-import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer } from '../sim/index.ts';
+import { PACKAGE_ROOT } from '../../harness/package-info.ts';
+import { rules } from '../../harness/catalog/index.ts';
+import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer } from '../../harness/sim/index.ts';
 
 export interface LiveSim {
   readonly core: SimCore;
