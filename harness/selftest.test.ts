@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from './report/index.ts';
+import type { Report, RuleStatus } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
 import { hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
 import type { RuleId } from './catalog/index.ts';
@@ -38,6 +38,12 @@ describe('self-test precision', () => {
     // are skipped too) as the defect's own rule.
     const skipped = report.rules.find((r) => r.status === 'skipped')!.id;
     expect(judgeSubject(defect([skipped, 'SOAP-02'], ['STOK-01']), report)).toMatchObject({ kind: 'hidden', wrong: [skipped] });
+    // Each of the four statuses on the defect's own rule (SOAP-02, which the run failed), the rest of the run as it was.
+    const statuses: readonly RuleStatus[] = ['skipped', 'error', 'not-applicable', 'partial'];
+    for (const status of statuses) {
+      const run = { rules: report.rules.map((r) => (r.id === 'SOAP-02' ? { ...r, status } : r)) };
+      expect(judgeSubject(defect(['SOAP-02'], ['STOK-01']), run), status).toMatchObject({ kind: 'hidden', wrong: ['SOAP-02'], statuses: { 'SOAP-02': status } });
+    }
   });
 
   it('a pair is judged on both deviations\' rules, and only the defect\'s own can be hidden', () => {
