@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from './report/index.ts';
+import type { Report, RuleStatus } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
-import { hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
+import { allPairs, exemptionLines, hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
+import { pairsWithoutRoute } from './sim/index.ts';
 import type { RuleId } from './catalog/index.ts';
 
 let session: ConformanceSession;
@@ -38,6 +39,12 @@ describe('self-test precision', () => {
     // are skipped too) as the defect's own rule.
     const skipped = report.rules.find((r) => r.status === 'skipped')!.id;
     expect(judgeSubject(defect([skipped, 'SOAP-02'], ['STOK-01']), report)).toMatchObject({ kind: 'hidden', wrong: [skipped] });
+    // Each of the four statuses on the defect's own rule (SOAP-02, which the run failed), the rest of the run as it was.
+    const statuses: readonly RuleStatus[] = ['skipped', 'error', 'not-applicable', 'partial'];
+    for (const status of statuses) {
+      const run = { rules: report.rules.map((r) => (r.id === 'SOAP-02' ? { ...r, status } : r)) };
+      expect(judgeSubject(defect(['SOAP-02'], ['STOK-01']), run), status).toMatchObject({ kind: 'hidden', wrong: ['SOAP-02'], statuses: { 'SOAP-02': status } });
+    }
   });
 
   it('a pair is judged on both deviations\' rules, and only the defect\'s own can be hidden', () => {
@@ -69,5 +76,26 @@ describe('reference clients are held to what the in-process reference client run
     expect(hiddenChecks(run, baseline)).toEqual(['API-04']);
     expect(judgeSubject({ kind: 'reference', id: 'driver', suite: 'client' }, run, baseline)).toMatchObject({ kind: 'hidden', wrong: ['API-04'] });
     expect(judgeSubject({ kind: 'reference', id: 'driver', suite: 'client' }, baseline, baseline)).toMatchObject({ kind: 'clean' });
+  });
+});
+
+describe('defect pairs exempted because the interface document leaves their verdict undecidable', () => {
+  it('runs no exempted pair, judges an excused pair on its other rules, and prints each exemption with its reason', () => {
+    const pairs = allPairs();
+    const byId = (id: string) => pairs.find((p) => p.id === id);
+    expect(byId('rest02-source-ip-rejected + source-ip-demanded')).toBeUndefined();
+    expect(byId('stok01-no-token + soap-token-400-on-rest')).toMatchObject({ breaks: ['STOK-01'], own: ['STOK-01'] });
+    expect(byId('xproto03-separate-soap-password + soap-token-400-on-rest')).toMatchObject({ breaks: ['XPROTO-03'], own: ['XPROTO-03'] });
+    // The same route-taker with another defect is judged on XPROTO-02 as usual.
+    expect(byId('stok02-wrong-action + soap-token-400-on-rest')?.breaks).toEqual(['STOK-02', 'XPROTO-02']);
+
+    const lines = exemptionLines();
+    expect(lines).toHaveLength(pairsWithoutRoute.length);
+    expect(lines).toEqual([
+      expect.stringMatching(/^- pair {3}rest02-source-ip-rejected \+ source-ip-demanded +not run: the token request is refused with source_ip and without it, .*no verdict on REST-02 follows from it/),
+      expect.stringMatching(/^- pair {3}stok01-no-token \+ soap-token-400-on-rest +XPROTO-02 not judged: XPROTO-02 judges a sessionless token from TokenCreateRQ on REST, and TokenCreateRQ returns none/),
+      expect.stringMatching(/^- pair {3}xproto03-separate-soap-password \+ soap-token-400-on-rest +XPROTO-02 not judged: SOAP refuses the account's password/),
+    ]);
+    for (const p of pairsWithoutRoute) expect(lines.some((l) => l.endsWith(p.reason)), `${p.defect} + ${p.taker}`).toBe(true);
   });
 });

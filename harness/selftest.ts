@@ -195,6 +195,17 @@ export function allPairs(): Extract<Subject, { kind: 'pair' }>[] {
 }
 
 /**
+ * The pairs the self-test exempts (`pairsWithoutRoute`), one line each: the pair, what is exempted (the whole pair,
+ * or the rules it cannot judge) and why the interface document leaves that verdict undecidable.
+ */
+export function exemptionLines(): string[] {
+  return pairsWithoutRoute.map((p) => {
+    const what = p.excused ? `${p.excused.join(', ')} not judged` : 'not run';
+    return `- pair   ${`${p.defect} + ${p.taker}`.padEnd(40)} ${what}: ${p.reason}`;
+  });
+}
+
+/**
  * A seeded sample of the pairs: `perTaker` defects for each route-taker, picked by a small generator from `seed`, so
  * that `npm test` checks every route-taker on a few defects, and another seed other ones.
  */

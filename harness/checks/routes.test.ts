@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SimCore } from '../sim/core.ts';
 import { createSimTarget, type Target } from '../targets/index.ts';
 import { PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
@@ -10,7 +11,7 @@ afterEach(async () => {
 });
 
 /** A check context over the simulator with `defects`, recording its notes. */
-async function sim(defects: readonly string[] = []): Promise<CheckContext & { notes: string[] }> {
+async function sim(defects: readonly string[] = []): Promise<CheckContext & { notes: string[]; core: SimCore }> {
   const target = await createSimTarget({ defects });
   targets.push(target);
   const notes: string[] = [];
@@ -19,6 +20,7 @@ async function sim(defects: readonly string[] = []): Promise<CheckContext & { no
     notApplicable(reason: string): never { throw new Error(reason); },
     requireOptIn() {},
     notes,
+    core: target.core,
   };
 }
 
@@ -28,7 +30,11 @@ describe('every route to a token before a skip', () => {
     const found = await restTokenAnswer(ctx);
     expect(found).toMatchObject({ env: 'cert', route: 'CERT, the configured account, grant_type only' });
     expect(found.tried).toHaveLength(1);
-    expect(found.token).toMatch(/./);
+    // The token is the one the answer carried, and one the service issued for that request: sessionless, CERT, REST,
+    // the configured account.
+    expect(found.token).toBe((JSON.parse(found.response.body) as { access_token: unknown }).access_token);
+    expect(ctx.core.tokens.get(found.token!)).toMatchObject({ kind: 'sessionless', env: 'cert', via: 'rest', account: { epr: ctx.target.accounts.cert!.epr, pcc: ctx.target.accounts.cert!.pcc } });
+    expect(ctx.core.tokens.size).toBe(1);
   });
 
   it('goes on to PROD\'s account when CERT refuses the configured account, and says which routes it tried', async () => {

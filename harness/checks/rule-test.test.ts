@@ -49,15 +49,33 @@ describe('checkProperty', () => {
   });
 
   it('tries every example, and then as many random cases as --runs gives it (fast-check counts examples within numRuns)', async () => {
+    // Plain Vitest runs at the default --runs (25), where a property's own count is what it runs.
+    expect(runConfig().runs).toBe(25);
     const ctx = { resetEvidence: () => undefined } as unknown as CheckContext;
-    const seen: number[] = [];
     const examples = [-1, -2, -3];
-    // numRuns 1: one random case at the run's --runs (at least one, whatever --runs), after the three examples.
-    await checkProperty('SESS-04: a property', fc.integer({ min: 0, max: 1000 }), async (_ctx, value) => {
-      seen.push(value);
-    }, 1, async (body) => body(ctx), examples);
-    expect(seen.slice(0, 3)).toEqual(examples);
-    expect(seen.slice(3)).toHaveLength(scaledRuns(1, runConfig().runs));
-    expect(seen.slice(3).every((v) => v >= 0)).toBe(true);
+    const seenWith = async (numRuns: number) => {
+      const seen: number[] = [];
+      await checkProperty('SESS-04: a property', fc.integer({ min: 0, max: 1000 }), async (_ctx, value) => {
+        seen.push(value);
+      }, numRuns, async (body) => body(ctx), examples);
+      return seen;
+    };
+    // numRuns 1: one random case after the three examples; numRuns 4: four.
+    for (const [numRuns, random] of [[1, 1], [4, 4]] as const) {
+      const seen = await seenWith(numRuns);
+      expect(seen.slice(0, 3)).toEqual(examples);
+      expect(seen.slice(3), `numRuns ${numRuns}`).toHaveLength(random);
+      expect(seen.slice(3).every((v) => v >= 0)).toBe(true);
+    }
+  });
+
+  it('scales a property\'s own count linearly with --runs (25 is its own count), at least one case', () => {
+    expect(scaledRuns(1, 25)).toBe(1);
+    expect(scaledRuns(4, 25)).toBe(4);
+    expect(scaledRuns(4, 250)).toBe(40);
+    expect(scaledRuns(10, 5)).toBe(2);
+    expect(scaledRuns(1, 5)).toBe(1);
+    expect(scaledRuns(200, 1)).toBe(8);
+    expect(scaledRuns(undefined, 7)).toBe(7);
   });
 });

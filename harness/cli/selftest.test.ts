@@ -26,6 +26,18 @@ describe('tds-conformance selftest', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('--pairs prints the pairs exempted because the document leaves their verdict undecidable, with the reason, before the pairs', async () => {
+    const { code, stdout } = await selftest('--pairs', '--only', 'stok01-no-token + soap-token-400-on-rest', '--runs', '1');
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'exempted (the interface document leaves the verdict undecidable):',
+      expect.stringMatching(/^- pair {3}stok01-no-token \+ soap-token-400-on-rest +XPROTO-02 not judged: XPROTO-02 judges a sessionless token from TokenCreateRQ on REST, and TokenCreateRQ returns none \(STOK-01 fails\); the document names no other SOAP source/),
+    ]);
+    expect(stdout).toMatch(/^✓ pair {3}stok01-no-token \+ soap-token-400-on-rest +STOK-01 fail$/m);
+    expect(stdout).toContain('1 passed, 0 failed');
+    expect(code).toBe(0);
+  }, 120_000);
+
   it('refuses an --only that matches no subject: exit code 2 and one line saying what to give', async () => {
     const { code, stdout, stderr } = await selftest('--only', 'no-such-subject');
     expect(code).toBe(2);

@@ -1,5 +1,5 @@
 import { ConformanceSession } from '../runner.ts';
-import { allPairs, allSubjects, precisionLine, resultLine, samplePairs, selfTest, type SelfTestResult } from '../selftest.ts';
+import { allPairs, allSubjects, exemptionLines, precisionLine, resultLine, samplePairs, selfTest, type SelfTestResult } from '../selftest.ts';
 import { parse, parseInteger } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -17,7 +17,8 @@ a closing "N passed, N failed" line.
 conforming choice that takes away the usual route to the evidence: the CERT account refused, source_ip demanded,
 SOAP tokens answered 400 on REST, the default probe action missing). Another route exists, so the defect's rule
 must still fail: a skip or an error there is a hidden deviation. --sample <n> runs n pairs per route-taker, picked
-with --seed (default 42), as npm test does.`;
+with --seed (default 42), as npm test does. The pairs exempted because the interface document leaves their verdict
+undecidable are printed first, with the reason (those --only names, with --only).`;
 
 export async function selftestCommand(args: readonly string[]): Promise<number> {
   const { values } = parse('selftest', args, {
@@ -41,6 +42,10 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
   const subjects = all.filter((s) => !values.only?.length || values.only.some((o) => s.id.includes(o) || s.kind === o));
   if (subjects.length === 0) {
     throw new UsageError(`--only ${values.only?.join(' ')} matches no subject: give part of a defect or mutant ID (as "tds-conformance selftest" prints them), or defect, mutant or reference.`);
+  }
+  if (values.pairs && !values.json) {
+    const exempted = exemptionLines().filter((line) => !values.only?.length || values.only.some((o) => line.includes(o)));
+    if (exempted.length) process.stdout.write(`exempted (the interface document leaves the verdict undecidable):\n${exempted.join('\n')}\n`);
   }
   const session = await ConformanceSession.open('sim');
   const results: SelfTestResult[] = [];

@@ -12,6 +12,8 @@ interface Built {
   readonly token?: string | null;
   readonly header?: boolean;
   readonly fault?: { readonly code?: string; readonly string?: string; readonly stack?: string | null; readonly prefix?: string };
+  /** The prefix bound to the SOAP envelope namespace (default `soap-env`); `''`: the envelope's default namespace. */
+  readonly envPrefix?: string;
 }
 
 /** A hand-built answer envelope: by default TokenCreateRS to conversation c-1, message m-1, with a token. */
@@ -21,11 +23,19 @@ function answer(o: Built = {}): ParsedEnvelope {
     + `<eb:MessageData><eb:MessageId>r-1</eb:MessageId>${el('RefToMessageId', o.refTo, 'm-1')}</eb:MessageData></eb:MessageHeader>`;
   const token = o.token === null ? '' : `<wsse:Security xmlns:wsse="${NS.wsse}"><wsse:BinarySecurityToken>${o.token ?? 'T1RLAQ-token'}</wsse:BinarySecurityToken></wsse:Security>`;
   const f = o.fault;
+  const env = o.envPrefix ?? 'soap-env';
+  const q = (name: string) => (env === '' ? name : `${env}:${name}`);
+  // In a default-namespace envelope the Fault's children stay unqualified (SOAP 1.1), and the faultcode, which must be
+  // namespace-prefixed, binds a prefix of its own to the envelope namespace.
+  const unqualified = env === '' ? ' xmlns=""' : '';
+  const codeDecl = f?.prefix === 'other' ? ' xmlns:x="urn:other"' : env === '' && f?.prefix !== 'none' ? ` xmlns:sv="${NS.soapEnv}"` : '';
+  const codePrefix = f?.prefix === 'none' ? '' : f?.prefix === 'other' ? 'x:' : env === '' ? 'sv:' : `${env}:`;
   const body = f
-    ? `<soap-env:Fault><faultcode${f.prefix === 'other' ? ' xmlns:x="urn:other"' : ''}>${f.prefix === 'none' ? '' : f.prefix === 'other' ? 'x:' : 'soap-env:'}${f.code ?? 'Client.InvalidSecurityToken'}</faultcode>`
-      + `<faultstring>${f.string ?? `Invalid or Expired binary security token: ${TOKEN}`}</faultstring>${f.stack === null ? '' : `<detail><StackTrace>${f.stack ?? STACK}</StackTrace></detail>`}</soap-env:Fault>`
+    ? `<${q('Fault')}><faultcode${unqualified}${codeDecl}>${codePrefix}${f.code ?? 'Client.InvalidSecurityToken'}</faultcode>`
+      + `<faultstring${unqualified}>${f.string ?? `Invalid or Expired binary security token: ${TOKEN}`}</faultstring>${f.stack === null ? '' : `<detail${unqualified}><StackTrace>${f.stack ?? STACK}</StackTrace></detail>`}</${q('Fault')}>`
     : '<TokenCreateRS xmlns="http://webservices.sabre.com" version="1.0.0"><Success/></TokenCreateRS>';
-  const parsed = parseEnvelope(`<soap-env:Envelope xmlns:soap-env="${NS.soapEnv}"><soap-env:Header>${header}${token}</soap-env:Header><soap-env:Body>${body}</soap-env:Body></soap-env:Envelope>`);
+  const decl = env === '' ? `xmlns="${NS.soapEnv}"` : `xmlns:${env}="${NS.soapEnv}"`;
+  const parsed = parseEnvelope(`<${q('Envelope')} ${decl}><${q('Header')}>${header}${token}</${q('Header')}><${q('Body')}>${body}</${q('Body')}></${q('Envelope')}>`);
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.envelope;
 }
@@ -83,10 +93,17 @@ describe('STOK-01 and STOK-02 judges (the service suite and observe)', () => {
 });
 
 describe('ERR-04 judge (the service suite and observe)', () => {
-  const fault = (f: Built['fault'] = {}) => ({ status: 500, envelope: answer({ action: 'ErrorRS', fault: f }) });
+  const fault = (f: Built['fault'] = {}, envPrefix?: string) => ({ status: 500, envelope: answer({ action: 'ErrorRS', fault: f, ...(envPrefix !== undefined && { envPrefix }) }) });
 
   it('finds nothing in the document\'s Client.InvalidSecurityToken fault, whatever the prefix of the SOAP namespace', () => {
-    expect(err04Problem('ERR-04.unknown-token', fault(), TOKEN, 'SessionCloseRQ')).toBeUndefined();
+    // '': the envelope namespace as the default one, the faultcode with a prefix of its own (it must have one).
+    for (const envPrefix of ['soap-env', 'SOAP-ENV', 'soapenv', 'soap', 's', 'S', 'env', '']) {
+      const a = fault({}, envPrefix);
+      expect(a.envelope.fault?.faultcode, envPrefix).toBe(`${envPrefix || 'sv'}:Client.InvalidSecurityToken`);
+      expect(err04Problem('ERR-04.unknown-token', a, TOKEN, 'SessionCloseRQ'), envPrefix).toBeUndefined();
+      // The same fault with the faultcode unprefixed is still caught, whatever the envelope's prefix.
+      expect(err04Problem('ERR-04.unknown-token', fault({ prefix: 'none' }, envPrefix), TOKEN, 'SessionCloseRQ')?.message, envPrefix).toBe('the faultcode for SessionCloseRQ is not namespace-prefixed');
+    }
   });
 
   it('names the side\'s clause: no fault, another faultcode, an unprefixed one, a faultstring not saying or quoting, no StackTrace', () => {

@@ -17,7 +17,10 @@ describe('API-04 judge (the client suite and observe)', () => {
     expect(api04Problem({ at: '#1', sentAt: 0, held: undefined })).toBeUndefined();
     expect(api04Problem({ at: '#5', sentAt: HOUR, held: { ...token, endedAt: HOUR - 1 } })).toBeUndefined();
     expect(api04Problem({ at: '#5', sentAt: HOUR, held: { ...token, endedAt: HOUR } })).toBeUndefined();
-    expect(api04Problem({ at: '#5', sentAt: HOUR, held: { ...token, endedAt: HOUR + 1 } })).toBeDefined();
+    // Refused only after the request: the request was sent while the token was valid.
+    expect(api04Problem({ at: '#5', sentAt: HOUR, held: { ...token, endedAt: HOUR + 1 } })).toMatchObject({
+      clause: 'API-04.reuse', actual: 'token request #5 after 3 calls with a token obtained at #1, still valid',
+    });
   });
 
   it('grants the latitude renew-ahead: the last tenth of the lifetime, or the last 300 s', () => {
@@ -25,7 +28,9 @@ describe('API-04 judge (the client suite and observe)', () => {
     const week = 604_800_000;
     expect(renewableFrom(0, 604_800)).toBe(week - week / 10);
     expect(api04Problem({ at: '#5', sentAt: week - week / 10, held: token })).toBeUndefined();
-    expect(api04Problem({ at: '#5', sentAt: week - week / 10 - 1, held: token })).toBeDefined();
+    expect(api04Problem({ at: '#5', sentAt: week - week / 10 - 1, held: token })).toMatchObject({
+      clause: 'API-04.reuse', actual: 'token request #5 after 3 calls with a token obtained at #1, still valid',
+    });
     // 20 min: the last 300 s is longer than its tenth (120 s).
     expect(renewableFrom(0, 1200)).toBe(900_000);
     expect(usableUntil({ ...token, expiresIn: 1200 })).toBe(900_000);

@@ -20,12 +20,23 @@ export type Injection =
   /** The service drops every session after the first call in it: the next request with its token gets Client.InvalidSecurityToken. */
   | { readonly kind: 'close-sessions' }
   /** The first `requests` SessionCreateRQ find the account's pool full; then it has room again. */
-  | { readonly kind: 'pool-full'; readonly requests: number };
+  | { readonly kind: 'pool-full'; readonly requests: number }
+  /**
+   * The first REST API call with the first REST token the service issued is forwarded only once another call with
+   * that token has arrived (or after {@link OVERLAP_HOLD_MS}): concurrent first calls overlap however the machine
+   * schedules them (API-05).
+   */
+  | { readonly kind: 'overlap-first-calls' };
+
+/** The longest `overlap-first-calls` holds a first call waiting for a second one. */
+export const OVERLAP_HOLD_MS = 2_000;
 
 export const INJECTIONS_HELP = `  expire-tokens-after=<s>   sessionless tokens expire <s> seconds after they were issued (LIFE-03, API-04)
   unauthorized-once         the first API call with a sessionless token is refused once (LIFE-03)
   close-sessions            the service drops each session after its first call (SESS-07, SESS-06, ERR-04)
-  pool-full[=<n>]           the first <n> SessionCreateRQ find the session pool full (default 3) (SESS-08)`;
+  pool-full[=<n>]           the first <n> SessionCreateRQ find the session pool full (default 3) (SESS-08)
+  overlap-first-calls       the first API call with the first token waits (at most 2 s) for a second call with it:
+                            concurrent first calls overlap however the machine schedules them (API-05)`;
 
 /** Reads `--inject` values. @throws {UsageError} naming the value and the injections there are. */
 export function parseInjections(values: readonly string[]): Injection[] {
@@ -41,13 +52,14 @@ export function parseInjections(values: readonly string[]): Injection[] {
       case 'expire-tokens-after': return { kind: 'expire-tokens-after', seconds: seconds() };
       case 'unauthorized-once': return { kind: 'unauthorized-once' };
       case 'close-sessions': return { kind: 'close-sessions' };
+      case 'overlap-first-calls': return { kind: 'overlap-first-calls' };
       case 'pool-full': {
         const n = arg === undefined ? 3 : Number(arg);
         if (!Number.isInteger(n) || n < 1) throw new UsageError(`--inject pool-full takes a number of requests: pool-full=<n> (at least 1), not "${value}".`);
         return { kind: 'pool-full', requests: n };
       }
       default:
-        throw new UsageError(`"${value}" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions or pool-full[=<n>] (see "tds-conformance observe --help").`);
+        throw new UsageError(`"${value}" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions, pool-full[=<n>] or overlap-first-calls (see "tds-conformance observe --help").`);
     }
   });
 }
@@ -70,6 +82,9 @@ export class Injector implements ProxyHooks {
   /** The sessions that fill the pool, and how many SessionCreateRQ it has refused so far. */
   #fillers: string[] = [];
   #poolRefusals = 0;
+  /** `overlap-first-calls`: the first REST token issued (the one whose first call it holds), and that call's release. */
+  #firstRestToken: string | undefined;
+  #held: (() => void) | undefined;
 
   readonly #now: () => number;
 
@@ -84,7 +99,7 @@ export class Injector implements ProxyHooks {
     return this.#injections.find((i): i is Extract<Injection, { kind: K }> => i.kind === kind);
   }
 
-  before(req: PendingRequest): void {
+  before(req: PendingRequest): void | Promise<void> {
     if (this.#injections.length === 0) return;
     const envelope = req.protocol === 'soap' ? (req.envelope ?? parseEnvelope(req.body)) : undefined;
     const parsed = envelope?.ok ? envelope.envelope : undefined;
@@ -109,6 +124,23 @@ export class Injector implements ProxyHooks {
       this.expired.set(token, Date.now());
     }
     known.calls++;
+    if (this.#has('overlap-first-calls') && req.protocol === 'rest' && token === this.#firstRestToken) return this.#overlap(known.calls === 1);
+  }
+
+  /** Holds the first call with the first token until the next call with it arrives (which releases it), at most OVERLAP_HOLD_MS. */
+  #overlap(first: boolean): Promise<void> | undefined {
+    if (!first) {
+      this.#held?.();
+      return undefined;
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.#held?.(), OVERLAP_HOLD_MS);
+      this.#held = () => {
+        clearTimeout(timer);
+        this.#held = undefined;
+        resolve();
+      };
+    });
   }
 
   after(x: ObservedExchange): void {
@@ -118,7 +150,10 @@ export class Injector implements ProxyHooks {
     if (full && this.#fillers.length > 0 && /ReachedTALimit/.test(body()) && ++this.#poolRefusals >= full.requests) this.#releasePool();
     if (x.protocol === 'rest') {
       const token = /"access_token"\s*:\s*"([^"]+)"/.exec(body())?.[1];
-      if (token && x.response && x.response.status < 300) this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
+      if (token && x.response && x.response.status < 300) {
+        this.#tokens.set(token, { kind: 'sessionless', issuedAt: this.#now(), calls: 0 });
+        this.#firstRestToken ??= token;
+      }
       return;
     }
     const { request, response: answer } = envelopesOf(x);
@@ -148,6 +183,7 @@ export class Injector implements ProxyHooks {
 
   /** Frees what the injections hold in the simulator. */
   close(): void {
+    this.#held?.();
     this.#releasePool();
   }
 }

@@ -30,8 +30,8 @@ export interface PendingRequest {
 }
 
 export interface ProxyHooks {
-  /** Before the request is forwarded (fault injection acts on the upstream here). */
-  before?(request: PendingRequest): void;
+  /** Before the request is forwarded (fault injection acts on the upstream here); a promise holds the request until it settles. */
+  before?(request: PendingRequest): void | Promise<void>;
   /** After the exchange was recorded. */
   after?(exchange: ObservedExchange): void;
 }
@@ -152,7 +152,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       const method = req.method ?? 'GET';
       const mine = ++seq;
       const envelope = protocol === 'soap' ? parseEnvelope(body) : undefined;
-      options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body, ...(envelope && { envelope }) });
+      const hold = options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body, ...(envelope && { envelope }) });
+      if (hold) await hold;
       const forwardUrl = protocol === 'soap' ? `${upstream.soapUrl}${url.search}` : join(upstream.restBaseUrl, `${url.pathname}${url.search}`);
       const forwardHeaders = Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
       const request = { method, url: `${urls[env]?.restBaseUrl ?? ''}${target}`, path: url.pathname, headers, body };

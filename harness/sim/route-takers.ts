@@ -82,26 +82,35 @@ export const routeTakers = [
 ] as const satisfies readonly RouteTaker[];
 
 /**
- * Pairs that leave no route to some evidence, with the reason: the two deviations together refuse every way to it,
- * so `skipped` is the right answer there. `excused` names the rules that cannot be judged (the pair still runs and
- * its other rules must fail); without it, the pair leaves no route at all and does not run.
+ * The pairs exempted from the defect-pair self-test, each because the interface document leaves its verdict
+ * undecidable (the document, not the harness, has no route to the evidence), with that reason: `tds-conformance
+ * selftest --pairs` prints them. `excused` names the rules that cannot be judged (the pair still runs and its other
+ * rules must fail); without it, no rule of the pair can be judged and it does not run. Add a pair here only with a
+ * reason from the document: a pair whose evidence the harness merely fails to reach is a hidden deviation.
  */
 export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly taker: string; readonly excused?: readonly RuleId[]; readonly reason: string }[] = [
   {
     defect: 'rest02-source-ip-rejected',
     taker: 'source-ip-demanded',
-    reason: 'the service refuses token requests with source_ip and without it: no token answer exists to compare',
+    // Undecidable: both forms refused alike, and the document does not let a refusal be blamed on the form.
+    reason: 'the token request is refused with source_ip and without it, for every account: REST-02 compares the two answers and they are alike, '
+      + 'and the document does not say a refusal is for the form rather than the credentials (credentials decide whether a token may be obtained; '
+      + 'its list of errors is not complete), so no verdict on REST-02 follows from it, and no REST token exists for the rest of the suite',
   },
   {
     defect: 'stok01-no-token',
     taker: 'soap-token-400-on-rest',
     excused: ['XPROTO-02'],
-    reason: 'TokenCreateRQ returns no token: no SOAP-issued token exists to send to a REST API',
+    // Undecidable: XPROTO-02 needs a sessionless token from TokenCreateRQ, and the document offers no other source of one.
+    reason: 'XPROTO-02 judges a sessionless token from TokenCreateRQ on REST, and TokenCreateRQ returns none (STOK-01 fails); the document names '
+      + 'no other SOAP source of a sessionless token (SessionCreateRQ issues session tokens, and which APIs take those is per API)',
   },
   {
     defect: 'xproto03-separate-soap-password',
     taker: 'soap-token-400-on-rest',
     excused: ['XPROTO-02'],
-    reason: 'SOAP authenticates with a password the harness is not given: no SOAP-issued token exists to send to a REST API',
+    // Undecidable: SOAP refuses the only credentials the document gives the caller, so no TokenCreateRQ token exists.
+    reason: 'SOAP refuses the account\'s password (XPROTO-03 fails), and the document gives a caller no other SOAP credentials (the same ones '
+      + 'serve REST and SOAP): no token from TokenCreateRQ exists, so XPROTO-02 cannot be judged',
   },
 ];

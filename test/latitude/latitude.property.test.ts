@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FILES, RANDOM_RUNS, randomRuns, runOn, SEED } from './latitude-suite.ts';
 import { useSession } from '../support/test-session.ts';
+import { packageInfo, runner } from '../support/compiled.ts';
+import type { RuleId } from '../../harness/catalog/index.ts';
 import { coveringProfiles, profileWith, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 
 /**
@@ -9,6 +11,14 @@ import { coveringProfiles, profileWith, type LatitudeProfile } from '../../harne
  * runs (the rest: latitude.random.property.test.ts, so that Vitest runs the two side by side).
  */
 const session = useSession();
+const { filesFor, selectRules } = runner;
+const { suiteFileKey } = packageInfo;
+
+/** A rule of each service suite file (a run selecting them runs every file, but only a few of its checks). */
+function ruleForEachFile(): RuleId[] {
+  const rules = selectRules('service');
+  return [...new Set(FILES.map((f) => rules.find((id) => filesFor([id], 'service').map(suiteFileKey).includes(f))!))];
+}
 
 describe('latitude: the service suite passes on every conforming variant of the service', () => {
   it('finds the service suite\'s files and gives each the profile named for it', async () => {
@@ -22,7 +32,22 @@ describe('latitude: the service suite passes on every conforming variant of the 
     };
     expect(await statusSeen({})).toBe(false);
     expect(await statusSeen({ [file]: profileWith({ faultStatus: 200 }) })).toBe(true);
-  }, 120_000);
+
+    // Every file: a latency of its own (5 ms apart), seen as a floor under every request its checks sent. The second
+    // run reverses the latencies, so that no one profile handed to every file (or the default) passes both runs.
+    const only = ruleForEachFile();
+    for (const order of [FILES, [...FILES].reverse()]) {
+      const latency = (f: string) => 5 * (order.indexOf(f) + 1);
+      const { report } = await runOn(session(), Object.fromEntries(FILES.map((f) => [f, profileWith({ latencyMs: latency(f) })])), SEED, only);
+      for (const f of FILES) {
+        const durations = report.rules.flatMap((r) => r.checks)
+          .filter((c) => c.file !== undefined && suiteFileKey(c.file) === f)
+          .flatMap((c) => (c.requests?.requests ?? []).flatMap((q) => q.durationMs ?? []));
+        expect(durations.length, `requests timed in ${f}`).toBeGreaterThan(0);
+        expect(Math.min(...durations), `the fastest request in ${f} (its profile's latency: ${latency(f)} ms)`).toBeGreaterThanOrEqual(latency(f) - 1);
+      }
+    }
+  }, 180_000);
 
   it('passes on profiles that together take every value of every freedom, in every file', async () => {
     const covering = coveringProfiles();

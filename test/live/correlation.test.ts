@@ -4,11 +4,13 @@
  * does not when switched off), the report's correlation IDs are found in that log, the run's HAR holds the same
  * requests, opens as HAR 1.2 and holds no secret, and `judge` on that HAR contradicts no verdict of the run.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { judgeCommand } from '../../harness/cli/judge.ts';
 import { readHar } from '../../harness/har/har.ts';
+import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import type { Report } from '../../harness/report/model.ts';
 import { runConformance, type RunOptions } from '../../harness/runner.ts';
 import { simAccount } from '../../harness/sim/index.ts';
@@ -44,6 +46,16 @@ async function run(config: string, options: Partial<RunOptions> = {}): Promise<R
     quiet: true, log: () => {}, ...options,
   });
   return report;
+}
+
+/** `tds-conformance run` in a child process, as a user runs it: its exit code and what it wrote to stderr. */
+function cli(args: readonly string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['bin/tds-conformance.js', 'run', '--rate', '1000', '--quiet', ...args], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 }, (err, _out, stderr) => {
+      if (err && typeof err.code !== 'number') reject(err);
+      else resolve({ code: err ? (err.code as number) : 0, stderr });
+    });
+  });
 }
 
 const HEADER = /^run=(r[0-9a-f]{8}); rule=([A-Z0-9,-]+); check=([0-9a-fx]{8}); id=(r[0-9a-f]{8}-[0-9a-fx]{8}-\d+)$/;
@@ -128,16 +140,23 @@ describe('traceable requests and the run\'s traffic (a live target on loopback t
   }, 120_000);
 
   it('sends the header under the name given (--correlation-header), and none with --no-correlation-header', async () => {
+    // Through the CLI itself (bin/tds-conformance.js run), so that the flags are what is tested, not RunOptions.
     const named = await loggedTarget();
-    await run(named.config, { correlationHeader: 'X-QA-Trace', only: ['REST-03'] });
+    const namedOut = join(tempDir('correlation-cli'), 'named');
+    expect((await cli(['--target', named.config, '--only', 'REST-03', '--correlation-header', 'X-QA-Trace', '--out', namedOut])).code).toBe(0);
     expect(named.proxy.log.length).toBeGreaterThan(0);
     for (const e of named.proxy.log) {
       expect(e.headers['x-qa-trace']).toMatch(HEADER);
       expect(e.headers['x-conformance-check']).toBeUndefined();
     }
+    expect((JSON.parse(readFileSync(join(namedOut, 'report.json'), 'utf8')) as Report).correlation?.header).toBe('X-QA-Trace');
+
+    // The flag wins over a header the target config names.
     const off = await loggedTarget({ correlationHeader: 'X-QA-Trace' });
-    await run(off.config, { correlationHeader: false, only: ['REST-03'] });
+    const offOut = join(tempDir('correlation-cli'), 'off');
+    expect((await cli(['--target', off.config, '--only', 'REST-03', '--no-correlation-header', '--out', offOut])).code).toBe(0);
     expect(off.proxy.log.length).toBeGreaterThan(0);
-    for (const e of off.proxy.log) expect(e.headers['x-qa-trace']).toBeUndefined();
+    expect(off.proxy.log.filter((e) => Object.keys(e.headers).some((h) => h.startsWith('x-qa') || h.startsWith('x-conformance')))).toEqual([]);
+    expect((JSON.parse(readFileSync(join(offOut, 'report.json'), 'utf8')) as Report).correlation?.header).toBeNull();
   }, 120_000);
 });
