@@ -58,6 +58,8 @@ export class RunInterrupted extends Error {
 export interface Ledger {
   /** `root`: a request of a root check, which may use the tokens kept for them (see `ROOT_RESERVE_TOKENS`). */
   reserve(kind: 'token' | 'session', root?: boolean): Promise<void>;
+  /** A reserved request created nothing (refused): it no longer counts against the budget. Never throws. */
+  refund(kind: 'token' | 'session'): Promise<void>;
 }
 
 /**
@@ -82,7 +84,20 @@ export function localLedger(budget: Pick<Budget, 'tokens' | 'sessions'>, used: B
         used.sessions++;
       }
     },
+    async refund(kind) {
+      if (kind === 'token') used.tokens = Math.max(0, used.tokens - 1);
+      else used.sessions = Math.max(0, used.sessions - 1);
+    },
   };
+}
+
+/**
+ * Whether an answer to a token- or session-creating request created something: a 2xx REST answer with an
+ * `access_token`, or a SOAP answer without a fault that carries a BinarySecurityToken.
+ */
+export function createdBy(kind: 'token' | 'session', res: { readonly status: number; readonly body: string }, soap: boolean): boolean {
+  if (!soap) return kind === 'token' && res.status >= 200 && res.status < 300 && /"access_token"\s*:\s*"[^"]/.test(res.body);
+  return !/<(?:[\w.-]+:)?Fault[\s>]/.test(res.body) && /BinarySecurityToken[^>]*>\s*[^<\s]/.test(res.body);
 }
 
 /**
@@ -111,10 +126,15 @@ export function budgetedTransport(inner: Transport, budget: Budget, ledger: Ledg
       const kind = creates(req);
       if (kind) await ledger.reserve(kind, isRoot());
       await acquire();
+      let created = false;
       try {
-        return await inner.request(req);
+        const res = await inner.request(req);
+        created = kind !== undefined && createdBy(kind, res, !/\/v2\/auth\/token\/?$/.test(new URL(req.url).pathname));
+        return res;
       } finally {
         release();
+        // A refused request (or one that got no answer) created nothing: it does not count against the budget.
+        if (kind && !created) await ledger.refund(kind);
       }
     },
     close: () => inner.close(),

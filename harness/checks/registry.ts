@@ -30,6 +30,9 @@ export function runLedger(run: RunConfig): Ledger {
       if (answer.reason === 'interrupted') throw new RunInterrupted();
       throw new BudgetExhausted(answer.resource, answer.limit);
     },
+    async refund(kind) {
+      await registry.refund(kind).catch(() => undefined);
+    },
   };
 }
 

@@ -14,6 +14,7 @@ export class RegistryUnreachable extends Error {
 /** A worker's side of the session registry. */
 export interface RegistryClient {
   reserve(kind: 'token' | 'session', root?: boolean): Promise<Reservation>;
+  refund(kind: 'token' | 'session'): Promise<void>;
   /** What the run learnt of a route, if anything. */
   route(key: string): Promise<RouteOutcome | undefined>;
   learned(key: string, outcome: RouteOutcome): Promise<void>;
@@ -59,6 +60,7 @@ export function registryClient(endpoint: RegistryEndpoint, timeoutMs = 10_000): 
   };
   return {
     reserve: async (kind, root) => (await call({ path: '/reserve', body: { kind, ...(root && { root }) } })) as Reservation,
+    refund: async (kind) => void (await call({ path: '/refund', body: { kind } })),
     route: async (key) => ((await call({ path: '/route', body: { key } })) as { outcome: RouteOutcome | null }).outcome ?? undefined,
     learned: async (key, outcome) => void (await call({ path: '/learned', body: { key, outcome } })),
     opened: async (session) => void (await call({ path: '/opened', body: session })),

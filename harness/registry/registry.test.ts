@@ -33,7 +33,21 @@ describe('the session registry of a run', () => {
     expect(registry.reserve('session')).toEqual({ ok: true });
     registry.stop();
     expect(registry.reserve('session')).toEqual({ ok: false, reason: 'interrupted' });
-    expect(registry.counts()).toEqual({ tokens: 1, sessionsOpened: 0, sessionsClosed: 0, sessionsOpen: 0 });
+    expect(registry.counts()).toEqual({ tokens: 1, tokenRequests: 1, sessionRequests: 1, sessionsOpened: 0, sessionsClosed: 0, sessionsOpen: 0 });
+  });
+
+  it('refunds what a refused request did not create, keeps the last tokens for root checks, and knows what each route showed', () => {
+    const registry = new SessionRegistry({ tokens: 8, sessions: 2 }, fakeCloser(async () => ({ kind: 'closed' })));
+    for (let i = 0; i < 6; i++) expect(registry.reserve('token')).toEqual({ ok: true });
+    expect(registry.reserve('token')).toMatchObject({ ok: false, resource: 'tokens' });
+    expect(registry.reserve('token', true)).toEqual({ ok: true });
+    registry.refund('token');
+    registry.refund('token');
+    expect(registry.reserve('token')).toEqual({ ok: true });
+    expect(registry.counts()).toMatchObject({ tokens: 6, tokenRequests: 8 });
+    expect(registry.route('k1')).toBeUndefined();
+    registry.learnRoute('k1', { kind: 'refused', answer: '401 invalid_client' });
+    expect(registry.route('k1')).toEqual({ kind: 'refused', answer: '401 invalid_client' });
   });
 
   it('closes what is still open, once each, and counts the closes the workers reported', async () => {
@@ -43,7 +57,7 @@ describe('the session registry of a run', () => {
     registry.closed('token-1');
     expect(await registry.closeAll(1_000)).toEqual({ closed: 1, refused: ['Client.InvalidSecurityToken'], open: 0 });
     expect(closer.asked).toEqual(['token-2', 'token-3']);
-    expect(registry.counts()).toEqual({ tokens: 0, sessionsOpened: 3, sessionsClosed: 3, sessionsOpen: 0 });
+    expect(registry.counts()).toEqual({ tokens: 0, tokenRequests: 0, sessionRequests: 0, sessionsOpened: 3, sessionsClosed: 3, sessionsOpen: 0 });
     expect(registry.refusedCloses()).toEqual(['Client.InvalidSecurityToken']);
   });
 

@@ -59,7 +59,12 @@ export interface CloseSummary {
 
 /** Session counts of a run, as the registry saw them. */
 export interface SessionCounts {
+  /** Tokens the run's requests created (a refused request creates none: it is refunded). */
   readonly tokens: number;
+  /** Token-creating requests sent (`POST /v2/auth/token`, `TokenCreateRQ`), refused ones included. */
+  readonly tokenRequests: number;
+  /** `SessionCreateRQ`s sent, refused ones included. */
+  readonly sessionRequests: number;
   readonly sessionsOpened: number;
   /** Sessions whose close was answered (by a check or by the main process), a refusal included. */
   readonly sessionsClosed: number;
@@ -82,6 +87,8 @@ export class SessionRegistry {
   readonly #gone = new Map<string, (() => void)[]>();
   #tokens = 0;
   #sessions = 0;
+  #tokenRequests = 0;
+  #sessionRequests = 0;
   #opened = 0;
   #closed = 0;
   #refused: string[] = [];
@@ -109,11 +116,22 @@ export class SessionRegistry {
       const kept = root ? 0 : Math.min(ROOT_RESERVE_TOKENS, Math.floor(this.#budget.tokens / 4));
       if (this.#tokens >= this.#budget.tokens - kept) return { ok: false, reason: 'budget', resource: 'tokens', limit: this.#budget.tokens };
       this.#tokens++;
+      this.#tokenRequests++;
     } else {
       if (this.#sessions >= this.#budget.sessions) return { ok: false, reason: 'budget', resource: 'sessions', limit: this.#budget.sessions };
       this.#sessions++;
+      this.#sessionRequests++;
     }
     return { ok: true };
+  }
+
+  /**
+   * A reserved request created nothing (the service refused it): it no longer counts against the budget, which
+   * bounds what a run takes from the environment, and refusals take nothing. It still counts as a request sent.
+   */
+  refund(kind: 'token' | 'session'): void {
+    if (kind === 'token') this.#tokens = Math.max(0, this.#tokens - 1);
+    else this.#sessions = Math.max(0, this.#sessions - 1);
   }
 
   /** What the run learnt of a route: kept for every worker (a route is asked about by its key). */
@@ -169,7 +187,10 @@ export class SessionRegistry {
   }
 
   counts(): SessionCounts {
-    return { tokens: this.#tokens, sessionsOpened: this.#opened, sessionsClosed: this.#closed, sessionsOpen: this.#open.size };
+    return {
+      tokens: this.#tokens, tokenRequests: this.#tokenRequests, sessionRequests: this.#sessionRequests,
+      sessionsOpened: this.#opened, sessionsClosed: this.#closed, sessionsOpen: this.#open.size,
+    };
   }
 
   /** Fault codes of closes the service refused, over the whole run. */

@@ -48,6 +48,9 @@ export async function serveRegistry(registry: SessionRegistry): Promise<Registry
       switch (request.path) {
         case '/reserve':
           return answer(200, registry.reserve(request.body.kind, request.body.root === true));
+        case '/refund':
+          registry.refund(request.body.kind);
+          return answer(200, { ok: true });
         case '/route':
           return answer(200, { outcome: registry.route(request.body.key) ?? null });
         case '/learned':

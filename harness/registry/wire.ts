@@ -15,6 +15,7 @@ export const KEY_HEADER = 'x-tds-registry-key';
 /** The requests a worker sends, by path. */
 export type RegistryRequest =
   | { readonly path: '/reserve'; readonly body: { readonly kind: 'token' | 'session'; readonly root?: boolean } }
+  | { readonly path: '/refund'; readonly body: { readonly kind: 'token' | 'session' } }
   | { readonly path: '/route'; readonly body: { readonly key: string } }
   | { readonly path: '/learned'; readonly body: { readonly key: string; readonly outcome: RouteOutcome } }
   | { readonly path: '/opened'; readonly body: RegisteredSession }
@@ -29,6 +30,8 @@ export function readRequest(path: string, body: unknown): RegistryRequest | unde
   switch (path) {
     case '/reserve':
       return b['kind'] === 'token' || b['kind'] === 'session' ? { path, body: { kind: b['kind'], root: b['root'] === true } } : undefined;
+    case '/refund':
+      return b['kind'] === 'token' || b['kind'] === 'session' ? { path, body: { kind: b['kind'] } } : undefined;
     case '/route':
       return isString(b['key']) ? { path, body: { key: b['key'] } } : undefined;
     case '/learned': {

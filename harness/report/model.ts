@@ -196,6 +196,10 @@ export interface Resources {
   readonly tokens: number;
   readonly sessionsOpened: number;
   readonly sessionsClosed: number;
+  /** Token-creating requests a live run sent (refused ones included; the budget counts what they created). */
+  readonly tokenRequests?: number;
+  /** `SessionCreateRQ`s a live run sent (refused ones included). */
+  readonly sessionRequests?: number;
 }
 
 /**

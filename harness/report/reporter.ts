@@ -318,7 +318,8 @@ export class ConformanceReporter implements Reporter {
     for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
     if (report.target.kind === 'live') {
       const r = report.resources;
-      this.#print(`created on the target: ${r.tokens} token${r.tokens === 1 ? '' : 's'}, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed`);
+      const requests = r.tokenRequests !== undefined ? `; requests: ${r.tokenRequests} token-creating, ${r.sessionRequests ?? 0} SessionCreateRQ` : '';
+      this.#print(`created on the target: ${r.tokens} token${r.tokens === 1 ? '' : 's'}, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed${requests}`);
     }
     if (report.throttling !== undefined) this.#print(throttlingLine(report.throttling));
 

@@ -56,7 +56,7 @@ export class SessionGuard {
 
   resources() {
     const c = this.registry.counts();
-    return { sessionsOpened: c.sessionsOpened, sessionsClosed: c.sessionsClosed };
+    return { sessionsOpened: c.sessionsOpened, sessionsClosed: c.sessionsClosed, tokenRequests: c.tokenRequests, sessionRequests: c.sessionRequests };
   }
 
   async closeLeftovers(reporter: ConformanceReporter): Promise<void> {
