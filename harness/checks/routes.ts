@@ -132,7 +132,8 @@ export async function restTokenAnswer(ctx: CheckContext, options: RouteOptions =
       try {
         res = await requestToken(ctx, env, { account, ...(body !== PLAIN_FORM && { body }) });
       } catch (err) {
-        if (!(err instanceof TransportError)) throw err;
+        // A throttle that never let up says nothing about this route, and would say the same of every other one.
+        if (!(err instanceof TransportError) || err.code === 'RATE_LIMITED') throw err;
         transportError ??= err;
         tried.push({ route, answer: `no answer (${err.code})` });
         break;
