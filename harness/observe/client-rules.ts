@@ -233,7 +233,10 @@ interface Refusal {
   readonly expired: boolean;
   /** Uses of the token that count as resends (see {@link resends}). */
   readonly resent: readonly ObservedExchange[];
-  /** Uses of the token that started after the refusal had been answered, resends or not. */
+  /**
+   * Uses of the token that started after the refusal had been answered, resends or not, less as many as there were
+   * calls in flight at the refusal (each may have held back one call that read the token before it).
+   */
   readonly later: readonly ObservedExchange[];
   /** Calls of the environment in flight when the refusal was answered (a concurrent client's; 0 for a sequential one). */
   readonly inFlight: number;
@@ -311,6 +314,9 @@ function concurrent(t: Traffic): boolean {
 function resends(t: Traffic, later: readonly ObservedExchange[], token: string, first: ObservedExchange, renewal: ObservedExchange | undefined, concurrent: boolean): ObservedExchange[] {
   // A sequential client had nothing in flight: every use after the refusal was answered is a resend.
   if (!concurrent) return [...later];
+  // Each call in flight at the refusal may hold back one call that read the token before it (queued on its
+  // connection): that many later uses are explained. What is left is judged by the thresholds below.
+  if (later.length === 0) return [];
   const chainFrom = (from: number): ObservedExchange[] => {
     const chain: ObservedExchange[] = [];
     let known = from;
@@ -348,11 +354,13 @@ function refusals(t: Traffic): Refusal[] {
     const later = (t.usesByToken.get(use.token) ?? []).filter((u) => u.x !== use.x && sentAfterAnswer(u.x, use.x)).map((u) => u.x);
     // Only later uses need deciding: the calls in flight are looked for then (bounded reads per refusal).
     const inFlight = later.length > 0 ? inFlightAt(t, use.x) : 0;
+    const isConcurrent = inFlight > 0 || (later.length > 0 && (overlapping ??= concurrent(t)));
     out.push({
       token: use.token, kind, first: use.x,
       expired: (expiredAt !== undefined && expiredAt <= use.x.endedAt) || lifetimeEnd <= use.x.startedAt,
-      resent: resends(t, later, use.token, use.x, renewal, inFlight > 0 || (overlapping ??= concurrent(t))),
-      later,
+      resent: resends(t, later, use.token, use.x, renewal, isConcurrent),
+      // Later uses no call in flight explains: what is left undecided when the thresholds are not reached.
+      later: isConcurrent ? later.slice(inFlight) : later,
       inFlight,
       wentOn: wentOn !== undefined,
     });

@@ -63,11 +63,18 @@ describe('a refused token sent again (LIFE-03, SESS-07 from traffic)', () => {
   });
 
   it('leaves the clause unchecked, not passed, when a concurrent client\'s later use falls short of the thresholds', async () => {
-    // Two calls in flight at once (overlapping), the refusal, then one more use and a new token that works.
-    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401, 20), apiCall(3, 12, 'tok-A', 401, 20), apiCall(4, 40, 'tok-A', 401), tokenRequest(5, 50, 'tok-B'), apiCall(6, 60, 'tok-B', 200)];
+    // Two calls in flight at once (a concurrent client), later the refusal with nothing in flight, one more use of the
+    // refused token, and a new token that works.
+    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 200, 10), apiCall(3, 12, 'tok-A', 200, 10), apiCall(4, 30, 'tok-A', 401), apiCall(5, 40, 'tok-A', 401), tokenRequest(6, 50, 'tok-B'), apiCall(7, 60, 'tok-B', 200)];
     const v = await verdict(x, 'LIFE-03.after-refusal');
     expect(v?.status).toBe('undecided');
-    expect(v?.status === 'undecided' && v.reason).toMatch(/^1 more use of the refused token after the refusal at #2 .*short of a chain of 3/);
+    expect(v?.status === 'undecided' && v.reason).toMatch(/^1 more use of the refused token after the refusal at #4 .*0 calls in flight.*short of a chain of 3/);
+  });
+
+  it('counts a later use that a call in flight at the refusal explains as no resend', async () => {
+    // #3 was in flight when #2's refusal came: the one use after it may be a call that read the token before.
+    const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401, 20), apiCall(3, 12, 'tok-A', 401, 20), apiCall(4, 40, 'tok-A', 401), tokenRequest(5, 50, 'tok-B'), apiCall(6, 60, 'tok-B', 200)];
+    expect(await verdict(x, 'LIFE-03.after-refusal')).toMatchObject({ status: 'pass' });
   });
 
   it('passes a client that obtains a new token and never sends the refused one again', async () => {

@@ -603,6 +603,12 @@ const defectCases: readonly DefectCase[] = [
     },
   },
   {
+    id: 'cred03-single-base64-expected',
+    observe: (s) => tokenOutcome(s, tokenRequest('cert', authorization(s.accounts.main.cert))),
+    withDefect: { answer: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } }, outcome: 'token-refused-syntax', clientId: undefined, detail: 'client-id-form' },
+    conformant: { answer: { status: 200, body: TOKEN_BODY }, outcome: 'token-issued', clientId: MAIN_CLIENT_ID, detail: undefined },
+  },
+  {
     id: 'err01-gateway-401-page',
     observe: (s) => {
       const res = s.core.handle(tokenRequest('cert', undefined));

@@ -81,7 +81,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ERR-05.fault-status", text: "The HTTP status of SOAP faults is recorded." },
     ],
-    dependsOn: ["CRED-03", "STOK-01", "XPROTO-03"],
+    dependsOn: ["CRED-03", "STOK-01", "XPROTO-03", "ERR-04"],
     latitudes: ["fault-status"],
   },
   {

@@ -16,7 +16,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-01.refused-after-expiry", text: "It is refused once `expires_in` seconds have passed.", needs: "control of the target's clock" },
       { id: "LIFE-01.soap-sessionless", text: "A sessionless token from `TokenCreateRQ` has the same lifetime: accepted before, refused after.", needs: "control of the target's clock" },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "XPROTO-03"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "XPROTO-03", "ERR-04"],
     latitudes: ["api-refusal-shape", "fault-texts", "api-token-kinds"],
   },
   {
