@@ -113,4 +113,51 @@ export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly t
     reason: 'SOAP refuses the account\'s password (XPROTO-03 fails), and the document gives a caller no other SOAP credentials (the same ones '
       + 'serve REST and SOAP): no token from TokenCreateRQ exists, so XPROTO-02 cannot be judged',
   },
+  // Gateways in front of the service: where the gateway's own answer replaces the one that shows the defect, the
+  // deviation never reaches the wire, and no verdict on it can follow from what a caller receives.
+  ...(['gateway-401-page', 'gateway-uniform-401'] as const).map((taker) => ({
+    defect: 'cred03-single-base64-expected' as const,
+    taker,
+    excused: taker === 'gateway-401-page' ? (['ERR-01', 'ERR-03'] as const) : (['ERR-01', 'ERR-02'] as const),
+    // Undecidable: every correctly built credential is refused, so no served request exists to hold the bad ones against.
+    reason: 'the service refuses every correctly built credential (CRED-03 fails): ERR-01..03 judge an answer to bad credentials against the same '
+      + 'request served with good ones, and none is served, so the gateway\'s answers to bad credentials cannot be told from the service\'s refusing everything',
+  })),
+  {
+    defect: 'err03-status-400',
+    taker: 'gateway-uniform-401',
+    excused: ['ERR-01', 'ERR-02'],
+    // Not on the wire: the gateway rewrites 401s, and the service sends none.
+    reason: 'the service answers token errors with 400 (ERR-03 warns), and the gateway rewrites 401 answers only: it has nothing to rewrite, so its '
+      + 'deviation does not reach the wire and ERR-01 and ERR-02 see the service\'s own answers',
+  },
+  {
+    defect: 'err03-secret-echoed',
+    taker: 'gateway-uniform-401',
+    excused: ['ERR-03'],
+    // Not on the wire: the gateway's one body replaces the body that echoed the secret.
+    reason: 'the gateway replaces every 401 body with its own, so the service\'s body that echoed the secret never reaches the caller: ERR-03.no-secret holds on the wire',
+  },
+  {
+    defect: 'stok01-no-token',
+    taker: 'gateway-fault-page',
+    excused: ['STOK-03'],
+    // Undecidable: STOK-03 holds a refusal against a TokenCreateRQ that is served a token, and none is.
+    reason: 'TokenCreateRQ with good credentials returns no token (STOK-01 fails), and a refusal comes as the gateway\'s page: STOK-03 (a fault and no '
+      + 'token for wrong credentials) has no served request to hold the refusal against, and no fault to read',
+  },
+  ...([['sess01-no-keepalive', 'SESS-01'], ['sess02-close-keeps-slot', 'SESS-02'], ['sess04-timeout-keeps-slot', 'SESS-04'], ['err05-fault-status-200', 'ERR-05']] as const).map(([defect, rule]) => ({
+    defect,
+    taker: 'gateway-fault-page',
+    excused: [rule],
+    // Not on the wire: the defect shows only in a fault, and the gateway replaces every fault with a page.
+    reason: `the defect shows only in a SOAP fault (a refusal, a pool-full answer, or the fault's status), and the gateway replaces every fault with a page of its own: ${rule} cannot be judged from what the caller receives`,
+  })),
+  {
+    defect: 'xproto03-separate-soap-password',
+    taker: 'gateway-fault-page',
+    // No route: SOAP refuses the only credentials there are, and the refusal comes as a page.
+    reason: 'SOAP refuses the account\'s password with a fault the gateway replaces by a page: no SOAP token exists and no SOAP refusal can be read, so '
+      + 'XPROTO-03, ERR-04, STOK-03 and every session rule have nothing to judge',
+  },
 ];
