@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FAULT_CODES } from '../classify/index.ts';
 import { buildRequest, makeRequestHeader, otaPingRQBody } from '../soap/index.ts';
 import { judgeClientRules } from './client-rules.ts';
+import { judgeServiceRules } from './service-rules.ts';
 import type { JudgeContext, ObservedExchange } from './exchange.ts';
 import { Traffic } from './traffic.ts';
 import type { ClauseVerdict } from './verdict.ts';
@@ -80,5 +81,23 @@ describe('a refused token sent again (LIFE-03, SESS-07 from traffic)', () => {
   it('passes a client that obtains a new token and never sends the refused one again', async () => {
     const x = [tokenRequest(1, 0, 'tok-A'), apiCall(2, 10, 'tok-A', 401), tokenRequest(3, 20, 'tok-B'), apiCall(4, 30, 'tok-B', 200)];
     expect(await verdict(x, 'LIFE-03.after-refusal')).toMatchObject({ status: 'pass' });
+  });
+});
+
+describe('a throttled answer in recorded traffic (a gateway\'s 429 or 503)', () => {
+  const tokenAnswer = (seq: number, at: number, status: number, body: string, type: string) => exchange(seq, at, 5,
+    { method: 'POST', url: `${BASE}/v2/auth/token`, path: '/v2/auth/token', headers: { authorization: 'Basic Zm9vOmJhcg==' }, body: 'grant_type=client_credentials' },
+    { status, headers: { 'content-type': type }, body });
+
+  it('is never judged as a token error (ERR-03): only the service\'s own answers are', async () => {
+    const x = [
+      tokenAnswer(1, 0, 429, '<html><body>Too Many Requests</body></html>', 'text/html'),
+      tokenAnswer(2, 10, 401, '{"error":"invalid_client","error_description":"Wrong clientID or clientSecret"}', 'application/json'),
+    ];
+    const verdicts = await judgeServiceRules(new Traffic(x, CONTEXT));
+    expect(verdicts.find((v) => v.clause === 'ERR-03.json-body')).toMatchObject({ status: 'pass', seen: expect.stringMatching(/^1 token error/) });
+    // The same 429 judged as an answer would have no JSON body.
+    const alone = await judgeServiceRules(new Traffic([tokenAnswer(1, 0, 429, '<html/>', 'text/html')], CONTEXT));
+    expect(alone.find((v) => v.clause === 'ERR-03.json-body')?.status).toBe('not-applicable');
   });
 });

@@ -3,6 +3,7 @@
  * answers (SOAP-02, STOK-01, STOK-02) and invalid-token faults (ERR-04, ERR-05). Only answers to what the client
  * happened to send are judged; the service suite (`run`) exercises every clause on purpose.
  */
+import { throttleOf } from '../targets/throttle.ts';
 import {
   answerKind, answerSchema, err03Problems, err04Problem, err05Observation, isInvalidClient, rest03Problems, rest05Problems, soap02Problem, STOK_CLAUSES,
   stokProblems, plural, type AnswerKind,
@@ -36,7 +37,8 @@ function rest03and05(t: Traffic): ClauseVerdict[] {
 
 function err03(t: Traffic): ClauseVerdict[] {
   const clauses = ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'];
-  const errors = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 400 && r.x.response.status < 500);
+  // A throttle (429, 503) is no answer to the request: never judged as a token error.
+  const errors = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 400 && r.x.response.status < 500 && throttleOf(r.x.request, r.x.response) === undefined);
   if (errors.length === 0) return clauses.map((c) => notSeen(c, 'no token error seen (a wrong password shows one)'));
   const out = new Map<string, ClauseVerdict>();
   // The judge of the suites (harness/judges) on every token error, with the secret its request carried; the first
