@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
+import { replayContext } from '../run/selection.ts';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';
 import { usage } from '../../test/support/cli.ts';
@@ -57,6 +58,13 @@ describe('parseRunArgs', () => {
     expect(usage(() => parseRunArgs(['--suite', 'both']))).toBe('--suite must be service, client or all, not "both".');
   });
 
+  it('reads --throttle-wait in seconds, into the run\'s wait in ms, and passes it on in a replay command', () => {
+    expect(parseRunArgs(['--throttle-wait', '5']).options.throttleWaitMs).toBe(5_000);
+    expect(parseRunArgs([]).options.throttleWaitMs).toBeUndefined();
+    const options = parseRunArgs(['--throttle-wait', '5']).options;
+    expect(replayContext({ ...options, target: 'my-cert.json' })).toEqual(expect.arrayContaining(['--throttle-wait', '5']));
+  });
+
   it.each([
     [['--runs', '-1'], '--runs must be a whole number of at least 1, not "-1".'],
     [['--runs=-1'], '--runs must be a whole number of at least 1, not "-1".'],
@@ -71,6 +79,8 @@ describe('parseRunArgs', () => {
     [['--max-sessions', '-1'], '--max-sessions must be a whole number of at least 0, not "-1".'],
     [['--max-tokens', 'many'], '--max-tokens must be a whole number of at least 0, not "many".'],
     [['--rate', '0'], '--rate must be a whole number of at least 1, not "0".'],
+    [['--throttle-wait', '-5'], '--throttle-wait must be a whole number from 0 to 3600, not "-5".'],
+    [['--throttle-wait', '1.5'], '--throttle-wait must be a whole number from 0 to 3600, not "1.5".'],
     [['--runs'], '--runs needs a value, as in "--runs <value>". Run "tds-conformance run --help" for the options.'],
     [['--out', '--quiet'], '--out needs a value, but the next word starts with "-": give the value after --out, or write --out=<value> for a value that starts with "-". Run "tds-conformance run --help" for the options.'],
     [['--quiet=yes'], '--quiet takes no value: give it alone. Run "tds-conformance run --help" for the options.'],
@@ -87,7 +97,7 @@ describe('parseRunArgs', () => {
 describe('any command line', () => {
   const OPTIONS = [
     '--target', '--suite', '--only', '--out', '--seed', '--runs', '--allow-opt-in', '--defect', '--replay', '--baseline', '--update-baseline',
-    '--timeout', '--client', '--client-module', '--client-timeout', '--max-tokens', '--max-sessions', '--rate', '--quiet', '--help', '--',
+    '--timeout', '--throttle-wait', '--client', '--client-module', '--client-timeout', '--max-tokens', '--max-sessions', '--rate', '--quiet', '--help', '--',
   ];
   const word = fc.oneof(
     fc.constantFrom(...OPTIONS),
