@@ -10,6 +10,7 @@ import { SimCore, SOAP_PATH } from './core.ts';
 import { defaultAccounts } from './default-accounts.ts';
 import type { SimRequest, SimResponse } from './http.ts';
 import { conformingProfile, DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileWith, type LatitudeProfile } from './latitude.ts';
+import { TOKEN_SHAPES } from './token-shape.ts';
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -48,17 +49,21 @@ describe('latitude profiles of the simulator', () => {
   });
 
   it('varies token formats, JSON fields and order, content type parameters and headers (token-format, token-extra-fields, json-content-type-parameters, extra-response-headers)', () => {
-    const s = sim(profileWith({ tokenFormat: 'hex', tokenExtraFields: true, tokenFieldOrder: 'reversed', jsonContentType: 'Application/JSON; charset=utf-8', extraHeaders: true }));
+    const s = sim(profileWith({ tokenShape: TOKEN_SHAPES.hex, tokenExtraFields: true, tokenFieldOrder: 'reversed', jsonContentType: 'Application/JSON; charset=utf-8', extraHeaders: ['pragma', 'x-request-id'] }));
     const ok = answer(s.rest({ ...s.form, authorization: s.good() }));
     const body = JSON.parse(ok.body) as Record<string, unknown>;
     expect(body.access_token).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(body)).toEqual(['issued_at', 'scope', 'expires_in', 'token_type', 'access_token']);
     expect(ok.headers['content-type']).toBe('Application/JSON; charset=utf-8');
     expect(ok.headers.pragma).toBe('no-cache');
+    expect(ok.headers['x-request-id']).toMatch(/^\d{12}$/);
+    // Any shape: a fixed prefix and suffix around characters of one alphabet, as a learned profile names it.
+    const own = sim(profileWith({ tokenShape: { kind: 'chars', prefix: 'AcmE', suffix: '.x', alphabet: '0123456789', length: 30 } }));
+    expect((JSON.parse(answer(own.rest({ ...own.form, authorization: own.good() })).body) as { access_token: string }).access_token).toMatch(/^AcmE\d{24}\.x$/);
   });
 
   it('words the invalid_client descriptions its own way, and answers other token errors with its own status and code (error-description-wording, other-token-errors)', () => {
-    const s = sim(profileWith({ syntaxWording: 2, wrongClientWording: 3, otherTokenErrorStatus: 415, otherTokenErrorCode: 'invalid_grant' }));
+    const s = sim(profileWith({ syntaxDescription: DESCRIPTIONS.syntax[2], wrongClientDescription: DESCRIPTIONS.wrongClient[3], otherTokenErrorStatus: 415, otherTokenErrorCode: 'invalid_grant' }));
     expect(JSON.parse(answer(s.rest({ ...s.form })).body)).toEqual({ error: 'invalid_client', error_description: DESCRIPTIONS.syntax[2] });
     expect(JSON.parse(answer(s.rest({ ...s.form, authorization: `Basic ${encodeCredentials('V1:x:y:AA', 'nope')}` })).body).error_description).toBe(DESCRIPTIONS.wrongClient[3]);
     const grant = answer(s.rest({ ...s.form, authorization: s.good() }, 'grant_type=password'));
@@ -89,7 +94,7 @@ describe('latitude profiles of the simulator', () => {
   });
 
   it('words faults its own way and sends them with its own status (fault-texts, other-fault-codes, fault-status)', () => {
-    const s = sim(profileWith({ invalidTokenWording: 1, stackTraceWording: 2, faultStatus: 200, authFaultCode: 'Client.InvalidCredentials', unknownActionFaultCode: 'Client.InvalidAction' }));
+    const s = sim(profileWith({ invalidTokenFaultstring: FAULTSTRINGS[1], invalidTokenStackTrace: 'session error: invalid security token', faultStatus: 200, authFaultCode: 'Client.InvalidCredentials', unknownActionFaultCode: 'Client.InvalidAction' }));
     const bad = answer(s.soap('OTA_PingRQ', { kind: 'binarySecurityToken', token: 'nope' }));
     expect(bad.status).toBe(200);
     const fault = parseEnvelope(bad.body);

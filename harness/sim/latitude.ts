@@ -1,26 +1,29 @@
 import fc from 'fast-check';
+import { ALPHABETS, TOKEN_SHAPES, type TokenShape } from './token-shape.ts';
 
 /**
- * A latitude profile: one conforming variant of the service, choosing within every freedom the interface document
- * leaves (`harness/catalog/latitudes.ts` names them, with the sentence or silence that allows each). The simulator
- * answers as the profile says; `DEFAULT_PROFILE` is how the real service is publicly seen to answer
- * (PUBLIC-FACTS.md). The service suite must pass on every profile: a property runs it over random ones.
+ * A latitude profile: one conforming variant of the service, its values within every freedom the interface document
+ * leaves (`harness/catalog/latitudes.ts` names them, with the sentence or silence that allows each): texts, token
+ * shape, content type, prefixes, statuses, latency — what a target can show. The simulator answers as the profile
+ * says; `DEFAULT_PROFILE` is how the real service is publicly seen to answer (PUBLIC-FACTS.md), a profile learned from
+ * a live run (`harness/profile/`) is how that target answered. The service suite must pass on every profile: a
+ * property runs it over random ones.
  *
  * Plain data (JSON), so that a run configuration can carry it to the test workers and a failure can print it.
  */
 export interface LatitudeProfile {
   /** `token-format`: the shape of sessionless access tokens. */
-  readonly tokenFormat: 'public' | 'hex' | 'jwt' | 'short' | 'uuid';
+  readonly tokenShape: TokenShape;
   /** `token-extra-fields`: more fields in the token response, and their order. */
   readonly tokenExtraFields: boolean;
   readonly tokenFieldOrder: 'document' | 'reversed';
-  /** `json-content-type-parameters`. */
-  readonly jsonContentType: 'application/json;charset=UTF-8' | 'application/json' | 'Application/JSON; charset=utf-8';
-  /** `extra-response-headers`. */
-  readonly extraHeaders: boolean;
-  /** `error-description-wording`: which of the wordings of each error (index into `DESCRIPTIONS`). */
-  readonly syntaxWording: number;
-  readonly wrongClientWording: number;
+  /** `json-content-type-parameters`: the Content-Type of JSON answers, as sent. */
+  readonly jsonContentType: string;
+  /** `extra-response-headers`: the names of headers the document does not name (the values are the simulator's own). */
+  readonly extraHeaders: readonly string[];
+  /** `error-description-wording`: the `error_description` of each case of the Errors table. */
+  readonly syntaxDescription: string;
+  readonly wrongClientDescription: string;
   /** `other-token-errors`: the answer to a wrong `grant_type` or Content-Type. */
   readonly otherTokenErrorStatus: 400 | 401 | 415;
   /** `public`: `invalid_request` for a wrong Content-Type, `unsupported_grant_type` for a wrong `grant_type`. */
@@ -33,8 +36,8 @@ export interface LatitudeProfile {
   /** `timing`: added latency of every answer, in ms (real time). */
   readonly latencyMs: number;
   /** `soap-prefixes`. */
-  readonly soapEnvPrefix: 'soap-env' | 'SOAP-ENV' | 'S' | 'soapenv';
-  readonly ebPrefix: 'eb' | 'ns2' | 'mh';
+  readonly soapEnvPrefix: string;
+  readonly ebPrefix: string;
   /** `soap-header-details`. */
   readonly responseMessageId: 'numeric' | 'uuid';
   readonly responseTimestamp: 'zoneless' | 'utc';
@@ -43,13 +46,13 @@ export interface LatitudeProfile {
   readonly tokenCreateBody: 'success' | 'empty';
   readonly closeAction: 'SessionCloseRS' | 'SessionCloseRQ';
   /** `fault-status`. */
-  readonly faultStatus: 500 | 200;
-  /** `fault-texts`: wording of the invalid-token faultstring and StackTrace (index into `FAULTSTRINGS`, `STACK_TRACES`). */
-  readonly invalidTokenWording: number;
-  readonly stackTraceWording: number;
+  readonly faultStatus: number;
+  /** `fault-texts`: the invalid-token faultstring (`%s` where it quotes the token) and StackTrace. */
+  readonly invalidTokenFaultstring: string;
+  readonly invalidTokenStackTrace: string;
   /** `other-fault-codes`: the code of a wrong-credentials fault and of an action the service does not offer. */
-  readonly authFaultCode: 'Client.AuthenticationFailed' | 'Client.InvalidCredentials';
-  readonly unknownActionFaultCode: 'Client.InvalidEbXmlMessage' | 'Client.InvalidAction' | 'Server.UnsupportedAction';
+  readonly authFaultCode: string;
+  readonly unknownActionFaultCode: string;
   /** `api-token-kinds`: the SOAP business action that takes sessionless tokens (BargainFinderMaxRQ, or OTA_HotelAvailLLSRQ, and then BargainFinderMaxRQ is not offered). */
   readonly sessionlessAction: 'BargainFinderMaxRQ' | 'OTA_HotelAvailLLSRQ';
   /** `session-timeout-per-account`: the main account's inactivity timeout, in seconds. */
@@ -66,13 +69,13 @@ export interface LatitudeProfile {
 
 /** The real service as publicly seen: what the simulator does when no profile is given. */
 export const DEFAULT_PROFILE: LatitudeProfile = {
-  tokenFormat: 'public',
+  tokenShape: TOKEN_SHAPES.public,
   tokenExtraFields: false,
   tokenFieldOrder: 'document',
   jsonContentType: 'application/json;charset=UTF-8',
-  extraHeaders: false,
-  syntaxWording: 0,
-  wrongClientWording: 0,
+  extraHeaders: [],
+  syntaxDescription: 'Credentials are missing or the syntax is not correct',
+  wrongClientDescription: 'Wrong clientID or clientSecret',
   otherTokenErrorStatus: 400,
   otherTokenErrorCode: 'public',
   missingContentType: 'refuse',
@@ -87,8 +90,8 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   tokenCreateBody: 'success',
   closeAction: 'SessionCloseRS',
   faultStatus: 500,
-  invalidTokenWording: 0,
-  stackTraceWording: 0,
+  invalidTokenFaultstring: 'Invalid or Expired binary security token: %s',
+  invalidTokenStackTrace: 'com.sabre.universalservices.base.session.SessionException: errors.session.USG_INVALID_SECURITY_TOKEN',
   authFaultCode: 'Client.AuthenticationFailed',
   unknownActionFaultCode: 'Client.InvalidEbXmlMessage',
   sessionlessAction: 'BargainFinderMaxRQ',
@@ -131,15 +134,15 @@ export const STACK_TRACES = [
 
 type Choices = { readonly [K in keyof LatitudeProfile]: readonly LatitudeProfile[K][] };
 
-/** Every value each freedom may take in a conforming profile (the default first). */
+/** Values each freedom takes in the covering profiles (the default first); the random ones draw wider (see below). */
 export const PROFILE_CHOICES: Choices = {
-  tokenFormat: ['public', 'hex', 'jwt', 'short', 'uuid'],
+  tokenShape: Object.values(TOKEN_SHAPES),
   tokenExtraFields: [false, true],
   tokenFieldOrder: ['document', 'reversed'],
   jsonContentType: ['application/json;charset=UTF-8', 'application/json', 'Application/JSON; charset=utf-8'],
-  extraHeaders: [false, true],
-  syntaxWording: DESCRIPTIONS.syntax.map((_, i) => i),
-  wrongClientWording: DESCRIPTIONS.wrongClient.map((_, i) => i),
+  extraHeaders: [[], ['pragma', 'x-request-id']],
+  syntaxDescription: [...DESCRIPTIONS.syntax],
+  wrongClientDescription: [...DESCRIPTIONS.wrongClient],
   otherTokenErrorStatus: [400, 401, 415],
   otherTokenErrorCode: ['public', 'invalid_request', 'invalid_grant'],
   missingContentType: ['refuse', 'serve'],
@@ -154,8 +157,8 @@ export const PROFILE_CHOICES: Choices = {
   tokenCreateBody: ['success', 'empty'],
   closeAction: ['SessionCloseRS', 'SessionCloseRQ'],
   faultStatus: [500, 200],
-  invalidTokenWording: FAULTSTRINGS.map((_, i) => i),
-  stackTraceWording: STACK_TRACES.map((_, i) => i),
+  invalidTokenFaultstring: [...FAULTSTRINGS],
+  invalidTokenStackTrace: [...STACK_TRACES],
   authFaultCode: ['Client.AuthenticationFailed', 'Client.InvalidCredentials'],
   unknownActionFaultCode: ['Client.InvalidEbXmlMessage', 'Client.InvalidAction', 'Server.UnsupportedAction'],
   sessionlessAction: ['BargainFinderMaxRQ', 'OTA_HotelAvailLLSRQ'],
@@ -168,9 +171,47 @@ export const PROFILE_CHOICES: Choices = {
 
 const KEYS = Object.keys(PROFILE_CHOICES) as (keyof LatitudeProfile)[];
 
-/** Every conforming profile: what the latitude property draws from. */
+/** Random token shapes: any alphabet the shapes know, any length, any prefix and suffix; JWTs; UUIDs. */
+const tokenShapes: fc.Arbitrary<TokenShape> = fc.oneof(
+  fc.record({
+    kind: fc.constant('chars' as const),
+    prefix: fc.stringMatching(/^[A-Za-z0-9]{0,8}$/),
+    suffix: fc.constantFrom('', '*', '==', '.x'),
+    alphabet: fc.constantFrom(...ALPHABETS),
+    length: fc.integer({ min: 16, max: 200 }),
+  }),
+  fc.record({ kind: fc.constant('jwt' as const), header: fc.constantFrom('eyJhbGciOiJSUzI1NiJ9', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9'), payloadLength: fc.integer({ min: 20, max: 400 }), signatureLength: fc.integer({ min: 20, max: 86 }) }),
+  fc.constant({ kind: 'uuid' as const }),
+);
+
+/** A wording that states its case of the Errors table (`describes` reads it as such), and not the other one. */
+const wording = (verbs: readonly string[], nouns: readonly string[]) =>
+  fc.tuple(fc.constantFrom(...verbs), fc.constantFrom(...nouns), fc.constantFrom('', '.', ' (see the documentation)')).map(([v, n, end]) => `${v} ${n}${end}`);
+
+/** A faultstring that says "invalid or expired" and quotes the token (`%s`). */
+const faultstrings = fc.tuple(fc.constantFrom('Invalid or expired', 'Expired or invalid', 'The invalid or expired'), fc.constantFrom('security token', 'binary security token', 'token'), fc.constantFrom(': %s', ' %s', ' (%s)'))
+  .map(([a, b, c]) => `${a} ${b}${c}`);
+
+/** The values the latitude property draws beyond the covering lists, per freedom. */
+const WIDER: Partial<{ readonly [K in keyof LatitudeProfile]: fc.Arbitrary<LatitudeProfile[K]> }> = {
+  tokenShape: tokenShapes,
+  jsonContentType: fc.constantFrom('application/json', 'application/json;charset=UTF-8', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=ISO-8859-1'),
+  extraHeaders: fc.subarray(['pragma', 'x-request-id', 'x-correlation-id', 'strict-transport-security', 'x-frame-options', 'server-timing']),
+  syntaxDescription: wording(['Missing or malformed', 'Credentials missing or of wrong syntax:', 'Malformed'], ['credentials', 'client credentials', 'authorization header']),
+  wrongClientDescription: wording(['Wrong', 'Invalid', 'Unknown', 'Incorrect'], ['client ID or secret', 'clientId or clientSecret', 'client credentials']),
+  invalidTokenFaultstring: faultstrings,
+  soapEnvPrefix: fc.constantFrom('soap-env', 'SOAP-ENV', 'S', 'soapenv', 'soap', 'env'),
+  ebPrefix: fc.constantFrom('eb', 'ns2', 'mh', 'ns1', 'eb3'),
+  latencyMs: fc.integer({ min: 0, max: 4 }),
+};
+
+/** Every conforming profile: what the latitude property draws from (the covering values, and wider ones). */
 export function conformingProfile(): fc.Arbitrary<LatitudeProfile> {
-  const record = Object.fromEntries(KEYS.map((k) => [k, fc.constantFrom(...(PROFILE_CHOICES[k] as readonly unknown[]))]));
+  const record = Object.fromEntries(KEYS.map((k) => {
+    const listed = fc.constantFrom(...(PROFILE_CHOICES[k] as readonly unknown[]));
+    const wider = WIDER[k] as fc.Arbitrary<unknown> | undefined;
+    return [k, wider ? fc.oneof(listed, wider) : listed];
+  }));
   return fc.record(record) as unknown as fc.Arbitrary<LatitudeProfile>;
 }
 
@@ -206,3 +247,15 @@ export function renamePrefixes(xml: string, p: LatitudeProfile): string {
   if (p.ebPrefix !== 'eb') out = out.replace(/(<\/?|\s|xmlns:)eb(?=[:=])/g, `$1${p.ebPrefix}`);
   return out;
 }
+
+/** Values for the extra headers a profile names: what a gateway or framework sends, never a caller's value. */
+export function extraHeaderValues(names: readonly string[], random: { digits(n: number): string }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const n = name.toLowerCase();
+    out[n] = n === 'pragma' ? 'no-cache' : n === 'strict-transport-security' ? 'max-age=31536000' : n === 'x-frame-options' ? 'DENY' : n === 'server-timing' ? 'app;dur=1' : random.digits(12);
+  }
+  return out;
+}
+
+export type { TokenShape } from './token-shape.ts';

@@ -1,15 +1,16 @@
 import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
 import {
-  FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, restTokenErrors, TOKEN_TYPE,
+  FORM_CONTENT_TYPE, GRANT_TYPE, limits, publicApiAuthError, publicApiForbidden, TOKEN_TYPE,
   type Environment, type RestEndpoint, type TokenKind,
 } from '../catalog/index.ts';
 import type { AccountIndex, SimAccount } from './accounts.ts';
 import type { DefectId } from './defects.ts';
 import type { SimOutcome } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
-import { newAccessToken, tokenState, type IssuedToken, type TokenStore } from './tokens.ts';
+import { tokenState, type IssuedToken, type TokenStore } from './tokens.ts';
 import type { Random } from './random.ts';
-import { DESCRIPTIONS, type LatitudeProfile } from './latitude.ts';
+import { extraHeaderValues, type LatitudeProfile } from './latitude.ts';
+import { tokenOfShape } from './token-shape.ts';
 
 /** What the REST handlers need from the core. */
 export interface RestContext {
@@ -37,14 +38,14 @@ export interface RestResult {
   readonly detail?: string;
 }
 
-const syntaxDescription = (ctx: RestContext) => DESCRIPTIONS.syntax[ctx.profile.syntaxWording] ?? restTokenErrors['missing-or-syntax'].publicDescription;
-const wrongClientDescription = (ctx: RestContext) => DESCRIPTIONS.wrongClient[ctx.profile.wrongClientWording] ?? restTokenErrors['wrong-client'].publicDescription;
+const syntaxDescription = (ctx: RestContext) => ctx.profile.syntaxDescription;
+const wrongClientDescription = (ctx: RestContext) => ctx.profile.wrongClientDescription;
 
 /** A JSON answer with the profile's content type and headers. */
 function profileJson(ctx: RestContext, status: number, value: unknown): SimResponse {
   const response = json(status, value, ctx.profile.jsonContentType);
-  if (!ctx.profile.extraHeaders || response.kind !== 'response') return response;
-  return { ...response, headers: { ...response.headers, pragma: 'no-cache', 'x-request-id': ctx.random.digits(12) } };
+  if (ctx.profile.extraHeaders.length === 0 || response.kind !== 'response') return response;
+  return { ...response, headers: { ...response.headers, ...extraHeaderValues(ctx.profile.extraHeaders, ctx.random) } };
 }
 
 /** A token error that is not about the credentials (wrong grant_type, another Content-Type): free per the profile. */
@@ -189,8 +190,8 @@ export function issueAccessToken(ctx: RestContext, env: Environment, account: Si
     }
   }
   const lifetime = ctx.defects.has('rest03-legacy-lifetime') ? limits.previousAccessTokenLifetimeSeconds : limits.accessTokenLifetimeSeconds;
-  let token = newAccessToken(ctx.random, ctx.profile.tokenFormat);
-  while (ctx.tokens.has(token)) token = newAccessToken(ctx.random, ctx.profile.tokenFormat);
+  let token = tokenOfShape(ctx.random, ctx.profile.tokenShape);
+  while (ctx.tokens.has(token)) token = tokenOfShape(ctx.random, ctx.profile.tokenShape);
   const issued: IssuedToken = { token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0 };
   ctx.tokens.add(issued, ctx.now);
   return issued;

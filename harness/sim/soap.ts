@@ -9,7 +9,7 @@ import type { SimAccount } from './accounts.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { xml, type SimRequest } from './http.ts';
 import { checkToken, loginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
-import { FAULTSTRINGS, renamePrefixes, STACK_TRACES } from './latitude.ts';
+import { renamePrefixes } from './latitude.ts';
 import { newSessionToken, type IssuedToken } from './tokens.ts';
 
 /** What the simulator answers SOAP requests from when the request leaves a header field out (it is lenient). */
@@ -51,8 +51,8 @@ function faultBodyOf(x: Exchange, key: SpecFaultKey, token: string | undefined):
   const p = x.ctx.profile;
   if (key === 'invalidSecurityToken') {
     const quoted = x.ctx.defects.has('err04-token-not-quoted') ? '' : (token ?? '');
-    const faultstring = (FAULTSTRINGS[p.invalidTokenWording] ?? FAULTSTRINGS[0]).replace('%s', quoted);
-    const stackTrace = STACK_TRACES[p.stackTraceWording] ?? STACK_TRACES[0];
+    const faultstring = p.invalidTokenFaultstring.replace('%s', quoted);
+    const stackTrace = p.invalidTokenStackTrace;
     return faultBody({ faultcode: 'Client.InvalidSecurityToken', faultstring, stackTrace });
   }
   if (key === 'authenticationFailed' && p.authFaultCode !== 'Client.AuthenticationFailed') {

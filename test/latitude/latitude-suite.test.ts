@@ -25,7 +25,7 @@ describe('hidden (the latitude property counts what a conforming profile hides)'
       { id: 'ENV-03', status: 'skipped', checks: [{ name: 'ENV-03: only one env', status: 'skipped' }] },
       { id: 'ACCESS-01', status: 'not-applicable', checks: [{ name: 'ACCESS-01: token kinds per API', status: 'not-applicable', message: 'no API declares session tokens only', file: '/x/suites/service/access.test.ts' }] },
     ]);
-    const profile = profileWith({ tokenFormat: 'uuid' });
+    const profile = profileWith({ tokenShape: { kind: 'uuid' } });
     const found = hidden(now, base, { [suiteFileKey('/x/suites/service/access.test.ts')]: profile });
     expect(found).toHaveLength(3);
     expect(found[0]).toMatch(/^XPROTO-01 hidden \(skipped; pass on the default profile\): XPROTO-01: a REST token in SOAP — prerequisite failed: no probe\n {2}in \/x\/suites\/service\/cross-protocol\.test\.ts, on profile "default"$/);
