@@ -19,6 +19,11 @@ function clientFor(run: RunConfig): RegistryClient | undefined {
   return client.client;
 }
 
+/** The main process's registry of a live run through the CLI, or `undefined` elsewhere. */
+export function runRegistry(run: RunConfig): RegistryClient | undefined {
+  return clientFor(run);
+}
+
 /** Where this run counts its tokens and sessions: the main process's registry, or this worker. */
 export function runLedger(run: RunConfig): Ledger {
   const registry = clientFor(run);

@@ -5,6 +5,7 @@ import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
 import { closeTarget, runConfig } from './target.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
+import { flushFacts } from './profile-facts.ts';
 import { mark } from '../timing.ts';
 
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
@@ -28,5 +29,6 @@ afterAll(async () => {
   await closeTarget();
   // The file's traffic is redacted with its secrets, which the next file's start forgets: written now.
   flushTraffic();
+  await flushFacts(runConfig());
   mark('file-end', 'worker');
 }, 60_000);

@@ -4,6 +4,7 @@ import { providedRunConfig, type RunConfig } from '../run-config.ts';
 import { createLiveTarget, createSimTarget, type Target } from '../targets/index.ts';
 import { throttledTransport } from '../targets/throttle.ts';
 import { budgetedTransport, isRootCheck, LIVE_BUDGET } from './budget.ts';
+import { factsTransport } from './profile-facts.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
 import { CORRELATION_HEADER, currentRules, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
@@ -41,7 +42,9 @@ async function untraced(run: RunConfig): Promise<Target> {
   // Throttles are waited out inside it: a throttled attempt is a request, not a token or session created.
   const waitMs = run.throttleWaitMs ?? (run.target.config.throttleWaitSeconds !== undefined ? run.target.config.throttleWaitSeconds * 1000 : undefined);
   const throttled = throttledTransport(target.transport, { ...throttleOptions(run, target), ...(waitMs !== undefined && { maxWaitMs: waitMs }) });
-  return { ...target, transport: budgetedTransport(throttled, run.budget ?? LIVE_BUDGET, runLedger(run), () => isRootCheck(currentRules())) };
+  // A live run through the CLI learns the target's profile from the answers its checks get (harness/profile).
+  const learning = run.registry ? factsTransport(throttled, target) : throttled;
+  return { ...target, transport: budgetedTransport(learning, run.budget ?? LIVE_BUDGET, runLedger(run), () => isRootCheck(currentRules())) };
 }
 
 function throttleOptions(run: RunConfig, target: Target): { faultCodes: Target['faultCodes']; maxWaitMs?: number } {

@@ -4,6 +4,7 @@ import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
+import { loadLearnedProfile, ProfileFileError, standIn, type StandIn } from '../profile/serve.ts';
 import { UsageError } from './usage-error.ts';
 
 export const OBSERVE_HELP = `Usage: tds-conformance observe [--upstream sim|cert|<config.json>] [options] [-- <command>]
@@ -28,6 +29,9 @@ ${INJECTIONS_HELP}
   --duration <s>                   end the observation after <s> seconds
   --until-idle <s>                 end it after <s> seconds without traffic (once traffic was seen)
   --pool-size <n>                  the session pool the application is configured with (SESS-08)
+  --sim-profile <profile.json>     the simulator upstream answers as the target a live run learnt this profile from
+                                   (its stand-in: its texts, token shape, prefixes, statuses, latency)
+  --with-deviations                with --sim-profile: also the target's deviations the simulator can reproduce
   --whole-run                      the observation covers the application's whole run, up to its exit (SESS-06)
   --only <ids>                     judge only these rules (IDs, areas, globs)
   --seed <n>                       seed of the simulator's accounts (default 1)
@@ -93,11 +97,22 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
     'whole-run': { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     seed: { type: 'string' },
+    'sim-profile': { type: 'string' },
+    'with-deviations': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   if (values.help) {
     process.stdout.write(`${OBSERVE_HELP}\n`);
     return 0;
+  }
+  if (values['with-deviations'] && values['sim-profile'] === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --sim-profile <profile.json>.');
+  if (values['sim-profile'] !== undefined && values.upstream !== 'sim') throw new UsageError(`--sim-profile makes the simulator upstream a stand-in for a learned target: it goes with --upstream sim, not "${values.upstream}".`);
+  let stand: StandIn | undefined;
+  try {
+    stand = values['sim-profile'] === undefined ? undefined : standIn(loadLearnedProfile(values['sim-profile']), { withDeviations: values['with-deviations'] });
+  } catch (err) {
+    if (err instanceof ProfileFileError) throw new UsageError(`${err.message}.`);
+    throw err;
   }
   const dash = args.indexOf('--');
   const command = dash >= 0 ? args.slice(dash + 1).join(' ').trim() : '';
@@ -115,7 +130,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   const outDir = resolve(values.out);
 
   const observation = await Observation.start({
-    upstream: values.upstream, host: values.host, injections,
+    upstream: values.upstream, host: values.host, injections, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
   });
   const out = process.stdout;

@@ -10,6 +10,7 @@ import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.t
 import { checkClient, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
+import { loadLearnedProfile, ProfileFileError, standIn, type StandIn } from '../profile/serve.ts';
 import { UsageError } from './usage-error.ts';
 import { HEADER_NAME } from '../targets/config.ts';
 
@@ -49,6 +50,9 @@ Options:
   --max-sessions <n>             live targets: sessions the run may open (default 40)
   --rate <n>                     live targets: requests per second, at most (default 5)
   --timeout <ms>                 time limit of one request
+  --sim-profile <profile.json>   the built-in simulator answers as the target a live run learnt this profile from
+                                 (its stand-in; --target sim only), conforming in that target's style
+  --with-deviations              with --sim-profile: also the target's deviations the simulator can reproduce
   --throttle-wait <seconds>      longest one request waits out throttling (429, 503, busy faults; Retry-After
                                  honoured) before its check ends error RATE_LIMITED (default 60)
   --shard <i/n>                  run only the i-th of n parts of the suites' files (a CI matrix job); join the
@@ -93,6 +97,8 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     'update-baseline': { type: 'boolean', default: false },
     timeout: { type: 'string' },
     'throttle-wait': { type: 'string' },
+    'sim-profile': { type: 'string' },
+    'with-deviations': { type: 'boolean', default: false },
     client: { type: 'string' },
     'client-module': { type: 'string' },
     'client-timeout': { type: 'string' },
@@ -149,12 +155,22 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   const runs = parseInteger('runs', values.runs, 1);
   const timeout = parseInteger('timeout', values.timeout, 1, MAX_TIMEOUT_MS);
   const throttleWait = parseInteger('throttle-wait', values['throttle-wait'], 0, 3_600);
+  if (values['with-deviations'] && values['sim-profile'] === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --sim-profile <profile.json>.');
+  if (values['sim-profile'] !== undefined && values.target !== 'sim') throw new UsageError(`--sim-profile makes the built-in simulator a stand-in for a learned target: it goes with --target sim, not "${values.target}".`);
+  let stand: StandIn | undefined;
+  try {
+    stand = values['sim-profile'] === undefined ? undefined : standIn(loadLearnedProfile(values['sim-profile']), { withDeviations: values['with-deviations'] });
+  } catch (err) {
+    if (err instanceof ProfileFileError) throw new UsageError(`${err.message}.`);
+    throw err;
+  }
   const options: RunOptions = {
     target: values.target,
     suite,
     outDir: resolve(values.out),
     allowOptIn: values['allow-opt-in'],
-    defects: values.defect ?? [],
+    defects: [...(values.defect ?? []), ...(stand?.defects ?? [])],
+    ...(stand && { profile: stand.profile }),
     quiet: values.quiet,
     ...(only && { only }),
     ...(seed !== undefined && { seed }),

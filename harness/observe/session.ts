@@ -6,6 +6,7 @@ import { withFaultCodes, DEFAULT_FAULT_CODES, type FaultCodes } from '../classif
 import { TOOL_VERSION } from '../package-info.ts';
 import { Redactor, type Report } from '../report/index.ts';
 import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
+import { profileFaultCodes, type LatitudeProfile } from '../sim/latitude.ts';
 import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../catalog/index.ts';
 import { ConfigError, createTransport, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
 import { targetConfigFor } from '../targets/presets.ts';
@@ -34,6 +35,8 @@ export interface ObservationOptions {
   readonly requestTimeoutMs?: number;
   /** The clock injections age tokens by (tests move it); default `Date.now`. */
   readonly injectionClock?: () => number;
+  /** The simulator upstream as a stand-in for a learned target (`--sim-profile`): its profile, and the defects of its deviations. */
+  readonly simProfile?: { readonly profile: LatitudeProfile; readonly defects: readonly string[] };
 }
 
 export interface ObservationResult {
@@ -102,11 +105,13 @@ export class Observation {
     const injections = options.injections ?? [];
     if (options.upstream === 'sim') {
       const seed = options.seed ?? 1;
-      const accounts = defaultAccounts(seed);
+      const stand = options.simProfile;
+      const accounts = defaultAccounts(seed, stand ? { poolSize: stand.profile.poolSize, sessionTimeoutSeconds: stand.profile.sessionTimeoutSeconds } : {});
       // The proxy records the traffic: the simulator's own event log (each request, body included) need not hold it
       // again, only its last events.
-      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed, maxEvents: SIM_EVENTS_KEPT });
-      const server = await startSimServer(core);
+      const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed, maxEvents: SIM_EVENTS_KEPT, ...(stand && { profile: stand.profile, defects: stand.defects }) });
+      const latency = stand?.profile.latencyMs ?? 0;
+      const server = await startSimServer(core, latency > 0 ? { delay: () => latency } : {});
       for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
       const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });
       const injector = new Injector(core, injections, options.injectionClock);
@@ -116,7 +121,7 @@ export class Observation {
         return new Observation({
           proxy, redactor, kind: 'sim', name: 'observed application (upstream: simulator)',
           accounts: { cert: accounts.accounts.cert.map(knownFromSim), prod: accounts.accounts.prod.map(knownFromSim) },
-          faultCodes: DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport, spool,
+          faultCodes: stand ? withFaultCodes(profileFaultCodes(stand.profile)) : DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport, spool,
         });
       } catch (err) {
         spool.close();

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { ProfileFacts } from '../profile/fact-counts.ts';
 import type { RegisteredSession, Reservation, RouteOutcome } from './registry.ts';
 import { KEY_HEADER, type RegistryEndpoint, type RegistryRequest } from './wire.ts';
 
@@ -15,6 +16,8 @@ export class RegistryUnreachable extends Error {
 export interface RegistryClient {
   reserve(kind: 'token' | 'session', root?: boolean): Promise<Reservation>;
   refund(kind: 'token' | 'session'): Promise<void>;
+  /** Hands the main process what this worker saw of the target's style. */
+  facts(facts: ProfileFacts): Promise<void>;
   /** What the run learnt of a route, if anything. */
   route(key: string): Promise<RouteOutcome | undefined>;
   learned(key: string, outcome: RouteOutcome): Promise<void>;
@@ -61,6 +64,7 @@ export function registryClient(endpoint: RegistryEndpoint, timeoutMs = 10_000): 
   return {
     reserve: async (kind, root) => (await call({ path: '/reserve', body: { kind, ...(root && { root }) } })) as Reservation,
     refund: async (kind) => void (await call({ path: '/refund', body: { kind } })),
+    facts: async (facts) => void (await call({ path: '/facts', body: facts })),
     route: async (key) => ((await call({ path: '/route', body: { key } })) as { outcome: RouteOutcome | null }).outcome ?? undefined,
     learned: async (key, outcome) => void (await call({ path: '/learned', body: { key, outcome } })),
     opened: async (session) => void (await call({ path: '/opened', body: session })),

@@ -1,3 +1,4 @@
+import { emptyFacts, mergeFacts, type ProfileFacts } from '../profile/fact-counts.ts';
 import type { Environment } from '../catalog/index.ts';
 
 /** A session a worker opened on a live target: what the main process needs to close it itself. */
@@ -95,6 +96,8 @@ export class SessionRegistry {
   #stopped = false;
   /** What each route showed, by its key (a hash: no account value). */
   readonly #routes = new Map<string, RouteOutcome>();
+  /** What the workers saw of the target's style (harness/profile/facts.ts), joined. */
+  readonly #facts: ProfileFacts = emptyFacts();
   #lateTimeoutMs = 5_000;
 
   readonly #onOpened: ((session: RegisteredSession) => void) | undefined;
@@ -141,6 +144,15 @@ export class SessionRegistry {
 
   route(key: string): RouteOutcome | undefined {
     return this.#routes.get(key);
+  }
+
+  /** A worker's facts of the target's style (at the end of each test file). */
+  addFacts(facts: ProfileFacts): void {
+    mergeFacts(this.#facts, facts);
+  }
+
+  facts(): ProfileFacts {
+    return this.#facts;
   }
 
   /** A worker opened `session`. After {@link stop}, it is closed at once (a create that was in flight). */

@@ -9,7 +9,8 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 64 * 1024;
+/** A worker's profile facts are the largest body (durations of its requests, a few tokens). */
+const MAX_BODY = 1024 * 1024;
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -53,6 +54,9 @@ export async function serveRegistry(registry: SessionRegistry): Promise<Registry
           return answer(200, { ok: true });
         case '/route':
           return answer(200, { outcome: registry.route(request.body.key) ?? null });
+        case '/facts':
+          registry.addFacts(request.body);
+          return answer(200, { ok: true });
         case '/learned':
           registry.learnRoute(request.body.key, request.body.outcome);
           return answer(200, { ok: true });

@@ -1,4 +1,5 @@
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
+import type { ProfileFacts } from '../profile/fact-counts.ts';
 import type { RegisteredSession, RouteOutcome } from './registry.ts';
 
 /**
@@ -17,6 +18,7 @@ export type RegistryRequest =
   | { readonly path: '/reserve'; readonly body: { readonly kind: 'token' | 'session'; readonly root?: boolean } }
   | { readonly path: '/refund'; readonly body: { readonly kind: 'token' | 'session' } }
   | { readonly path: '/route'; readonly body: { readonly key: string } }
+  | { readonly path: '/facts'; readonly body: ProfileFacts }
   | { readonly path: '/learned'; readonly body: { readonly key: string; readonly outcome: RouteOutcome } }
   | { readonly path: '/opened'; readonly body: RegisteredSession }
   | { readonly path: '/closed'; readonly body: { readonly token: string } };
@@ -34,6 +36,8 @@ export function readRequest(path: string, body: unknown): RegistryRequest | unde
       return b['kind'] === 'token' || b['kind'] === 'session' ? { path, body: { kind: b['kind'] } } : undefined;
     case '/route':
       return isString(b['key']) ? { path, body: { key: b['key'] } } : undefined;
+    case '/facts':
+      return isFacts(b) ? { path, body: b } : undefined;
     case '/learned': {
       const o = b['outcome'] as Record<string, unknown> | null | undefined;
       return isString(b['key']) && typeof o === 'object' && o !== null && (o['kind'] === 'refused' || o['kind'] === 'tokenless') && isString(o['answer'])
@@ -49,4 +53,14 @@ export function readRequest(path: string, body: unknown): RegistryRequest | unde
     default:
       return undefined;
   }
+}
+
+/** A worker's profile facts, as `/facts` takes them: counts of strings, token strings, durations. */
+function isFacts(b: Record<string, unknown>): b is Record<string, unknown> & ProfileFacts {
+  const counts = b['counts'];
+  const durations = b['durations'] as Record<string, unknown> | undefined;
+  const numbers = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'number');
+  return typeof counts === 'object' && counts !== null && Object.values(counts).every((byValue) => typeof byValue === 'object' && byValue !== null && Object.values(byValue).every((n) => typeof n === 'number'))
+    && Array.isArray(b['tokens']) && (b['tokens'] as unknown[]).every((t) => typeof t === 'string')
+    && typeof durations === 'object' && durations !== null && numbers(durations['token']) && numbers(durations['rest']) && numbers(durations['soap']);
 }

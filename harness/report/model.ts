@@ -3,6 +3,7 @@
  * Users' CI scripts read this file; fields may be added, never renamed or removed.
  * @see ../../../shared/design/ARCHITECTURE.md "report.json"
  */
+import type { LearnedProfile } from '../profile/types.ts';
 import type { AreaId, Level, RuleId, Side, Where } from '../catalog/index.ts';
 import type { CheckFailureDetail, CheckMeta, CheckTrace } from './meta.ts';
 
@@ -317,4 +318,6 @@ export interface Report {
   readonly gate?: GateSummary;
   /** The run's ID and correlation header (runs of this version of the tool). */
   readonly correlation?: Correlation;
+  /** What a live target showed of itself within the document's freedoms (also written as profile.json). */
+  readonly profile?: LearnedProfile;
 }

@@ -19,6 +19,8 @@ import { Redactor } from './redact.ts';
 import { redactReport } from './redact-report.ts';
 import { REPORT_FILES, writeReports } from './write.ts';
 import { throttlingLine } from './throttling.ts';
+import { join } from 'node:path';
+import { PROFILE_FILE, type LearnedProfile } from '../profile/types.ts';
 import { mark } from '../timing.ts';
 
 export interface ConformanceReporterOptions {
@@ -55,6 +57,8 @@ export interface ConformanceReporterOptions {
   readonly baseline?: { readonly file: string; readonly baseline: Baseline; readonly update?: boolean } | undefined;
   /** The run's correlation (its ID, header and HAR files), for `report.correlation`. */
   readonly correlation?: Correlation | undefined;
+  /** A live run's learned profile of the target, from the report's verdicts (`report.profile`, profile.json). */
+  readonly profile?: ((report: Report) => LearnedProfile | undefined) | undefined;
   /** The certification gate (`--require-checked`); also on when the baseline says `requireChecked`. */
   readonly requireChecked?: boolean | undefined;
   /** Resource counts known better than the checks' own (a live run's session registry), read when a report is built. */
@@ -205,7 +209,11 @@ export class ConformanceReporter implements Reporter {
   }
 
   #write(completion: Completion): Promise<Report> {
-    const build = (): Report => buildReport([...this.#records.values()], {
+    const learn = (report: Report): Report => {
+      const profile = this.#options.profile?.(report);
+      return profile ? { ...report, profile } : report;
+    };
+    const build = (): Report => learn(buildReport([...this.#records.values()], {
       toolVersion: this.#options.toolVersion,
       target: this.#options.target,
       seed: this.#options.seed,
@@ -219,7 +227,7 @@ export class ConformanceReporter implements Reporter {
       replayContext: this.#options.replayContext,
       resources: this.#options.resources?.(),
       correlation: this.#options.correlation,
-    });
+    }));
     const judge = (report: Report): Report => {
       const given = this.#options.baseline;
       const baseline = given === undefined ? undefined : given.update ? createBaseline(report, given.baseline) : given.baseline;
@@ -322,6 +330,13 @@ export class ConformanceReporter implements Reporter {
       this.#print(`created on the target: ${r.tokens} token${r.tokens === 1 ? '' : 's'}, ${r.sessionsOpened} session${r.sessionsOpened === 1 ? '' : 's'} opened, ${r.sessionsClosed} closed${requests}`);
     }
     if (report.throttling !== undefined) this.#print(throttlingLine(report.throttling));
+    if (report.profile !== undefined) {
+      const p = report.profile;
+      const observed = Object.values(p.latitudes).filter((l) => l.observed).length;
+      const reproducible = p.deviations.filter((d) => d.defect !== undefined).length;
+      const where = this.#options.write !== false ? `${join(this.#options.outDir, PROFILE_FILE)}: ` : '';
+      this.#print(`profile: ${where}${observed} of ${Object.keys(p.latitudes).length} latitudes observed, ${p.deviations.length} deviation${p.deviations.length === 1 ? '' : 's'} (${reproducible} the simulator reproduces); serve it with tds-conformance serve --profile`);
+    }
 
     this.#print('');
     if (this.#options.write !== false && !this.#options.quiet) {

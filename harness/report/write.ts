@@ -7,6 +7,7 @@ import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { Report } from './model.ts';
+import { PROFILE_FILE } from '../profile/types.ts';
 import type { Redactor } from './redact.ts';
 import { redactReport } from './redact-report.ts';
 
@@ -80,6 +81,13 @@ export async function writeReports(report: Report, outDir: string, redactor: Red
       await writeFile(temporary, rendered[kind], 'utf8');
       await rename(temporary, files[kind]);
     }));
+    // A live run's learned profile beside the reports (redacted like them: it holds no secret to begin with).
+    if (rendered.report.profile) {
+      const file = join(outDir, PROFILE_FILE);
+      const temporary = `${file}.${process.pid}-${++writes}.tmp`;
+      await writeFile(temporary, redactor.redactValues(`${JSON.stringify(rendered.report.profile, null, 2)}\n`), 'utf8');
+      await rename(temporary, file);
+    }
   } catch (err) {
     throw new ReportWriteError(outDir, err);
   }

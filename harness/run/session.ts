@@ -8,6 +8,8 @@ import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
 import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace.ts';
 import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from '../package-info.ts';
+import { learnProfile } from '../profile/learn.ts';
+import type { Report } from '../report/model.ts';
 import { ConformanceReporter } from '../report/reporter.ts';
 import { TRAFFIC_FILE } from '../report/write.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig } from '../run-config.ts';
@@ -172,6 +174,12 @@ export class ConformanceSession {
       ...(guard && { resources: () => guard.resources() }),
       correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
       ...(options.requireChecked && { requireChecked: true }),
+      // A live run learns the target's profile (harness/profile): the facts its workers saw, and its verdicts.
+      ...(guard && {
+        profile: (report: Report) => learnProfile(guard.registry.facts(), {
+          target: targetInfo.name, tool: TOOL_VERSION, report, sessionPoolSize: config?.sessionPoolSize, sessionTimeoutSeconds: config?.sessionTimeoutSeconds,
+        }),
+      }),
     });
     /** Joins the workers' traffic into the HAR file(s), once (the end of the run, or of an interrupted one). */
     let harWritten: Promise<void> | undefined;

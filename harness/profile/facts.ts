@@ -1,0 +1,189 @@
+/**
+ * What a target showed of itself, exchange by exchange, within the freedoms the document leaves (the latitudes of
+ * harness/catalog/latitudes.ts): counted facts, merged across the run's workers and turned into a learned profile
+ * (`learn.ts`). Every fact is a value a simulator can reproduce — a text, a status, a prefix, a header name — never a
+ * secret: the only secrets held are a few access tokens, whose shape is read from them in the main process and which
+ * never leave the harness's processes (they travel over the run's loopback registry, like session tokens).
+ */
+import { classifySoap, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
+import { decodeAuthorization } from '../credentials/index.ts';
+import { parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
+import type { HttpRequest, HttpResponse } from '../targets/index.ts';
+import { emptyFacts, MAX_DURATIONS, MAX_TOKENS, MAX_VALUES, type ProfileFacts } from './fact-counts.ts';
+
+export { emptyFacts, mergeFacts, type ProfileFacts } from './fact-counts.ts';
+
+/** Response headers every HTTP answer may carry: not the target's own (latitude `extra-response-headers`). */
+const PLAIN_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'cache-control', 'server', 'vary', 'accept-ranges', 'etag', 'last-modified', 'www-authenticate', 'retry-after']);
+
+function count(facts: ProfileFacts, name: string, value: string | number | boolean): void {
+  const byValue = (facts.counts[name] ??= {});
+  const key = String(value);
+  if (byValue[key] === undefined && Object.keys(byValue).length >= MAX_VALUES) return;
+  byValue[key] = (byValue[key] ?? 0) + 1;
+}
+
+function json(body: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(body) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const pathOf = (url: string) => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+};
+
+/** The prefix of an element as written in `xml` (`soap-env` of `<soap-env:Envelope`), or '' for none. */
+function prefixOf(xml: string, local: string): string | undefined {
+  const m = new RegExp(`<(?:([\\w.-]+):)?${local}[\\s>/]`).exec(xml);
+  return m ? (m[1] ?? '') : undefined;
+}
+
+const UUIDISH = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const TOKEN_ERROR_FORM = 'application/x-www-form-urlencoded';
+
+/** Collects the facts of every exchange of a run (in a worker), as the tracing transport hands them over. */
+export class FactCollector {
+  readonly facts: ProfileFacts = emptyFacts();
+  /** Sessionless tokens issued so far (REST or TokenCreateRQ): which business actions took them (`api-token-kinds`). */
+  readonly #sessionless = new Set<string>();
+  readonly #soapPaths: ReadonlySet<string>;
+  readonly #codes: FaultCodes;
+
+  constructor(soapUrls: readonly string[], codes: FaultCodes = DEFAULT_FAULT_CODES) {
+    this.#soapPaths = new Set(soapUrls.map(pathOf));
+    this.#codes = codes;
+  }
+
+  observe(req: HttpRequest, res: HttpResponse): void {
+    // A throttle is no answer of the service's: the transport waited it out (it is counted there).
+    if (res.status === 429 || res.status === 503) return;
+    const path = pathOf(req.url);
+    if (this.#soapPaths.has(path)) return this.#soap(req, res);
+    if (/\/v2\/auth\/token\/?$/.test(path) && req.method === 'POST') return this.#token(req, res);
+    this.#rest(req, res);
+  }
+
+  #headers(res: HttpResponse): void {
+    count(this.facts, 'answers', 'json');
+    for (const name of Object.keys(res.headers)) if (!PLAIN_HEADERS.has(name) && !name.startsWith('x-tds-')) count(this.facts, 'extraHeader', name);
+  }
+
+  #duration(kind: 'token' | 'rest' | 'soap', ms: number): void {
+    const list = this.facts.durations[kind];
+    if (list.length < MAX_DURATIONS) list.push(Math.round(ms * 10) / 10);
+  }
+
+  #token(req: HttpRequest, res: HttpResponse): void {
+    this.#duration('token', res.durationMs);
+    const body = json(res.body);
+    const type = res.headers['content-type'];
+    const requestType = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    const authorization = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+    const credentials = decodeAuthorization(authorization);
+    const grantOk = /(?:^|&)grant_type=client_credentials(?:&|$)/.test(req.body ?? '');
+    if (body && type) count(this.facts, 'jsonContentType', type);
+    if (body) this.#headers(res);
+    if (res.status >= 200 && res.status < 300 && body && typeof body.access_token === 'string') {
+      count(this.facts, 'tokenFields', JSON.stringify(Object.keys(body)));
+      count(this.facts, 'tokenType', String(body.token_type));
+      count(this.facts, 'expiresIn', typeof body.expires_in === 'number' ? body.expires_in : `"${String(body.expires_in)}"`);
+      if (this.facts.tokens.length < MAX_TOKENS) this.facts.tokens.push(body.access_token);
+      this.#sessionless.add(body.access_token);
+      if (requestType === undefined && credentials.ok && grantOk) count(this.facts, 'missingContentType', 'serve');
+      return;
+    }
+    if (res.status < 400 || res.status >= 500) return;
+    if (requestType === undefined && credentials.ok && grantOk) count(this.facts, 'missingContentType', 'refuse');
+    if (body?.error === 'invalid_client') {
+      count(this.facts, 'invalidClientStatus', res.status);
+      if (typeof body.error_description === 'string') count(this.facts, credentials.ok ? 'wrongClientDescription' : 'syntaxDescription', body.error_description);
+      return;
+    }
+    if (!credentials.ok || !body || typeof body.error !== 'string') return;
+    // Other token errors: a wrong grant_type in the document's form, or a body that is not form-encoded.
+    const form = requestType?.toLowerCase().startsWith(TOKEN_ERROR_FORM) ?? false;
+    if (form && !grantOk) {
+      count(this.facts, 'otherTokenErrorStatus', res.status);
+      count(this.facts, 'otherTokenErrorCode.grant', body.error);
+    } else if (!form && requestType !== undefined) {
+      count(this.facts, 'otherTokenErrorCode.content', body.error);
+    }
+  }
+
+  #rest(req: HttpRequest, res: HttpResponse): void {
+    this.#duration('rest', res.durationMs);
+    const authorization = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] ?? '';
+    if (!/^Bearer \S+$/.test(authorization) || (res.status !== 401 && res.status !== 403)) return;
+    count(this.facts, 'apiRefusalStatus', res.status);
+    const body = json(res.body);
+    count(this.facts, 'apiRefusalBody', res.body.trim() === '' ? 'empty' : typeof body?.errorCode === 'string' ? 'public' : typeof body?.error === 'string' ? 'oauth' : 'other');
+  }
+
+  #soap(req: HttpRequest, res: HttpResponse): void {
+    this.#duration('soap', res.durationMs);
+    const sent = req.body ?? '';
+    const request = parseEnvelope(sent);
+    const parsed = parseEnvelope(res.body);
+    if (!request.ok) {
+      // A body that is not a SOAP envelope (ERR-07's garbage): a fault, or a plain 400 (`malformed-request-answers`).
+      if (res.status >= 400 && res.status < 500 && !parsed.ok) count(this.facts, 'garbageAnswer', 'http-400');
+      else if (parsed.ok && parsed.envelope.fault) count(this.facts, 'garbageAnswer', 'fault');
+      return;
+    }
+    if (!parsed.ok) return;
+    const answer = parsed.envelope;
+    const env = prefixOf(res.body, 'Envelope');
+    const eb = prefixOf(res.body, 'MessageHeader');
+    if (env !== undefined) count(this.facts, 'soapEnvPrefix', env);
+    if (eb !== undefined) count(this.facts, 'ebPrefix', eb);
+    const data = answer.messageHeader?.messageData;
+    if (data?.messageId) count(this.facts, 'responseMessageId', /^\d+$/.test(data.messageId) ? 'numeric' : UUIDISH.test(data.messageId) ? 'uuid' : 'other');
+    if (data?.timestamp) count(this.facts, 'responseTimestamp', /(Z|[+-]\d\d:?\d\d)$/.test(data.timestamp) ? 'utc' : 'zoneless');
+    const action = request.envelope.action;
+    const sentToken = /<(?:[\w.-]+:)?BinarySecurityToken[^>]*>\s*([^<\s]+)\s*</.exec(sent)?.[1];
+    if (answer.fault) {
+      this.#fault(answer, res, action, sentToken, sent);
+      return;
+    }
+    const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>\s*([^<\s]+)\s*</.exec(res.body);
+    if (bst) count(this.facts, 'bstAttributes', /valueType=/.test(bst[1] ?? '') ? 'public' : 'none');
+    if (action === 'TokenCreateRQ') {
+      count(this.facts, 'tokenCreateBody', /<(?:[\w.-]+:)?Body>\s*<(?:[\w.-]+:)?\w+/.test(res.body) ? 'success' : 'empty');
+      if (bst?.[2]) this.#sessionless.add(bst[2]);
+    }
+    if (action === 'SessionCloseRQ' && answer.action) count(this.facts, 'closeAction', answer.action);
+    if (action && /^(BargainFinderMaxRQ|OTA_HotelAvailLLSRQ|OTA_PingRQ)$/.test(action)) {
+      count(this.facts, 'businessBody', /xmlns="http:\/\/www\.opentravel\.org\/OTA\/2002\/11"/.test(res.body) ? 'harness' : 'other');
+      if (sentToken && this.#sessionless.has(sentToken) && action !== 'OTA_PingRQ') count(this.facts, 'sessionlessAction', action);
+    }
+  }
+
+  #fault(answer: ParsedEnvelope, res: HttpResponse, action: string | undefined, sentToken: string | undefined, sent: string): void {
+    const fault = answer.fault!;
+    count(this.facts, 'faultStatus', res.status);
+    const kind = classifySoap({ status: res.status, envelope: answer }, this.#codes);
+    if (kind.kind === 'refused' && kind.why === 'invalid-token') {
+      count(this.facts, 'faultcodeForm', fault.faultcode.includes(':') ? fault.faultcodeLocal : `(unprefixed) ${fault.faultcodeLocal}`);
+      if (sentToken) {
+        const text = fault.faultstring ?? '';
+        count(this.facts, 'faultstringQuotes', text.includes(sentToken));
+        if (text.includes(sentToken)) count(this.facts, 'invalidTokenFaultstring', text.split(sentToken).join('%s'));
+      }
+      count(this.facts, 'invalidTokenStackTrace', fault.stackTrace ?? '(none)');
+      return;
+    }
+    if (kind.kind === 'refused' && kind.why === 'authentication' && /Password/.test(sent) && (action === 'TokenCreateRQ' || action === 'SessionCreateRQ')) {
+      count(this.facts, 'authFaultCode', fault.faultcodeLocal);
+    }
+    if (kind.kind === 'unknown-action') count(this.facts, 'unknownActionFaultCode', fault.faultcodeLocal);
+  }
+}
+

@@ -1,0 +1,181 @@
+/**
+ * A target's profile, learned from a live run: for every service-side latitude of the catalog, the values the target
+ * showed (or `unobserved`, with why: never guessed), the latency it answered with, the throttling met, and the
+ * deviations it showed, each tied to the rule it broke and, where the simulator can reproduce it, to the simulator's
+ * defect. `serve --profile` makes a stand-in of it (see `serve.ts`). No secret, token, account value or header value
+ * that identifies a caller is in it.
+ */
+import { latitudes } from '../catalog/index.ts';
+import type { Report, RuleResult } from '../report/model.ts';
+import type { DefectId } from '../sim/defects.ts';
+import type { LatitudeProfile } from '../sim/latitude.ts';
+import { learnShape } from '../sim/token-shape.ts';
+import type { ProfileFacts } from './facts.ts';
+import { PROFILE_SCHEMA, type LatitudeObservation, type LearnedDeviation, type LearnedProfile, type Percentiles } from './types.ts';
+
+export { PROFILE_FILE, PROFILE_SCHEMA } from './types.ts';
+export type { LatitudeObservation, LearnedDeviation, LearnedProfile, Percentiles } from './types.ts';
+
+
+/** Which profile values each service-side latitude of the catalog holds. */
+export const LATITUDE_FIELDS: Readonly<Record<string, readonly (keyof LatitudeProfile)[]>> = {
+  'token-format': ['tokenShape'],
+  'token-extra-fields': ['tokenExtraFields', 'tokenFieldOrder'],
+  'json-content-type-parameters': ['jsonContentType'],
+  'extra-response-headers': ['extraHeaders'],
+  'error-description-wording': ['syntaxDescription', 'wrongClientDescription'],
+  'other-token-errors': ['otherTokenErrorStatus', 'otherTokenErrorCode'],
+  'content-type-leniency': ['missingContentType'],
+  'api-refusal-shape': ['apiRefusalStatus', 'apiRefusalBody'],
+  timing: ['latencyMs'],
+  throttling: ['throttle'],
+  'soap-prefixes': ['soapEnvPrefix', 'ebPrefix'],
+  'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes'],
+  'soap-response-bodies': ['tokenCreateBody', 'closeAction'],
+  'business-payloads': ['businessBody'],
+  'fault-status': ['faultStatus'],
+  'fault-texts': ['invalidTokenFaultstring', 'invalidTokenStackTrace'],
+  'other-fault-codes': ['authFaultCode', 'unknownActionFaultCode'],
+  'api-token-kinds': ['sessionlessAction'],
+  'session-timeout-per-account': ['sessionTimeoutSeconds'],
+  'pool-size': ['poolSize'],
+  'malformed-request-answers': ['garbageAnswer'],
+};
+
+/** The most frequent value of a fact, or undefined when it was never seen. */
+function majority(facts: ProfileFacts, name: string): string | undefined {
+  const values = Object.entries(facts.counts[name] ?? {});
+  if (values.length === 0) return undefined;
+  return values.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+}
+
+function percentiles(list: readonly number[]): Percentiles | undefined {
+  if (list.length === 0) return undefined;
+  const s = [...list].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { count: s.length, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+export interface LearnContext {
+  readonly target: string;
+  readonly tool: string;
+  readonly report: Pick<Report, 'rules' | 'throttling'>;
+  /** The pool size and inactivity timeout the target config declares (the run established them where SESS-04 and SESS-03 were checked). */
+  readonly sessionPoolSize?: number | undefined;
+  readonly sessionTimeoutSeconds?: number | undefined;
+  readonly now?: Date;
+}
+
+const checked = (rule: RuleResult | undefined) => rule !== undefined && (rule.status === 'pass' || rule.status === 'fail' || rule.status === 'warn');
+
+/** Turns a run's facts and verdicts into a learned profile. */
+export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedProfile {
+  const values: Record<string, unknown> = {};
+  const why: Record<string, string> = {};
+  const set = <K extends keyof LatitudeProfile>(key: K, value: LatitudeProfile[K] | undefined, reason: string) => {
+    if (value === undefined) why[key] = reason;
+    else values[key] = value;
+  };
+  const rule = (id: string) => ctx.report.rules.find((r) => r.id === id);
+
+  const shape = learnShape(facts.tokens);
+  set('tokenShape', shape?.shape, 'no access token was seen');
+  const fields = majority(facts, 'tokenFields');
+  const keys = fields ? (JSON.parse(fields) as string[]) : undefined;
+  set('tokenExtraFields', keys && keys.some((k) => !['access_token', 'token_type', 'expires_in'].includes(k)), 'no token answer was seen');
+  set('tokenFieldOrder', keys && (keys.indexOf('access_token') <= keys.indexOf('expires_in') ? 'document' : 'reversed'), 'no token answer was seen');
+  set('jsonContentType', majority(facts, 'jsonContentType'), 'no JSON answer was seen');
+  const answers = facts.counts.answers?.json ?? 0;
+  // A header the target sends on most of its JSON answers is its own.
+  set('extraHeaders', answers > 0 ? Object.entries(facts.counts.extraHeader ?? {}).filter(([, n]) => n * 2 >= answers).map(([name]) => name).sort() : undefined, 'no JSON answer was seen');
+  set('syntaxDescription', majority(facts, 'syntaxDescription'), 'no answer to missing or malformed credentials was seen (ERR-01)');
+  set('wrongClientDescription', majority(facts, 'wrongClientDescription'), 'no answer to a wrong client ID or secret was seen (ERR-02)');
+  const otherStatus = majority(facts, 'otherTokenErrorStatus');
+  set('otherTokenErrorStatus', otherStatus === undefined ? undefined : (Number(otherStatus) as LatitudeProfile['otherTokenErrorStatus']), 'no answer to a wrong grant_type was seen');
+  const grant = majority(facts, 'otherTokenErrorCode.grant');
+  const content = majority(facts, 'otherTokenErrorCode.content');
+  set('otherTokenErrorCode', grant === undefined ? undefined : grant === 'unsupported_grant_type' && (content === undefined || content === 'invalid_request') ? 'public' : (grant as LatitudeProfile['otherTokenErrorCode']), 'no answer to a wrong grant_type was seen');
+  set('missingContentType', majority(facts, 'missingContentType') as LatitudeProfile['missingContentType'] | undefined, 'no token request without Content-Type was seen');
+  const refusal = majority(facts, 'apiRefusalStatus');
+  set('apiRefusalStatus', refusal === undefined ? undefined : (Number(refusal) as LatitudeProfile['apiRefusalStatus']), 'no refused API call was seen');
+  const refusalBody = majority(facts, 'apiRefusalBody');
+  set('apiRefusalBody', refusalBody === 'other' ? undefined : (refusalBody as LatitudeProfile['apiRefusalBody'] | undefined), refusalBody === 'other' ? 'the API refusals have a body of a shape the simulator does not make' : 'no refused API call was seen');
+  const all = [...facts.durations.token, ...facts.durations.rest, ...facts.durations.soap];
+  set('latencyMs', all.length ? Math.max(0, Math.floor(percentiles(all)!.p50)) : undefined, 'no answer was timed');
+  const t = ctx.report.throttling;
+  set('throttle', t === undefined ? undefined : (t.statuses['429'] ?? 0) > 0 ? '429' : (t.statuses['503'] ?? 0) > 0 ? '503' : 'none', 'the run kept no throttling counts');
+  for (const key of ['soapEnvPrefix', 'ebPrefix', 'closeAction', 'invalidTokenFaultstring', 'invalidTokenStackTrace', 'authFaultCode', 'unknownActionFaultCode'] as const) {
+    set(key, majority(facts, key), `not seen: no SOAP answer showed it`);
+  }
+  for (const key of ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'tokenCreateBody', 'businessBody', 'sessionlessAction', 'garbageAnswer'] as const) {
+    const v = majority(facts, key);
+    set(key, v === 'other' ? undefined : (v as LatitudeProfile[typeof key] | undefined), v === 'other' ? 'seen in a form the simulator does not make' : 'not seen: no SOAP answer showed it');
+  }
+  const faultStatus = majority(facts, 'faultStatus');
+  set('faultStatus', faultStatus === undefined ? undefined : Number(faultStatus), 'no SOAP fault was seen');
+  set('poolSize', checked(rule('SESS-04')) && rule('SESS-04')?.status === 'pass' ? ctx.sessionPoolSize : undefined, 'the run did not establish the pool size (SESS-04 was not checked)');
+  set('sessionTimeoutSeconds', rule('SESS-03')?.status === 'pass' ? ctx.sessionTimeoutSeconds : undefined, 'the run did not establish the inactivity timeout (SESS-03 was not checked)');
+
+  const observedLatitudes: Record<string, LatitudeObservation> = {};
+  for (const l of latitudes.filter((x) => x.side !== 'client')) {
+    const fs = LATITUDE_FIELDS[l.id] ?? [];
+    const seen = fs.filter((f) => f in values);
+    observedLatitudes[l.id] = seen.length > 0
+      ? { observed: true, fields: seen, ...(seen.length < fs.length && { unobservedFields: fs.filter((f) => !(f in values)) }) }
+      : { observed: false, reason: fs.map((f) => why[f]).filter(Boolean)[0] ?? 'not observed' };
+  }
+  const latency: Partial<Record<'token' | 'rest' | 'soap', Percentiles>> = {};
+  for (const k of ['token', 'rest', 'soap'] as const) {
+    const p = percentiles(facts.durations[k]);
+    if (p) latency[k] = p;
+  }
+  return {
+    schema: PROFILE_SCHEMA,
+    target: ctx.target,
+    learnedAt: (ctx.now ?? new Date()).toISOString(),
+    tool: ctx.tool,
+    values: values as Partial<LatitudeProfile>,
+    latitudes: observedLatitudes,
+    ...(shape && { tokens: { lengths: shape.lengths, samples: shape.samples } }),
+    latency,
+    ...(t && t.throttled > 0 && { throttling: { statuses: t.statuses, retryAfter: t.retryAfter } }),
+    deviations: deviationsOf(facts, ctx.report),
+  };
+}
+
+/**
+ * The deviations of the run, each with what the facts show of it and the simulator defect that reproduces it. A rule
+ * that failed (or warned) whose deviation the simulator cannot reproduce is listed without a defect.
+ */
+function deviationsOf(facts: ProfileFacts, report: Pick<Report, 'rules'>): LearnedDeviation[] {
+  const out: LearnedDeviation[] = [];
+  const broke = (id: string) => report.rules.find((r) => r.id === id && (r.status === 'fail' || r.status === 'warn'));
+  const add = (id: string, observed: string, defect?: DefectId) => {
+    const r = broke(id);
+    if (r && !out.some((d) => d.rule === id && d.observed === observed)) out.push({ rule: id, status: r.status as 'fail' | 'warn', observed, ...(defect && { defect }) });
+  };
+  const tokenType = majority(facts, 'tokenType');
+  if (tokenType !== undefined && tokenType !== 'bearer') add('REST-03', `token_type ${JSON.stringify(tokenType)}`, tokenType === 'Bearer' ? 'rest03-token-type-capitalized' : undefined);
+  const expiresIn = majority(facts, 'expiresIn');
+  if (expiresIn?.startsWith('"')) add('REST-03', `expires_in as a string (${expiresIn})`, 'rest03-expires-in-string');
+  else if (expiresIn === '390') {
+    add('REST-03', 'expires_in 390 (the former lifetime)', 'rest03-legacy-lifetime');
+    add('LIFE-01', 'tokens that live 390 s', 'rest03-legacy-lifetime');
+  }
+  const type = majority(facts, 'jsonContentType');
+  if (type?.toLowerCase().startsWith('text/plain')) add('REST-05', `token answers sent as ${type}`, 'rest05-text-plain');
+  const invalidStatus = majority(facts, 'invalidClientStatus');
+  if (invalidStatus === '400') add('ERR-03', 'invalid_client answered with status 400', 'err03-status-400');
+  const faultcode = majority(facts, 'faultcodeForm');
+  if (faultcode?.startsWith('(unprefixed)')) add('ERR-04', 'the faultcode without a namespace prefix', 'err04-unprefixed-faultcode');
+  else if (faultcode === 'Client.InvalidToken') add('ERR-04', 'faultcode Client.InvalidToken', 'err04-wrong-faultcode');
+  if (majority(facts, 'faultstringQuotes') === 'false') add('ERR-04', 'a faultstring that does not quote the token', 'err04-token-not-quoted');
+  if (majority(facts, 'invalidTokenStackTrace') === '(none)') add('ERR-04', 'a fault without detail/StackTrace', 'err04-no-stacktrace');
+  // Every other broken rule: listed with its first message, not reproduced.
+  for (const r of report.rules) {
+    if ((r.status !== 'fail' && r.status !== 'warn') || r.side !== 'service' || out.some((d) => d.rule === r.id)) continue;
+    const c = r.checks.find((x) => x.status === r.status);
+    out.push({ rule: r.id, status: r.status, observed: (c && 'message' in c ? String(c.message) : r.reason ?? '').split('\n')[0]!.slice(0, 300) });
+  }
+  return out;
+}
