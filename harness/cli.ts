@@ -13,6 +13,7 @@ Commands:
   run        run the conformance suites against a target (default: the built-in simulator)
   selftest   prove every check can fail: run each rule against the simulator with its defect switched on
   serve      run the simulator alone (CERT and PROD, accounts printed, clock control) to try a client by hand
+  calibrate  send the same probe exchanges to a target and to the stand-in of its learned profile, and report the fidelity
   observe    judge any client from its real traffic: a recording proxy in front of the simulator or CERT, no driver
   judge      judge a client from a HAR file (browser devtools, mitmproxy, Charles)
   doctor     check a live target's config, DNS, TLS and clock skew without spending a token
@@ -58,6 +59,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await (await import('./cli/doctor.ts')).doctorCommand(args);
       case 'observe':
         return await (await import('./cli/observe.ts')).observeCommand(args);
+      case 'calibrate':
+        return await (await import('./cli/calibrate.ts')).calibrateCommand(args);
       case 'judge':
         return await (await import('./cli/judge.ts')).judgeCommand(args);
       case 'diff':
@@ -82,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${TOOL_VERSION}\n`);
         return 0;
       default:
-        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, observe, judge, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
+        throw new UsageError(`"${command}" is not a tds-conformance command. Commands: run, selftest, serve, calibrate, observe, judge, doctor, diff, merge, rules, docs (see "tds-conformance --help").`);
     }
   } catch (err) {
     if (

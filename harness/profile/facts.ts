@@ -93,6 +93,7 @@ export class FactCollector {
     if (body) this.#headers(res);
     if (res.status >= 200 && res.status < 300 && body && typeof body.access_token === 'string') {
       count(this.facts, 'tokenFields', JSON.stringify(Object.keys(body)));
+      if (type) count(this.facts, 'tokenContentType', type);
       count(this.facts, 'tokenType', String(body.token_type));
       count(this.facts, 'expiresIn', typeof body.expires_in === 'number' ? body.expires_in : `"${String(body.expires_in)}"`);
       if (this.facts.tokens.length < MAX_TOKENS) this.facts.tokens.push(body.access_token);
@@ -156,7 +157,8 @@ export class FactCollector {
     const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>\s*([^<\s]+)\s*</.exec(res.body);
     if (bst) count(this.facts, 'bstAttributes', /valueType=/.test(bst[1] ?? '') ? 'public' : 'none');
     if (action === 'TokenCreateRQ') {
-      count(this.facts, 'tokenCreateBody', /<(?:[\w.-]+:)?Body>\s*<(?:[\w.-]+:)?\w+/.test(res.body) ? 'success' : 'empty');
+      // A TokenCreateRS with content (a Success element) or without (an empty element, or nothing).
+      count(this.facts, 'tokenCreateBody', /<(?:[\w.-]+:)?TokenCreateRS\b[^>]*[^/]>\s*<(?:[\w.-]+:)?\w/.test(res.body) ? 'success' : 'empty');
       if (bst?.[2]) this.#sessionless.add(bst[2]);
     }
     if (action === 'SessionCloseRQ' && answer.action) count(this.facts, 'closeAction', answer.action);

@@ -5,7 +5,7 @@
  * defect. `serve --profile` makes a stand-in of it (see `serve.ts`). No secret, token, account value or header value
  * that identifies a caller is in it.
  */
-import { latitudes } from '../catalog/index.ts';
+import { describes, latitudes } from '../catalog/index.ts';
 import type { Report, RuleResult } from '../report/model.ts';
 import type { DefectId } from '../sim/defects.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
@@ -116,6 +116,19 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('poolSize', checked(rule('SESS-04')) && rule('SESS-04')?.status === 'pass' ? ctx.sessionPoolSize : undefined, 'the run did not establish the pool size (SESS-04 was not checked)');
   set('sessionTimeoutSeconds', rule('SESS-03')?.status === 'pass' ? ctx.sessionTimeoutSeconds : undefined, 'the run did not establish the inactivity timeout (SESS-03 was not checked)');
 
+  // A value that breaks a rule is the target's deviation, not its style: the conforming stand-in keeps the simulator's
+  // own there (the deviation is listed, and served with --with-deviations where the simulator can make it).
+  const deviating = (key: keyof LatitudeProfile, rule: string, ok: (v: never) => boolean) => {
+    if (key in values && !ok(values[key] as never)) {
+      delete values[key];
+      why[key] = `the target's value breaks ${rule} (listed under deviations): the conforming stand-in keeps the simulator's own`;
+    }
+  };
+  deviating('syntaxDescription', 'ERR-01', (v: string) => describes(v, 'missing-or-syntax'));
+  deviating('wrongClientDescription', 'ERR-02', (v: string) => describes(v, 'wrong-client') && !describes(v, 'missing-or-syntax'));
+  deviating('invalidTokenFaultstring', 'ERR-04', (v: string) => v.includes('%s') && /invalid|expired/i.test(v));
+  deviating('invalidTokenStackTrace', 'ERR-04', (v: string) => /invalid[\s_.-]*security[\s_.-]*token/i.test(v));
+  deviating('jsonContentType', 'REST-05', (v: string) => /^application\/([\w.-]+\+)?json\b/i.test(v));
   const observedLatitudes: Record<string, LatitudeObservation> = {};
   for (const l of latitudes.filter((x) => x.side !== 'client')) {
     const fs = LATITUDE_FIELDS[l.id] ?? [];
@@ -162,8 +175,8 @@ function deviationsOf(facts: ProfileFacts, report: Pick<Report, 'rules'>): Learn
     add('REST-03', 'expires_in 390 (the former lifetime)', 'rest03-legacy-lifetime');
     add('LIFE-01', 'tokens that live 390 s', 'rest03-legacy-lifetime');
   }
-  const type = majority(facts, 'jsonContentType');
-  if (type?.toLowerCase().startsWith('text/plain')) add('REST-05', `token answers sent as ${type}`, 'rest05-text-plain');
+  const type = majority(facts, 'tokenContentType');
+  if (type !== undefined && !/^application\/([\w.-]+\+)?json\b/i.test(type)) add('REST-05', `token answers sent as ${type}`, type.toLowerCase().startsWith('text/plain') ? 'rest05-text-plain' : undefined);
   const invalidStatus = majority(facts, 'invalidClientStatus');
   if (invalidStatus === '400') add('ERR-03', 'invalid_client answered with status 400', 'err03-status-400');
   const faultcode = majority(facts, 'faultcodeForm');

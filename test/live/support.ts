@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriftingClock, SimCore, startSimServer, type AccountsByEnvironment, type SimServer } from '../../harness/sim/index.ts';
 import type { Environment } from '../../harness/catalog/index.ts';
+import type { LatitudeProfile } from '../../harness/sim/latitude.ts';
 
 /** Undo steps of the current test, run in reverse order by {@link cleanUp}. */
 const undo: (() => Promise<void> | void)[] = [];
@@ -97,9 +98,12 @@ export async function serveSimulator(options: {
   readonly defects?: readonly string[];
   readonly seed?: number;
   readonly tls?: { readonly key: string; readonly cert: string };
+  /** The conforming variant the service answers in (the latitude profile); its latency is served too. */
+  readonly profile?: LatitudeProfile;
 }): Promise<{ core: SimCore; server: SimServer }> {
-  const core = new SimCore({ clock: new DriftingClock(), accounts: options.accounts, defects: options.defects ?? [], seed: options.seed ?? 1 });
-  const server = await startSimServer(core, options.tls ? { tls: options.tls } : {});
+  const core = new SimCore({ clock: new DriftingClock(), accounts: options.accounts, defects: options.defects ?? [], seed: options.seed ?? 1, ...(options.profile && { profile: options.profile }) });
+  const latency = options.profile?.latencyMs ?? 0;
+  const server = await startSimServer(core, { ...(options.tls && { tls: options.tls }), ...(latency > 0 && { delay: () => latency }) });
   onCleanUp(() => server.close());
   return { core, server };
 }

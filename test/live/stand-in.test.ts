@@ -1,0 +1,125 @@
+/**
+ * A stand-in that answers like the target (issue 28), proved by round trips: the simulator served under random
+ * conforming profiles as a live target on loopback; a live run learns each (profile.json); the stand-in serving the
+ * learned profile answers the probe exchanges like the target (fidelity 100 % on every kind); the learned values
+ * equal the served ones on every observed latitude; no secret or token is in the profile. Each reproducible service
+ * defect, learned with its deviations, gives a stand-in that fails the same rules.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compareProbes, fidelityOf, probe } from '../../harness/profile/calibrate.ts';
+import { loadLearnedProfile, standIn } from '../../harness/profile/serve.ts';
+import { startStandIn } from '../../harness/profile/stand-in.ts';
+import { PROFILE_FILE, type LearnedProfile } from '../../harness/profile/types.ts';
+import type { Report } from '../../harness/report/model.ts';
+import { ConformanceSession } from '../../harness/run/session.ts';
+import { runConformance } from '../../harness/runner.ts';
+import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
+import { conformingProfile, DEFAULT_PROFILE, type LatitudeProfile } from '../../harness/sim/latitude.ts';
+import { toAccount } from '../../harness/targets/sim-target.ts';
+import { createTransport } from '../../harness/targets/transport.ts';
+import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
+
+afterEach(cleanUp);
+
+let session: ConformanceSession;
+beforeAll(async () => {
+  session = await ConformanceSession.open('live');
+}, 60_000);
+afterAll(async () => session?.close());
+
+/** The simulator with `profile` (and `defects`) served as a live target: its config, accounts and endpoints. */
+async function target(profile: LatitudeProfile, defects: readonly string[] = []) {
+  const accounts = defaultAccounts(1, { poolSize: profile.poolSize, sessionTimeoutSeconds: profile.sessionTimeoutSeconds });
+  const { server } = await serveSimulator({ accounts: accounts.accounts, defects, seed: 1, profile });
+  setEnv({ ...NO_PROXY_ENV, TDS_SI_CERT_PASSWORD: accounts.main.cert.password, TDS_SI_PROD_PASSWORD: accounts.main.prod.password });
+  const config = writeTargetConfig(tempDir('stand-in'), 'target.json', {
+    name: 'a target nobody here configured',
+    environments: { cert: server.urls.cert, prod: server.urls.prod },
+    accounts: {
+      cert: { epr: accounts.main.cert.epr, pcc: accounts.main.cert.pcc, passwordEnv: 'TDS_SI_CERT_PASSWORD' },
+      prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, passwordEnv: 'TDS_SI_PROD_PASSWORD' },
+    },
+    sessionPoolSize: profile.poolSize,
+    // What a QA engineer declares of a service with its own fault codes (as the simulator's target declares them).
+    extra: { faultCodes: { authentication: [profile.authFaultCode], unknownAction: [profile.unknownActionFaultCode] } },
+  });
+  return { config, server, accounts };
+}
+
+/** A live run against `config` that learns its profile: the report and the profile.json it wrote. */
+async function learn(config: string): Promise<{ report: Report; learned: LearnedProfile; text: string }> {
+  const outDir = join(tempDir('stand-in-out'), 'r');
+  const { report } = await session.run({ target: config, runs: 2, allowOptIn: true, budget: { requestsPerSecond: 1000 }, outDir, quiet: true, log: () => {} });
+  const file = join(outDir, PROFILE_FILE);
+  expect(existsSync(file), 'profile.json beside the reports').toBe(true);
+  return { report, learned: loadLearnedProfile(file), text: readFileSync(file, 'utf8') };
+}
+
+/** Probes the target and the stand-in of `learned` alike; the fidelity of each kind. */
+async function calibrate(t: Awaited<ReturnType<typeof target>>, learned: LearnedProfile, withDeviations = false) {
+  const stand = await startStandIn(learned, { withDeviations });
+  onCleanUp(() => stand.close());
+  const transport = createTransport({ timeoutMs: 10_000 });
+  onCleanUp(() => transport.close());
+  const options = learned.values.tokenShape ? { tokenShape: learned.values.tokenShape } : {};
+  const a = await probe({ ...t.server.urls.cert, account: toAccount(t.accounts.main.cert), transport }, options);
+  const b = await probe({ ...stand.server.urls.cert, account: toAccount(stand.accounts.main.cert), transport }, options);
+  return compareProbes(a, b);
+}
+
+/** Profiles drawn with a fixed seed (the latitude property's arbitrary), no throttling (it would only slow the runs). */
+const PROFILES: LatitudeProfile[] = [DEFAULT_PROFILE, ...fc.sample(conformingProfile(), { seed: 28, numRuns: 3 })].map((p) => ({ ...p, throttle: 'none', latencyMs: 0 }));
+
+describe('a stand-in learned from a live run answers like the target', () => {
+  it.each(PROFILES.map((p, i) => [i, p] as const))('profile %i: learned values equal the served ones on every observed latitude, and the stand-in answers every probe like the target (fidelity 100 %%)', async (_i, profile) => {
+    const t = await target(profile);
+    const { report, learned, text } = await learn(t.config);
+    expect(report.profile).toEqual(learned);
+    // Observed latitudes: their learned values are the served ones (a token shape's alphabet may be a smaller one
+    // that holds every character seen).
+    const observed = Object.entries(learned.latitudes).filter(([, l]) => l.observed);
+    expect(observed.length).toBeGreaterThanOrEqual(15);
+    for (const [key, value] of Object.entries(learned.values) as [keyof LatitudeProfile, unknown][]) {
+      if (key === 'latencyMs') continue;
+      if (key === 'tokenShape' && profile.tokenShape.kind === 'chars' && (value as { kind: string }).kind === 'chars') {
+        const { alphabet, ...rest } = value as Extract<LatitudeProfile['tokenShape'], { kind: 'chars' }>;
+        const { alphabet: served, ...servedRest } = profile.tokenShape;
+        expect(rest, key).toEqual(servedRest);
+        expect([...alphabet].every((c) => served.includes(c)), key).toBe(true);
+        continue;
+      }
+      // Extra headers are a set of names (in the order a service happens to send them).
+      if (key === 'extraHeaders') expect([...(value as string[])].sort(), key).toEqual([...profile.extraHeaders].sort());
+      else expect(value, key).toEqual(profile[key]);
+    }
+    // No secret, token or account value in the file.
+    for (const secret of [t.accounts.main.cert.password, t.accounts.main.prod.password, t.accounts.main.cert.epr]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/"access_token"|T1RLAQ[A-Za-z0-9+/]{20}|Shared\/IDL/);
+    // The stand-in answers the probes like the target.
+    const kinds = await calibrate(t, learned);
+    expect(kinds.map((k) => k.kind).length).toBeGreaterThanOrEqual(10);
+    for (const k of kinds) expect([k.kind, fidelityOf(k), k.differences]).toEqual([k.kind, 100, []]);
+  }, 120_000);
+});
+
+describe('a stand-in with the target\'s deviations fails the same rules', () => {
+  it.each([
+    'rest03-token-type-capitalized', 'rest03-expires-in-string', 'rest05-text-plain', 'err03-status-400', 'err04-wrong-faultcode', 'err04-unprefixed-faultcode', 'err04-token-not-quoted', 'err04-no-stacktrace',
+  ])('%s: learned as a deviation tied to its rule; the stand-in conforms without --with-deviations, and fails the same rules with it', async (defect) => {
+    const t = await target(DEFAULT_PROFILE, [defect]);
+    const { report, learned } = await learn(t.config);
+    const broken = (r: Pick<Report, 'rules'>) => r.rules.filter((x) => x.side === 'service' && (x.status === 'fail' || x.status === 'warn')).map((x) => x.id).sort();
+    expect(learned.deviations.filter((d) => d.defect === defect).map((d) => d.rule).sort()).toEqual(broken(report).filter((id) => learned.deviations.some((d) => d.defect === defect && d.rule === id)));
+    expect(learned.deviations.some((d) => d.defect === defect)).toBe(true);
+    const plain = standIn(learned);
+    const faithful = standIn(learned, { withDeviations: true });
+    expect(plain.defects).toEqual([]);
+    expect(faithful.defects).toEqual([defect]);
+    const run = async (s: typeof plain) => (await runConformance({ target: 'sim', profile: s.profile, defects: s.defects, runs: 1, outDir: '', write: false, quiet: true, log: () => {} })).report;
+    expect(broken(await run(plain))).toEqual([]);
+    expect(broken(await run(faithful))).toEqual(broken(report));
+  }, 120_000);
+});
