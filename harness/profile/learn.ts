@@ -6,7 +6,7 @@
  * that identifies a caller is in it.
  */
 import { describes, latitudes } from '../catalog/index.ts';
-import type { Report, RuleResult } from '../report/model.ts';
+import type { Report } from '../report/model.ts';
 import type { DefectId } from '../sim/defects.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
 import { learnShape } from '../sim/token-shape.ts';
@@ -66,8 +66,6 @@ export interface LearnContext {
   readonly now?: Date;
 }
 
-const checked = (rule: RuleResult | undefined) => rule !== undefined && (rule.status === 'pass' || rule.status === 'fail' || rule.status === 'warn');
-
 /** Turns a run's facts and verdicts into a learned profile. */
 export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedProfile {
   const values: Record<string, unknown> = {};
@@ -76,7 +74,6 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
     if (value === undefined) why[key] = reason;
     else values[key] = value;
   };
-  const rule = (id: string) => ctx.report.rules.find((r) => r.id === id);
 
   const shape = learnShape(facts.tokens);
   set('tokenShape', shape?.shape, 'no access token was seen');
@@ -113,8 +110,10 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   }
   const faultStatus = majority(facts, 'faultStatus');
   set('faultStatus', faultStatus === undefined ? undefined : Number(faultStatus), 'no SOAP fault was seen');
-  set('poolSize', checked(rule('SESS-04')) && rule('SESS-04')?.status === 'pass' ? ctx.sessionPoolSize : undefined, 'the run did not establish the pool size (SESS-04 was not checked)');
-  set('sessionTimeoutSeconds', rule('SESS-03')?.status === 'pass' ? ctx.sessionTimeoutSeconds : undefined, 'the run did not establish the inactivity timeout (SESS-03 was not checked)');
+  // The pool size the config declares is established where the run filled the pool and was refused at that size.
+  const clause = (id: string) => ctx.report.rules.flatMap((r) => r.clauses ?? []).find((c) => c.id === id)?.status;
+  set('poolSize', clause('SESS-04.pool-full-refused') === 'checked' ? ctx.sessionPoolSize : undefined, 'the run did not establish the pool size (SESS-04.pool-full-refused was not checked: run with --allow-opt-in and sessionPoolSize in the config)');
+  set('sessionTimeoutSeconds', clause('SESS-03.default-timeout') === 'checked' || clause('SESS-03.account-timeout') === 'checked' ? ctx.sessionTimeoutSeconds : undefined, 'the run did not establish the inactivity timeout (SESS-03 needs control of the clock)');
 
   // A value that breaks a rule is the target's deviation, not its style: the conforming stand-in keeps the simulator's
   // own there (the deviation is listed, and served with --with-deviations where the simulator can make it).

@@ -74,7 +74,8 @@ async function calibrate(t: Awaited<ReturnType<typeof target>>, learned: Learned
 const PROFILES: LatitudeProfile[] = [DEFAULT_PROFILE, ...fc.sample(conformingProfile(), { seed: 28, numRuns: 3 })].map((p) => ({ ...p, throttle: 'none', latencyMs: 0 }));
 
 describe('a stand-in learned from a live run answers like the target', () => {
-  it.each(PROFILES.map((p, i) => [i, p] as const))('profile %i: learned values equal the served ones on every observed latitude, and the stand-in answers every probe like the target (fidelity 100 %%)', async (_i, profile) => {
+  it.each(PROFILES.map((_, i) => i))('profile %i: learned values equal the served ones on every observed latitude, and the stand-in answers every probe like the target (fidelity 100 per cent)', async (i) => {
+    const profile = PROFILES[i]!;
     const t = await target(profile);
     const { report, learned, text } = await learn(t.config);
     expect(report.profile).toEqual(learned);
@@ -121,5 +122,30 @@ describe('a stand-in with the target\'s deviations fails the same rules', () => 
     const run = async (s: typeof plain) => (await runConformance({ target: 'sim', profile: s.profile, defects: s.defects, runs: 1, outDir: '', write: false, quiet: true, log: () => {} })).report;
     expect(broken(await run(plain))).toEqual([]);
     expect(broken(await run(faithful))).toEqual(broken(report));
+  }, 120_000);
+});
+
+describe('a client application observed against the target and against its stand-in', () => {
+  it('gets the same client verdicts from observe', async () => {
+    const { Observation } = await import('../../harness/observe/session.ts');
+    const { observedApp, runWorkload } = await import('../support/observe.ts');
+    const profile = PROFILES[2]!;
+    const t = await target(profile);
+    const { learned } = await learn(t.config);
+    const observe = async (options: Parameters<typeof Observation.start>[0], accounts?: { cert: { epr: string; pcc: string; password: string }; prod: { epr: string; pcc: string; password: string } }) => {
+      const observation = await Observation.start(options);
+      try {
+        await runWorkload(observedApp(observation, { sessionPoolSize: profile.poolSize, ...(accounts && { accounts }) }), profile.poolSize);
+        const { report } = await observation.judge({ wholeRun: true, validator: undefined });
+        return Object.fromEntries(report.rules.filter((r) => r.side === 'client').map((r) => [r.id, r.status]));
+      } finally {
+        await observation.close();
+      }
+    };
+    const againstTarget = await observe({ upstream: t.config, sessionPoolSize: profile.poolSize }, t.accounts.main);
+    const s = standIn(learned);
+    const againstStandIn = await observe({ upstream: 'sim', sessionPoolSize: profile.poolSize, simProfile: { profile: s.profile, defects: s.defects } });
+    expect(Object.values(againstTarget).filter((v) => v === 'pass').length, JSON.stringify(againstTarget)).toBeGreaterThan(5);
+    expect(againstStandIn).toEqual(againstTarget);
   }, 120_000);
 });

@@ -20,13 +20,19 @@ export interface AppOptions {
   readonly wrongPassword?: boolean;
   /** Another account in CERT than the main one. */
   readonly account?: { readonly epr: string; readonly pcc: string; readonly password: string };
+  /** The application's own accounts, where the upstream is a live target (the proxy knows no simulator accounts then). */
+  readonly accounts?: Readonly<Record<Environment, { readonly epr: string; readonly pcc: string; readonly password: string }>>;
 }
 
 const accountVars = (a: { epr: string; pcc: string; password: string }) => ({ TDS_CERT_EPR: a.epr, TDS_CERT_PCC: a.pcc, TDS_CERT_PASSWORD: a.password });
 
 /** The reference client configured with the proxy's URLs and the simulator's accounts (from `childEnvironment()`). */
 export function observedApp(observation: Observation, options: AppOptions): TdsClient {
-  const vars: Record<string, string> = { ...observation.childEnvironment(), ...(options.account && accountVars(options.account)) };
+  const own = options.accounts && {
+    ...accountVars(options.accounts.cert),
+    TDS_PROD_EPR: options.accounts.prod.epr, TDS_PROD_PCC: options.accounts.prod.pcc, TDS_PROD_PASSWORD: options.accounts.prod.password,
+  };
+  const vars: Record<string, string> = { ...observation.childEnvironment(), ...own, ...(options.account && accountVars(options.account)) };
   const environments: Partial<Record<Environment, DriverEnvironment>> = {};
   for (const env of ['cert', 'prod'] as const) {
     const E = env.toUpperCase();
