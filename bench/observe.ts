@@ -38,6 +38,11 @@ export interface ObserveRun {
   /** Peak RSS and heap used sampled while judging, KiB. */
   readonly judgePeakRssKiB: number;
   readonly judgePeakHeapKiB: number;
+  /**
+   * Peak summed RSS of the process tree (the observer, the application it runs, the schema validator's JVM), sampled
+   * every 100 ms by bench/util.ts runChild, KiB.
+   */
+  readonly treePeakKiB: number;
   readonly exitCode: number;
   readonly validator: boolean;
 }
@@ -50,11 +55,11 @@ export async function measureObserve(n: number, options: { validator: boolean })
   const r = await runChild(process.execPath, compiled ? args : ['--import', 'tsx', ...args]);
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
   if (r.code !== 0 || !line) throw new Error(`bench/observe-child.mjs ${n} exited ${r.code}: ${r.stderr.slice(-800)}`);
-  return JSON.parse(line) as ObserveRun;
+  return { ...(JSON.parse(line) as Omit<ObserveRun, 'treePeakKiB'>), treePeakKiB: r.treePeakKiB };
 }
 
 export const describeObserveRun = (r: ObserveRun): string =>
-  `${fmt.int(r.exchanges)} exchanges (traffic ${fmt.s(r.trafficMs)}): judged in ${fmt.s(r.judgeMs)}, peak RSS ${fmt.mib(r.peakRssKiB)} (while judging ${fmt.mib(r.judgePeakRssKiB)}, heap ${fmt.mib(r.judgePeakHeapKiB)}), exit ${r.exitCode}`;
+  `${fmt.int(r.exchanges)} exchanges (traffic ${fmt.s(r.trafficMs)}): judged in ${fmt.s(r.judgeMs)}, peak RSS ${fmt.mib(r.peakRssKiB)} (while judging ${fmt.mib(r.judgePeakRssKiB)}, heap ${fmt.mib(r.judgePeakHeapKiB)}; process tree ${fmt.mib(r.treePeakKiB)}), exit ${r.exitCode}`;
 
 
 export interface ObserveScaling {
@@ -87,7 +92,7 @@ export async function measureObserveScaling(sizes: readonly [number, number], pa
 
 export function describeObserveScaling(s: ObserveScaling): string[] {
   const line = (runs: readonly ObserveRun[]) =>
-    `${fmt.int(median(runs.map((r) => r.exchanges)))} exchanges: judged in ${fmt.s(median(runs.map((r) => r.judgeMs)))} median (${runs.map((r) => fmt.s(r.judgeMs)).join(', ')}), peak RSS ${fmt.mib(median(runs.map((r) => r.peakRssKiB)))} median (max ${fmt.mib(Math.max(...runs.map((r) => r.peakRssKiB)))}), heap while judging ${fmt.mib(median(runs.map((r) => r.judgePeakHeapKiB)))}`;
+    `${fmt.int(median(runs.map((r) => r.exchanges)))} exchanges: judged in ${fmt.s(median(runs.map((r) => r.judgeMs)))} median (${runs.map((r) => fmt.s(r.judgeMs)).join(', ')}), peak RSS ${fmt.mib(median(runs.map((r) => r.peakRssKiB)))} median (max ${fmt.mib(Math.max(...runs.map((r) => r.peakRssKiB)))}), process tree ${fmt.mib(median(runs.map((r) => r.treePeakKiB)))} median, heap while judging ${fmt.mib(median(runs.map((r) => r.judgePeakHeapKiB)))}`;
   return [`  ${line(s.base)}`, `  ${line(s.large)}`, `  ×10 traffic / base: ${s.ratios.map((r) => `×${r.toFixed(2)}`).join(', ')} (median ×${median(s.ratios).toFixed(2)})`];
 }
 

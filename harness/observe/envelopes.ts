@@ -91,5 +91,21 @@ export function compact<T>(value: T, strings: Map<string, string>, seen = new Ma
  */
 export function sameEnvelopes(from: ObservedExchange, to: ObservedExchange, strings: Map<string, string>): void {
   const e = memo.get(from);
-  if (e) memo.set(to, compact(e, strings));
+  if (e) memo.set(to, compact({ ...e, request: leanRequest(e.request) }, strings));
+}
+
+const NO_SCOPE: ReadonlyMap<string, string> = new Map();
+
+/**
+ * A request envelope as an observation keeps it: its body's payload element without the tree under it (no rule reads
+ * it: SOAP-04 and SESS-05 read the payload's name, SOAP-03 the manifest), but for a SessionCloseRQ, whose payload
+ * SESS-05.body reads whole. The text, when a rule needs it (the schema, evidence), is read back from the spool.
+ */
+export function leanRequest(parsed: ParseResult): ParseResult {
+  if (!parsed.ok) return parsed;
+  const { body } = parsed.envelope;
+  const root = body.root;
+  if (root?.localName === 'SessionCloseRQ') return { ok: true, envelope: { ...parsed.envelope, body: { root, manifest: body.manifest, elements: [root] } } };
+  const name = root && { ...root, attributes: [], children: [], text: '', inScope: NO_SCOPE };
+  return { ok: true, envelope: { ...parsed.envelope, body: { root: name, manifest: body.manifest, elements: name ? [name] : [] } } };
 }

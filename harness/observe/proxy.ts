@@ -9,10 +9,10 @@ import type { Redactor } from '../report/index.ts';
 import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
-import type { ObservedExchange } from './exchange.ts';
+import type { ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
 import { compact, envelopesOf, sameEnvelopes } from './envelopes.ts';
 import { registerSecretsOf } from './secrets.ts';
-import type { BodySpool } from './spool.ts';
+import type { BodySpool, SpooledBody } from './spool.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -90,24 +90,100 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
   });
 }
 
+/** A body as it is kept: the text, or where it is in the spool. */
+type KeptBody = string | SpooledBody;
+
+/** Headers as they are kept: one list of shared strings, name then value (the object is built when they are read). */
+function flatHeaders(headers: Readonly<Record<string, string>>, strings: Map<string, string>): readonly string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) out.push(name, value);
+  return compact(out, strings);
+}
+
+function headersFrom(flat: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i] as string] = flat[i + 1] as string;
+  return out;
+}
+
+const bodyFrom = (body: KeptBody, spool: BodySpool | undefined): string => (typeof body === 'string' ? body : spool!.read(body));
+
 /**
- * The exchange as it is kept: its headers' strings shared and, with a spool, the bodies of a SOAP exchange (its bulk)
- * in the spool, its parsed envelopes kept.
+ * A recorded request as it is kept: a few fields of one shape for every exchange, its headers a list of shared
+ * strings and its body in the spool (SOAP) or shared with the same body recorded before (REST). `headers` and `body`
+ * are built, or read back, when asked for (getters of the class: a spread copy has neither; copy them by name).
+ */
+class KeptRequest implements ObservedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  readonly #headers: readonly string[];
+  readonly #body: KeptBody;
+  readonly #spool: BodySpool | undefined;
+
+  constructor(r: ObservedRequest, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
+    this.method = compact(r.method, strings);
+    this.url = compact(r.url, strings);
+    this.path = compact(r.path, strings);
+    this.#headers = flatHeaders(r.headers, strings);
+    this.#body = body;
+    this.#spool = spool;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return headersFrom(this.#headers);
+  }
+
+  get body(): string {
+    return bodyFrom(this.#body, this.#spool);
+  }
+}
+
+/** A recorded answer as it is kept (see {@link KeptRequest}). */
+class KeptResponse implements ObservedResponse {
+  readonly status: number;
+  readonly #headers: readonly string[];
+  readonly #body: KeptBody;
+  readonly #spool: BodySpool | undefined;
+
+  constructor(r: ObservedResponse, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
+    this.status = r.status;
+    this.#headers = flatHeaders(r.headers, strings);
+    this.#body = body;
+    this.#spool = spool;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return headersFrom(this.#headers);
+  }
+
+  get body(): string {
+    return bodyFrom(this.#body, this.#spool);
+  }
+}
+
+/**
+ * The exchange as it is kept: its strings shared, its headers a list, and, with a spool, the bodies of a SOAP
+ * exchange (its bulk) in the spool; its parsed envelopes kept (without the request body's element tree, see
+ * `leanRequest`).
  */
 function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>): ObservedExchange {
   const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
-  const part = <P extends { readonly headers: Readonly<Record<string, string>>; readonly body: string }>(p: P): P => {
-    const shared = { ...p, headers: compact(p.headers, strings) };
-    if (toDisk) return toDisk.spooled(shared);
+  const bodyOf = (text: string): KeptBody => {
+    if (toDisk) return toDisk.write(text);
     // A body kept in memory is shared with the same body recorded before (the answers of an API are often alike).
-    const body = bodies.get(p.body);
-    if (body === undefined) {
-      if (bodies.size >= 1_024) bodies.clear();
-      bodies.set(p.body, p.body);
-    }
-    return { ...shared, body: body ?? p.body };
+    const body = bodies.get(text);
+    if (body !== undefined) return body;
+    if (bodies.size >= 1_024) bodies.clear();
+    bodies.set(text, text);
+    return text;
   };
-  const light: ObservedExchange = { ...x, request: part(x.request), response: x.response && part(x.response) };
+  const light: ObservedExchange = {
+    seq: x.seq, env: x.env, protocol: x.protocol, startedAt: x.startedAt, ...(x.earliestSend !== undefined && { earliestSend: x.earliestSend }), endedAt: x.endedAt,
+    request: new KeptRequest(x.request, bodyOf(x.request.body), toDisk, strings),
+    response: x.response && new KeptResponse(x.response, bodyOf(x.response.body), toDisk, strings),
+    ...(x.error !== undefined && { error: x.error }),
+  };
   sameEnvelopes(x, light, strings);
   return light;
 }

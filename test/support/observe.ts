@@ -138,7 +138,10 @@ export async function observeReferenceClient(faults: readonly ClientFault[], val
     await attempt(wrong.rest('cert', 'GET', THEMES));
     await attempt(wrong.close());
     const { report } = await observation.judge({ wholeRun: true, validator });
-    const exchanges = observation.proxy.exchanges().map((x) => ({ ...x, request: { ...x.request }, ...(x.response && { response: { ...x.response } }) }));
+    const exchanges = observation.proxy.exchanges().map((x) => ({
+      ...x, request: { method: x.request.method, url: x.request.url, path: x.request.path, headers: x.request.headers, body: x.request.body },
+      ...(x.response && { response: { status: x.response.status, headers: x.response.headers, body: x.response.body } }),
+    }));
     const secrets = [
       ...Object.values(observation.simAccounts()!.accounts).flat().map((a) => a.password),
       ...exchanges.flatMap((x) => [...`${x.request.body}\n${x.response?.body ?? ''}`.matchAll(/T1RLAQ[^"<\s]+|Shared\/IDL[^"<\s]+/g)].map((m) => m[0])),
