@@ -35,6 +35,18 @@ describe('bad input to run', () => {
     ['an option without its value', ['run', '--seed'], '--seed needs a value, as in "--seed <value>". Run "tds-conformance run --help" for the options.'],
     ['a word that is not an option', ['run', 'SESS-02'], 'run takes options only, not "SESS-02": options start with "--". Run "tds-conformance run --help" for the options.'],
   ];
+  // Learned profiles (serve --profile, run and observe --sim-profile, calibrate).
+  const notProfile = join(dir, 'not-a-profile.json');
+  writeFileSync(notProfile, '{"schema":"something-else"}');
+  cases.push(
+    ['--with-deviations without a profile', ['serve', '--with-deviations'], '--with-deviations reproduces the deviations of a learned profile: give it with --profile <profile.json>.'],
+    ['a profile file that is no profile', ['serve', '--profile', notProfile], `${notProfile} is not a profile of this tool (its "schema" is "something-else", not "tds-auth-conformance/profile@1"): give a profile.json written by a live run.`],
+    ['--sim-profile with a live target', ['run', '--target', 'cert', '--sim-profile', notProfile], '--sim-profile makes the built-in simulator a stand-in for a learned target: it goes with --target sim, not "cert".'],
+    ['--sim-profile that cannot be read', ['run', '--sim-profile', join(dir, 'none.json')], `cannot read the profile ${join(dir, 'none.json')} (ENOENT): give the profile.json a live run wrote.`],
+    ['calibrate without a target', ['calibrate', '--profile', notProfile], 'calibrate compares a live target with its stand-in: give the target with --target cert or --target <config.json>.'],
+    ['calibrate without a profile', ['calibrate', '--target', 'cert'], 'give the learned profile with --profile <profile.json> (a live run writes it beside its reports).'],
+    ['calibrate with a threshold past 100', ['calibrate', '--target', 'cert', '--profile', notProfile, '--min-fidelity', '120'], '--min-fidelity takes a percentage from 0 to 100, not "120".'],
+  );
   // A place that cannot be written (Linux: nothing can be created under /proc; Node's own recursive mkdir never returns there).
   if (process.platform === 'linux') {
     cases.push(['an --out that cannot be created', ['run', '--out', '/proc/x'], '--out "/proc/x" cannot be created (ENOENT): give a directory you can write to (it is created if absent).']);

@@ -64,6 +64,22 @@ export interface LearnContext {
   readonly sessionPoolSize?: number | undefined;
   readonly sessionTimeoutSeconds?: number | undefined;
   readonly now?: Date;
+  /** Account values (EPR, PCC) that must not appear in the profile: a text that quotes one shows «account» instead. */
+  readonly accountValues?: readonly string[];
+}
+
+/** `value` with every string masked where it quotes an account value (3 characters or more). */
+function masked<T>(value: T, accountValues: readonly string[]): T {
+  const values = accountValues.filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
+  if (values.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return values.reduce((s, a) => s.split(a).join('«account»'), v);
+    if (Array.isArray(v)) return v.map(walk);
+    // A token shape is no text anybody wrote: its alphabet holds every character, account values' included.
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'tokenShape' ? x : walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Turns a run's facts and verdicts into a learned profile. */
@@ -141,7 +157,7 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
     const p = percentiles(facts.durations[k]);
     if (p) latency[k] = p;
   }
-  return {
+  return masked({
     schema: PROFILE_SCHEMA,
     target: ctx.target,
     learnedAt: (ctx.now ?? new Date()).toISOString(),
@@ -152,7 +168,7 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
     latency,
     ...(t && t.throttled > 0 && { throttling: { statuses: t.statuses, retryAfter: t.retryAfter } }),
     deviations: deviationsOf(facts, ctx.report),
-  };
+  }, ctx.accountValues ?? []);
 }
 
 /**

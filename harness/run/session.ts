@@ -178,6 +178,7 @@ export class ConformanceSession {
       ...(guard && {
         profile: (report: Report) => learnProfile(guard.registry.facts(), {
           target: targetInfo.name, tool: TOOL_VERSION, report, sessionPoolSize: config?.sessionPoolSize, sessionTimeoutSeconds: config?.sessionTimeoutSeconds,
+          accountValues: accounts.flatMap((a) => [a.epr, a.pcc]),
         }),
       }),
     });

@@ -194,7 +194,7 @@ describe('secrets in the outputs of a live run', () => {
           const { tokens, secrets } = secretsOf(core, [certPassword, prodPassword]);
           expect(tokens.length).toBeGreaterThan(5);
           const outputs = [...filesIn(outDir), { name: 'log', text: logged.join('\n') }];
-          expect(outputs.map((o) => o.name).sort()).toEqual(['junit.xml', 'log', 'report.earl.jsonld', 'report.html', 'report.json', 'report.md']);
+          expect(outputs.map((o) => o.name).sort()).toEqual(['junit.xml', 'log', 'profile.json', 'report.earl.jsonld', 'report.html', 'report.json', 'report.md']);
           expect(leaks(outputs, secrets)).toEqual([]);
         } finally {
           await cleanUp();

@@ -5,7 +5,9 @@
  * equal the served ones on every observed latitude; no secret or token is in the profile. Each reproducible service
  * defect, learned with its deviations, gives a stand-in that fails the same rules.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -50,12 +52,12 @@ async function target(profile: LatitudeProfile, defects: readonly string[] = [])
 }
 
 /** A live run against `config` that learns its profile: the report and the profile.json it wrote. */
-async function learn(config: string): Promise<{ report: Report; learned: LearnedProfile; text: string }> {
+async function learn(config: string): Promise<{ report: Report; learned: LearnedProfile; text: string; file: string }> {
   const outDir = join(tempDir('stand-in-out'), 'r');
   const { report } = await session.run({ target: config, runs: 2, allowOptIn: true, budget: { requestsPerSecond: 1000 }, outDir, quiet: true, log: () => {} });
   const file = join(outDir, PROFILE_FILE);
   expect(existsSync(file), 'profile.json beside the reports').toBe(true);
-  return { report, learned: loadLearnedProfile(file), text: readFileSync(file, 'utf8') };
+  return { report, learned: loadLearnedProfile(file), text: readFileSync(file, 'utf8'), file };
 }
 
 /** Probes the target and the stand-in of `learned` alike; the fidelity of each kind. */
@@ -147,5 +149,31 @@ describe('a client application observed against the target and against its stand
     const againstStandIn = await observe({ upstream: 'sim', sessionPoolSize: profile.poolSize, simProfile: { profile: s.profile, defects: s.defects } });
     expect(Object.values(againstTarget).filter((v) => v === 'pass').length, JSON.stringify(againstTarget)).toBeGreaterThan(5);
     expect(againstStandIn).toEqual(againstTarget);
+  }, 120_000);
+});
+
+describe('tds-conformance calibrate', () => {
+  const cli = (args: readonly string[]) => new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    execFile(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'calibrate', ...args], { timeout: 60_000 }, (err, stdout) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout });
+    });
+  });
+
+  it('prints the fidelity of every kind of exchange, exit 0 at 100 %; a profile that is off shows each difference side by side, exit 1', async () => {
+    const t = await target(PROFILES[1]!);
+    const { file, learned } = await learn(t.config);
+    const ok = await cli(['--target', t.config, '--profile', file]);
+    expect(ok.stdout).toMatch(/^calibration: a target nobody here configured against its stand-in\n/);
+    expect(ok.stdout).toMatch(/^token-missing-credentials\s+100 %/m);
+    expect(ok.stdout).toContain('every kind at or above 100 %');
+    expect(ok.code).toBe(0);
+    const off = join(tempDir('off'), 'profile.json');
+    writeFileSync(off, JSON.stringify({ ...learned, values: { ...learned.values, wrongClientDescription: 'Wrong client ID or secret, as we say it' } }));
+    const bad = await cli(['--target', t.config, '--profile', off]);
+    expect(bad.stdout).toContain('token-wrong-secret:\n  error_description\n    target:   Incorrect client credentials\n    stand-in: Wrong client ID or secret, as we say it');
+    expect(bad.stdout).toMatch(/1 kind below 100 %: token-wrong-secret/);
+    expect(bad.code).toBe(1);
+    // The stand-in's simulator accounts and the target's credentials are not printed.
+    expect(bad.stdout).not.toContain(t.accounts.main.cert.password);
   }, 120_000);
 });

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { basicAuthorization } from '../credentials/index.ts';
+import type { Report } from '../report/model.ts';
+import { DEFAULT_PROFILE } from '../sim/latitude.ts';
+import { compareProbes, fidelityOf } from './calibrate.ts';
+import { FactCollector } from './facts.ts';
+import { learnProfile } from './learn.ts';
+import { parseLearnedProfile, ProfileFileError, standIn } from './serve.ts';
+import { PROFILE_SCHEMA } from './types.ts';
+
+const BASE = 'https://api.example.test';
+const SOAP = 'https://ws.example.test/websvc';
+const good = basicAuthorization({ userid: 'U1', group: 'G1', domain: 'AA', password: 'pw-secret' });
+const answer = (status: number, body: string, type = 'application/json', extra: Record<string, string> = {}) => ({ status, headers: { 'content-type': type, ...extra }, body, durationMs: 3 });
+const report = (rules: { id: string; status: string; side?: string; checks?: unknown[] }[] = []): Pick<Report, 'rules' | 'throttling'> =>
+  ({ rules: rules.map((r) => ({ side: 'service', checks: [], ...r })) }) as unknown as Pick<Report, 'rules' | 'throttling'>;
+
+function collected() {
+  const c = new FactCollector([SOAP]);
+  const tokenReq = (authorization: string | undefined, body = 'grant_type=client_credentials') => ({
+    method: 'POST', url: `${BASE}/v2/auth/token`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization && { authorization }) }, body,
+  });
+  for (let i = 0; i < 5; i++) {
+    c.observe(tokenReq(good), answer(200, JSON.stringify({ access_token: `AcmE${String(i).repeat(20)}Z`, token_type: 'bearer', expires_in: 604800 }), 'application/json', { 'x-trace': `${i}` }));
+  }
+  c.observe(tokenReq(undefined), answer(401, '{"error":"invalid_client","error_description":"Request rejected"}'));
+  c.observe(tokenReq(basicAuthorization({ userid: 'U1', group: 'G1', domain: 'AA', password: 'nope' })), answer(401, '{"error":"invalid_client","error_description":"Bad secret for USER77"}'));
+  c.observe(tokenReq(good, 'grant_type=password'), answer(415, '{"error":"invalid_grant","error_description":"x"}'));
+  c.observe({ method: 'GET', url: `${BASE}/v1/x`, headers: { authorization: 'Bearer nope' } }, answer(403, ''));
+  return c;
+}
+
+describe('learning a profile from what a target showed', () => {
+  it('reads each latitude\'s value from the answers, and says why for every one it did not see', () => {
+    const learned = learnProfile(collected().facts, { target: 't', tool: '0', report: report(), accountValues: ['USER77', 'G1X'] });
+    expect(learned.values).toMatchObject({
+      tokenShape: { kind: 'chars', prefix: 'AcmE', suffix: 'Z', length: 25 },
+      jsonContentType: 'application/json', extraHeaders: ['x-trace'], wrongClientDescription: 'Bad secret for «account»',
+      otherTokenErrorStatus: 415, otherTokenErrorCode: 'invalid_grant', apiRefusalStatus: 403, apiRefusalBody: 'empty',
+    });
+    // "Request rejected" does not say the credentials are missing or malformed (ERR-01): a deviation, not the
+    // target's style, which the conforming stand-in does not copy.
+    expect(learned.values.syntaxDescription).toBeUndefined();
+    expect(learned.latitudes['soap-prefixes']).toEqual({ observed: false, reason: 'not seen: no SOAP answer showed it' });
+    expect(learned.latitudes['error-description-wording']).toEqual({ observed: true, fields: ['wrongClientDescription'], unobservedFields: ['syntaxDescription'] });
+    expect(learned.latitudes['pool-size']).toMatchObject({ observed: false });
+    expect(learned.tokens).toEqual({ lengths: { min: 25, max: 25 }, samples: 5 });
+    // No token, password or account value anywhere in the profile.
+    const text = JSON.stringify(learned);
+    expect(text).not.toMatch(/AcmE0{20}|pw-secret|USER77/);
+  });
+
+  it('ties a deviation to its rule and to the simulator\'s defect that makes it, only where the run broke that rule', () => {
+    const c = new FactCollector([SOAP]);
+    for (let i = 0; i < 4; i++) c.observe({ method: 'POST', url: `${BASE}/v2/auth/token`, headers: { authorization: good, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }, answer(200, `{"access_token":"t${i}xxxxxxxxxxxxxxxx","token_type":"Bearer","expires_in":604800}`));
+    expect(learnProfile(c.facts, { target: 't', tool: '0', report: report([{ id: 'REST-03', status: 'pass' }]) }).deviations).toEqual([]);
+    const broken = learnProfile(c.facts, { target: 't', tool: '0', report: report([{ id: 'REST-03', status: 'fail' }, { id: 'ERR-07', status: 'warn', checks: [{ status: 'warn', message: 'a hang' }] }]) });
+    expect(broken.deviations).toEqual([
+      { rule: 'REST-03', status: 'fail', observed: 'token_type "Bearer"', defect: 'rest03-token-type-capitalized' },
+      { rule: 'ERR-07', status: 'warn', observed: 'a hang' },
+    ]);
+    expect(standIn(broken, { withDeviations: true }).defects).toEqual(['rest03-token-type-capitalized']);
+    expect(standIn(broken).defects).toEqual([]);
+  });
+});
+
+describe('reading a profile file', () => {
+  const valid = { schema: PROFILE_SCHEMA, target: 't', learnedAt: '', tool: '0', values: { jsonContentType: 'application/json' }, latitudes: {}, latency: {}, deviations: [] };
+  it('serves its values over the simulator\'s defaults', () => {
+    expect(standIn(parseLearnedProfile(valid)).profile).toEqual({ ...DEFAULT_PROFILE, jsonContentType: 'application/json' });
+  });
+  it.each([
+    [null, 'is not a JSON object'],
+    [{ ...valid, schema: 'other' }, 'is not a profile of this tool'],
+    [{ ...valid, values: { nope: 1 } }, '"values.nope" is not a freedom the simulator knows'],
+    [{ ...valid, values: { faultStatus: '500' } }, '"values.faultStatus" must be a number'],
+    [{ ...valid, values: { throttle: 'sometimes' } }, '"values.throttle" is "sometimes", which the simulator cannot serve'],
+    [{ ...valid, deviations: undefined }, 'has no "deviations" list'],
+  ])('refuses %j saying what is wrong', (value, message) => {
+    expect(() => parseLearnedProfile(value, 'p.json')).toThrow(ProfileFileError);
+    expect(() => parseLearnedProfile(value, 'p.json')).toThrow(message);
+  });
+});
+
+describe('comparing probe answers', () => {
+  it('counts the aspects of each kind that match, and shows every difference side by side', () => {
+    const kinds = compareProbes(
+      { token: { status: '200', 'content type': 'application/json' }, 'api-call': { status: '200' } },
+      { token: { status: '200', 'content type': 'application/json;charset=UTF-8' }, 'api-call': { status: '200' } },
+    );
+    expect(kinds.map((k) => [k.kind, fidelityOf(k)])).toEqual([['token', 50], ['api-call', 100]]);
+    expect(kinds[0]?.differences).toEqual([{ aspect: 'content type', target: 'application/json', standIn: 'application/json;charset=UTF-8' }]);
+  });
+});
