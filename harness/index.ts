@@ -10,6 +10,7 @@ export { createSimulator } from './msw.ts';
 export { defects, SimCore, startSimServer } from './sim/index.ts';
 export { getRule, rules } from './catalog/index.ts';
 export { ConfigError, loadTargetConfig } from './targets/index.ts';
+export { loadLearnedProfile, ProfileFileError, standIn } from './profile/serve.ts';
 
 export type { RunOptions, RunOutcome, SuiteName } from './runner.ts';
 export type {
@@ -18,3 +19,4 @@ export type {
 export type { Report, RuleResult } from './report/index.ts';
 export type { Rule, RuleId } from './catalog/index.ts';
 export type { TargetConfig } from './targets/index.ts';
+export type { LearnedDeviation, LearnedProfile } from './profile/types.ts';

@@ -92,3 +92,17 @@ describe('comparing probe answers', () => {
     expect(kinds[0]?.differences).toEqual([{ aspect: 'content type', target: 'application/json', standIn: 'application/json;charset=UTF-8' }]);
   });
 });
+
+describe('the in-process simulator (MSW) as a stand-in', () => {
+  it('takes a learned profile, as a file or parsed, with or without its deviations', async () => {
+    const { createSimulator } = await import('../msw.ts');
+    const learned = parseLearnedProfile({
+      schema: PROFILE_SCHEMA, target: 't', learnedAt: '', tool: '0', latitudes: {}, latency: {},
+      values: { jsonContentType: 'application/json', poolSize: 3 },
+      deviations: [{ rule: 'REST-03', status: 'fail', observed: 'token_type "Bearer"', defect: 'rest03-token-type-capitalized' }],
+    });
+    const plain = createSimulator({ profile: learned });
+    expect([plain.core.profile.jsonContentType, plain.accounts.cert.poolSize, [...plain.core.defects]]).toEqual(['application/json', 3, []]);
+    expect([...createSimulator({ profile: learned, withDeviations: true }).core.defects]).toEqual(['rest03-token-type-capitalized']);
+  });
+});
