@@ -4,7 +4,7 @@ import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
 import { parse, parseInteger, parseOnly } from './args.ts';
-import { loadLearnedProfile, ProfileFileError, standIn, type StandIn } from '../profile/serve.ts';
+import { standInOption } from './stand-in-option.ts';
 import { UsageError } from './usage-error.ts';
 
 export const OBSERVE_HELP = `Usage: tds-conformance observe [--upstream sim|cert|<config.json>] [options] [-- <command>]
@@ -105,15 +105,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
     process.stdout.write(`${OBSERVE_HELP}\n`);
     return 0;
   }
-  if (values['with-deviations'] && values['sim-profile'] === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --sim-profile <profile.json>.');
-  if (values['sim-profile'] !== undefined && values.upstream !== 'sim') throw new UsageError(`--sim-profile makes the simulator upstream a stand-in for a learned target: it goes with --upstream sim, not "${values.upstream}".`);
-  let stand: StandIn | undefined;
-  try {
-    stand = values['sim-profile'] === undefined ? undefined : standIn(loadLearnedProfile(values['sim-profile']), { withDeviations: values['with-deviations'] });
-  } catch (err) {
-    if (err instanceof ProfileFileError) throw new UsageError(`${err.message}.`);
-    throw err;
-  }
+  const stand = standInOption(values['sim-profile'], values['with-deviations'], values.upstream === 'sim' ? undefined : `it goes with --upstream sim, not "${values.upstream}"`);
   const dash = args.indexOf('--');
   const command = dash >= 0 ? args.slice(dash + 1).join(' ').trim() : '';
   if (positionals.length > 0 && dash < 0) {

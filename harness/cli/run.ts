@@ -10,7 +10,7 @@ import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.t
 import { checkClient, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
-import { loadLearnedProfile, ProfileFileError, standIn, type StandIn } from '../profile/serve.ts';
+import { standInOption } from './stand-in-option.ts';
 import { UsageError } from './usage-error.ts';
 import { HEADER_NAME } from '../targets/config.ts';
 
@@ -155,15 +155,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   const runs = parseInteger('runs', values.runs, 1);
   const timeout = parseInteger('timeout', values.timeout, 1, MAX_TIMEOUT_MS);
   const throttleWait = parseInteger('throttle-wait', values['throttle-wait'], 0, 3_600);
-  if (values['with-deviations'] && values['sim-profile'] === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --sim-profile <profile.json>.');
-  if (values['sim-profile'] !== undefined && values.target !== 'sim') throw new UsageError(`--sim-profile makes the built-in simulator a stand-in for a learned target: it goes with --target sim, not "${values.target}".`);
-  let stand: StandIn | undefined;
-  try {
-    stand = values['sim-profile'] === undefined ? undefined : standIn(loadLearnedProfile(values['sim-profile']), { withDeviations: values['with-deviations'] });
-  } catch (err) {
-    if (err instanceof ProfileFileError) throw new UsageError(`${err.message}.`);
-    throw err;
-  }
+  const stand = standInOption(values['sim-profile'], values['with-deviations'], values.target === 'sim' ? undefined : `it goes with --target sim, not "${values.target}"`);
   const options: RunOptions = {
     target: values.target,
     suite,

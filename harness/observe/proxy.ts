@@ -109,23 +109,17 @@ function headersFrom(flat: readonly string[]): Record<string, string> {
 const bodyFrom = (body: KeptBody, spool: BodySpool | undefined): string => (typeof body === 'string' ? body : spool!.read(body));
 
 /**
- * A recorded request as it is kept: a few fields of one shape for every exchange, its headers a list of shared
- * strings and its body in the spool (SOAP) or shared with the same body recorded before (REST). `headers` and `body`
- * are built, or read back, when asked for (getters of the class: a spread copy has neither; copy them by name).
+ * A recorded message as it is kept: its headers a list of shared strings and its body in the spool (SOAP) or shared
+ * with the same body recorded before (REST). `headers` and `body` are built, or read back, when asked for (getters of
+ * the class: a spread copy has neither; copy them by name).
  */
-class KeptRequest implements ObservedRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly path: string;
+abstract class KeptMessage {
   readonly #headers: readonly string[];
   readonly #body: KeptBody;
   readonly #spool: BodySpool | undefined;
 
-  constructor(r: ObservedRequest, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
-    this.method = compact(r.method, strings);
-    this.url = compact(r.url, strings);
-    this.path = compact(r.path, strings);
-    this.#headers = flatHeaders(r.headers, strings);
+  constructor(headers: Readonly<Record<string, string>>, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
+    this.#headers = flatHeaders(headers, strings);
     this.#body = body;
     this.#spool = spool;
   }
@@ -139,26 +133,27 @@ class KeptRequest implements ObservedRequest {
   }
 }
 
-/** A recorded answer as it is kept (see {@link KeptRequest}). */
-class KeptResponse implements ObservedResponse {
+/** A recorded request as it is kept: a few fields of one shape for every exchange (see {@link KeptMessage}). */
+class KeptRequest extends KeptMessage implements ObservedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+
+  constructor(r: ObservedRequest, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
+    super(r.headers, body, spool, strings);
+    this.method = compact(r.method, strings);
+    this.url = compact(r.url, strings);
+    this.path = compact(r.path, strings);
+  }
+}
+
+/** A recorded answer as it is kept (see {@link KeptMessage}). */
+class KeptResponse extends KeptMessage implements ObservedResponse {
   readonly status: number;
-  readonly #headers: readonly string[];
-  readonly #body: KeptBody;
-  readonly #spool: BodySpool | undefined;
 
   constructor(r: ObservedResponse, body: KeptBody, spool: BodySpool | undefined, strings: Map<string, string>) {
+    super(r.headers, body, spool, strings);
     this.status = r.status;
-    this.#headers = flatHeaders(r.headers, strings);
-    this.#body = body;
-    this.#spool = spool;
-  }
-
-  get headers(): Readonly<Record<string, string>> {
-    return headersFrom(this.#headers);
-  }
-
-  get body(): string {
-    return bodyFrom(this.#body, this.#spool);
   }
 }
 

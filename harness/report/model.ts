@@ -5,7 +5,7 @@
  */
 import type { LearnedProfile } from '../profile/types.ts';
 import type { AreaId, Level, RuleId, Side, Where } from '../catalog/index.ts';
-import type { CheckFailureDetail, CheckMeta, CheckTrace } from './meta.ts';
+import type { CheckFailureDetail, CheckMeta, CheckThrottle, CheckTrace } from './meta.ts';
 
 /** The version of the `report.json` format; raised when a field changes meaning. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -204,22 +204,12 @@ export interface Resources {
 }
 
 /**
- * Throttling the run met (429, 503, busy faults): waited out by the transport, never judged. Present when the run met
- * any, and always for a live target.
+ * Throttling the run met (429, 503, busy faults), summed over its checks: waited out by the transport, never judged.
+ * Present when the run met any, and always for a live target. `endIntervalMs`: the pause between requests the run's
+ * pace had reached when its last check ended, in ms (0: not slowed).
  */
-export interface Throttling {
-  /** Throttled answers, every attempt counted. */
-  readonly throttled: number;
-  /** Time spent waiting them out, in ms. */
-  readonly waitedMs: number;
-  /** Throttled answers by status (`429`, `503`, `busy`). */
-  readonly statuses: Readonly<Record<string, number>>;
-  /** `Retry-After` values seen (distinct, at most 8). */
-  readonly retryAfter: readonly string[];
-  /** The pause between requests the run's pace had reached when its last check ended, in ms (0: not slowed). */
+export interface Throttling extends Omit<CheckThrottle, 'intervalMs'> {
   readonly endIntervalMs: number;
-  /** Requests still throttled after the run's wait: their checks ended `error` (`RATE_LIMITED`). */
-  readonly gaveUp: number;
 }
 
 /** A conformance test whose title names no catalog rule. */
