@@ -113,6 +113,14 @@ export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly t
     reason: 'SOAP refuses the account\'s password (XPROTO-03 fails), and the document gives a caller no other SOAP credentials (the same ones '
       + 'serve REST and SOAP): no token from TokenCreateRQ exists, so XPROTO-02 cannot be judged',
   },
+  ...([['source-ip-demanded', 'REST-02'], ['soap-token-400-on-rest', 'XPROTO-02']] as const).map(([taker, rule]) => ({
+    defect: 'cred03-single-base64-expected' as const,
+    taker,
+    excused: [rule],
+    // Undecidable: the rule compares a refused request with the same one served, and no REST token is ever served.
+    reason: `the service refuses every correctly built REST credential (CRED-03 fails), so no token request is ever served: ${rule} compares a refusal `
+      + 'with the same request served with one factor changed, and there is none to compare with',
+  })),
   // Gateways in front of the service: where the gateway's own answer replaces the one that shows the defect, the
   // deviation never reaches the wire, and no verdict on it can follow from what a caller receives.
   ...(['gateway-401-page', 'gateway-uniform-401'] as const).map((taker) => ({
