@@ -4,14 +4,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Vitest's order (failed, then longest by the cache of earlier runs, then largest file), but the files that make many
- * whole runs of the suites first: the precision self-test, the latitude property and the live tests that learn
- * profiles or put a gateway in front (test/live/stand-in, gateway, budget-order) take minutes and are small files,
+ * whole runs of the suites first: the precision self-test and the latitude property take minutes and are small files,
  * so on a fresh clone (no cache, as in CI) they would start last and the run would wait for them alone.
  */
 class HeavyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude(\.random)?\.property|live[\\/](stand-in|gateway|budget-order))\.test\.ts$/.test(f.moduleId);
+    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude(\.random)?\.property)\.test\.ts$/.test(f.moduleId);
     return [...sorted.filter(heavy), ...sorted.filter((f) => !heavy(f))];
   }
 }
