@@ -1,3 +1,4 @@
+import { jsonObject } from '../judges/token-answer.ts';
 import { ROOT_RESERVE_TOKENS } from '../registry/registry.ts';
 import type { HttpRequest, Transport } from '../targets/index.ts';
 
@@ -96,7 +97,10 @@ export function localLedger(budget: Pick<Budget, 'tokens' | 'sessions'>, used: B
  * `access_token`, or a SOAP answer without a fault that carries a BinarySecurityToken.
  */
 export function createdBy(kind: 'token' | 'session', res: { readonly status: number; readonly body: string }, soap: boolean): boolean {
-  if (!soap) return kind === 'token' && res.status >= 200 && res.status < 300 && /"access_token"\s*:\s*"[^"]/.test(res.body);
+  if (!soap) {
+    const token = jsonObject(res.body)?.access_token;
+    return kind === 'token' && res.status >= 200 && res.status < 300 && typeof token === 'string' && token !== '';
+  }
   return !/<(?:[\w.-]+:)?Fault[\s>]/.test(res.body) && /BinarySecurityToken[^>]*>\s*[^<\s]/.test(res.body);
 }
 

@@ -4,6 +4,7 @@ import { loadLearnedProfile, ProfileFileError } from '../profile/serve.ts';
 import { startStandIn } from '../profile/stand-in.ts';
 import { Redactor } from '../report/redact.ts';
 import { resolveTarget } from '../run/target.ts';
+import { resolveAccount } from '../targets/config.ts';
 import { toAccount } from '../targets/sim-target.ts';
 import { createTransport } from '../targets/transport.ts';
 import type { Environment } from '../catalog/index.ts';
@@ -53,7 +54,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   if (!config || !endpoints || !accountConfig) throw new UsageError(`the target has no ${env.toUpperCase()} environment with an account: give --env with one it has.`);
   const redactor = new Redactor();
   for (const a of accounts) redactor.add(a.password);
-  const account = accounts[Object.keys(config.accounts).indexOf(env)] ?? accounts[0]!;
+  const account = resolveAccount(accountConfig);
 
   const targetTransport = createTransport({ timeoutMs: config.requestTimeoutMs ?? 15_000, useEnvProxy: true, ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }) });
   const stand = await startStandIn(learned, { withDeviations: values['with-deviations'] });

@@ -11,6 +11,7 @@ import {
 } from '../soap/index.ts';
 import type { Account, HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
 import type { TokenShape } from '../sim/token-shape.ts';
+import { messageIdForm, prefixOf, timestampForm } from './facts.ts';
 
 /** One side of a calibration: where to send, and with which account. */
 export interface CalibrationSide {
@@ -82,13 +83,13 @@ function soapAspects(res: HttpResponse, sentToken?: string): Record<string, stri
   const out: Record<string, string> = { status: String(res.status), 'content type': res.headers['content-type'] ?? '(none)', 'header names': headerNames(res) };
   if (!parsed.ok) return { ...out, envelope: '(no SOAP envelope)' };
   const e = parsed.envelope;
-  out['envelope prefix'] = /<(?:([\w.-]+):)?Envelope[\s>]/.exec(res.body)?.[1] ?? '';
-  out['ebXML prefix'] = /<(?:([\w.-]+):)?MessageHeader[\s>]/.exec(res.body)?.[1] ?? '';
+  out['envelope prefix'] = prefixOf(res.body, 'Envelope') ?? '';
+  out['ebXML prefix'] = prefixOf(res.body, 'MessageHeader') ?? '';
   out.action = e.action ?? '(none)';
   const id = e.messageHeader?.messageData?.messageId;
-  if (id) out['MessageId form'] = /^\d+$/.test(id) ? 'numeric' : /^[0-9a-f-]{36}/i.test(id) ? 'uuid' : 'other';
+  if (id) out['MessageId form'] = messageIdForm(id);
   const ts = e.messageHeader?.messageData?.timestamp;
-  if (ts) out['Timestamp form'] = /(Z|[+-]\d\d:?\d\d)$/.test(ts) ? 'with zone' : 'without zone';
+  if (ts) out['Timestamp form'] = timestampForm(ts) === 'utc' ? 'with zone' : 'without zone';
   const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>/.exec(res.body);
   if (bst) out['BinarySecurityToken attributes'] = (bst[1] ?? '').replace(/\s+/g, ' ').trim().replace(/="[^"]*"/g, '') || '(none)';
   if (e.fault) {

@@ -7,6 +7,7 @@
  */
 import { classifySoap, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
 import { decodeAuthorization } from '../credentials/index.ts';
+import { jsonObject } from '../judges/token-answer.ts';
 import { parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
 import type { HttpRequest, HttpResponse } from '../targets/index.ts';
 import { emptyFacts, MAX_DURATIONS, MAX_TOKENS, MAX_VALUES, type ProfileFacts } from './fact-counts.ts';
@@ -23,14 +24,8 @@ function count(facts: ProfileFacts, name: string, value: string | number | boole
   byValue[key] = (byValue[key] ?? 0) + 1;
 }
 
-function json(body: string): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(body) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** A request header, whatever the letter case of its name. */
+const headerOf = (req: HttpRequest, name: string): string | undefined => Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
 
 const pathOf = (url: string) => {
   try {
@@ -41,12 +36,17 @@ const pathOf = (url: string) => {
 };
 
 /** The prefix of an element as written in `xml` (`soap-env` of `<soap-env:Envelope`), or '' for none. */
-function prefixOf(xml: string, local: string): string | undefined {
+export function prefixOf(xml: string, local: string): string | undefined {
   const m = new RegExp(`<(?:([\\w.-]+):)?${local}[\\s>/]`).exec(xml);
   return m ? (m[1] ?? '') : undefined;
 }
 
 const UUIDISH = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** How an eb:MessageId of an answer is written (latitude `soap-header-details`). */
+export const messageIdForm = (id: string): 'numeric' | 'uuid' | 'other' => (/^\d+$/.test(id) ? 'numeric' : UUIDISH.test(id) ? 'uuid' : 'other');
+/** Whether an eb:Timestamp of an answer names its zone (latitude `soap-header-details`). */
+export const timestampForm = (ts: string): 'utc' | 'zoneless' => (/(Z|[+-]\d\d:?\d\d)$/.test(ts) ? 'utc' : 'zoneless');
 const TOKEN_ERROR_FORM = 'application/x-www-form-urlencoded';
 
 /** Collects the facts of every exchange of a run (in a worker), as the tracing transport hands them over. */
@@ -83,10 +83,10 @@ export class FactCollector {
 
   #token(req: HttpRequest, res: HttpResponse): void {
     this.#duration('token', res.durationMs);
-    const body = json(res.body);
+    const body = jsonObject(res.body);
     const type = res.headers['content-type'];
-    const requestType = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-    const authorization = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+    const requestType = headerOf(req, 'content-type');
+    const authorization = headerOf(req, 'authorization');
     const credentials = decodeAuthorization(authorization);
     const grantOk = /(?:^|&)grant_type=client_credentials(?:&|$)/.test(req.body ?? '');
     if (body && type) count(this.facts, 'jsonContentType', type);
@@ -121,10 +121,10 @@ export class FactCollector {
 
   #rest(req: HttpRequest, res: HttpResponse): void {
     this.#duration('rest', res.durationMs);
-    const authorization = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] ?? '';
+    const authorization = headerOf(req, 'authorization') ?? '';
     if (!/^Bearer \S+$/.test(authorization) || (res.status !== 401 && res.status !== 403)) return;
     count(this.facts, 'apiRefusalStatus', res.status);
-    const body = json(res.body);
+    const body = jsonObject(res.body);
     count(this.facts, 'apiRefusalBody', res.body.trim() === '' ? 'empty' : typeof body?.errorCode === 'string' ? 'public' : typeof body?.error === 'string' ? 'oauth' : 'other');
   }
 
@@ -146,8 +146,8 @@ export class FactCollector {
     if (env !== undefined) count(this.facts, 'soapEnvPrefix', env);
     if (eb !== undefined) count(this.facts, 'ebPrefix', eb);
     const data = answer.messageHeader?.messageData;
-    if (data?.messageId) count(this.facts, 'responseMessageId', /^\d+$/.test(data.messageId) ? 'numeric' : UUIDISH.test(data.messageId) ? 'uuid' : 'other');
-    if (data?.timestamp) count(this.facts, 'responseTimestamp', /(Z|[+-]\d\d:?\d\d)$/.test(data.timestamp) ? 'utc' : 'zoneless');
+    if (data?.messageId) count(this.facts, 'responseMessageId', messageIdForm(data.messageId));
+    if (data?.timestamp) count(this.facts, 'responseTimestamp', timestampForm(data.timestamp));
     const action = request.envelope.action;
     const sentToken = /<(?:[\w.-]+:)?BinarySecurityToken[^>]*>\s*([^<\s]+)\s*</.exec(sent)?.[1];
     if (answer.fault) {

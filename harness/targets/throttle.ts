@@ -1,5 +1,6 @@
 import { DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/fault-codes.ts';
-import { STACK_MARKERS } from '../classify/fault-codes.ts';
+import { classifySoap } from '../classify/soap-answer.ts';
+import { parseEnvelope } from '../soap/parse-envelope.ts';
 import { TransportError, type HttpRequest, type HttpResponse, type Transport } from './transport.ts';
 
 /**
@@ -59,18 +60,10 @@ export function throttleOf(req: Pick<HttpRequest, 'body'>, res: Pick<HttpRespons
   return undefined;
 }
 
-/** A SOAP fault whose code (by its local part) is a busy one, or whose StackTrace carries a busy marker. */
+/** A SOAP fault the one classifier (harness/classify) reads as busy: by its code, else its StackTrace marker. */
 export function isBusyFault(body: string, codes: FaultCodes = DEFAULT_FAULT_CODES): boolean {
-  const code = /<(?:[\w.-]+:)?faultcode\b[^>]*>\s*([^<]*?)\s*<\//.exec(body)?.[1];
-  if (code === undefined) return false;
-  const local = (c: string) => c.slice(c.indexOf(':') + 1);
-  if (codes.busy.some((c) => local(c) === local(code))) return true;
-  // A fault with a code of another list is what that list says, whatever its StackTrace.
-  const lists = [codes.invalidToken, codes.authentication, codes.notAuthorized, codes.poolFull, codes.unknownAction];
-  if (lists.some((l) => l.some((c) => local(c) === local(code)))) return false;
-  const busy = STACK_MARKERS.find((m) => m.kind === 'busy');
-  const first = STACK_MARKERS.find((m) => m.marker.test(body));
-  return busy !== undefined && first === busy;
+  const parsed = parseEnvelope(body);
+  return parsed.ok && classifySoap({ status: 500, envelope: parsed.envelope }, codes).kind === 'busy';
 }
 
 /** `Retry-After` in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3); `undefined` when absent or unreadable. */
@@ -99,42 +92,21 @@ export function rateLimited(req: HttpRequest, status: string, retryAfter: string
   );
 }
 
-/** This process's throttle counters: the run's (`total`) and the current check's (`check`). */
-const total = emptyThrottleStats();
+/** The current check's throttle counters, and the pace this process's transport is at. */
 let check: ThrottleStats | undefined;
+let pace = 0;
 
-/** Starts counting a check's throttles (the check runner calls it); returns what the previous one counted. */
-export function throttleScope(): ThrottleStats {
-  const ended = check ?? emptyThrottleStats();
+/** Starts counting a check's throttles (the check runner calls it). */
+export function throttleScope(): void {
   check = emptyThrottleStats();
-  check.intervalMs = total.intervalMs;
-  return ended;
 }
 
 /** The counters of the current check, ended: the pace is the transport's pace now. */
 export function endThrottleScope(): ThrottleStats | undefined {
   const ended = check;
   check = undefined;
-  if (!ended) return undefined;
-  ended.intervalMs = total.intervalMs;
+  if (ended) ended.intervalMs = pace;
   return ended;
-}
-
-/** The whole process's counters (for tests and the bench). */
-export function processThrottleStats(): Readonly<ThrottleStats> {
-  return total;
-}
-
-function count(status: string, retryAfter: string | undefined): void {
-  for (const s of check ? [total, check] : [total]) {
-    s.throttled++;
-    s.statuses[status] = (s.statuses[status] ?? 0) + 1;
-    if (retryAfter !== undefined && !s.retryAfter.includes(retryAfter) && s.retryAfter.length < 8) s.retryAfter.push(retryAfter);
-  }
-}
-
-function waited(ms: number): void {
-  for (const s of check ? [total, check] : [total]) s.waitedMs += ms;
 }
 
 /** A transport that waits out throttles and resends (see the module's comment). */
@@ -152,12 +124,14 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
   let interval = 0;
   let nextAt = 0;
   const own = emptyThrottleStats();
+  /** The transport's own counters, and the current check's. */
+  const counters = () => (check ? [own, check] : [own]);
   const setInterval = (ms: number) => {
     interval = ms < minInterval / 20 ? 0 : Math.min(maxInterval, ms);
-    total.intervalMs = own.intervalMs = interval;
+    pace = own.intervalMs = interval;
     if (check) check.intervalMs = interval;
   };
-  const pace = async () => {
+  const waitTurn = async () => {
     if (interval === 0) return;
     const t = now();
     const at = Math.max(t, nextAt);
@@ -169,7 +143,7 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
     async request(req) {
       let waitedMs = 0;
       for (let attempt = 1; ; attempt++) {
-        await pace();
+        await waitTurn();
         const res = await inner.request(req);
         const status = throttleOf(req, res, codes);
         if (status === undefined) {
@@ -177,23 +151,22 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
           return res;
         }
         const retryAfter = res.headers['retry-after'];
-        count(status, retryAfter);
-        own.throttled++;
-        own.statuses[status] = (own.statuses[status] ?? 0) + 1;
+        for (const s of counters()) {
+          s.throttled++;
+          s.statuses[status] = (s.statuses[status] ?? 0) + 1;
+          if (retryAfter !== undefined && !s.retryAfter.includes(retryAfter) && s.retryAfter.length < 8) s.retryAfter.push(retryAfter);
+        }
         setInterval(Math.max(interval * 2, minInterval));
         const hinted = retryAfterMs(retryAfter, now());
         const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
         const wait = hinted ?? backoff / 2 + random() * (backoff / 2);
         if (waitedMs + wait > maxWaitMs) {
-          own.gaveUp++;
-          total.gaveUp++;
-          if (check) check.gaveUp++;
+          for (const s of counters()) s.gaveUp++;
           throw rateLimited(req, status, retryAfter, waitedMs, attempt);
         }
         await sleep(wait);
         waitedMs += wait;
-        own.waitedMs += wait;
-        waited(wait);
+        for (const s of counters()) s.waitedMs += wait;
       }
     },
     close: () => inner.close(),
