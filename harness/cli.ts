@@ -1,5 +1,6 @@
 // Each command's module is loaded when it runs (`--help` and `rules` load no runner, simulator or Vitest); the error
 // classes come from the small modules that define them.
+import { startWorkerEarly } from './run/worker-pool.ts';
 import { UsageError } from './cli/usage-error.ts';
 import { mark } from './timing.ts';
 import { BaselineError, ReportFileError, ReportWriteError } from './report/errors.ts';
@@ -43,6 +44,15 @@ function toleratePipeErrors(): void {
   for (const stream of [process.stdout, process.stderr]) if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
 }
 
+/**
+ * A run's first test worker starts before the CLI loads the run's modules (harness/run/worker-pool.ts): it loads its
+ * runtime while this process loads Vitest. Not for `--help`.
+ */
+function startWorker(args: readonly string[]): void {
+  if (args.includes('--help') || args.includes('-h')) return;
+  startWorkerEarly();
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   mark('cli-start');
   toleratePipeErrors();
@@ -50,8 +60,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case 'run':
+        startWorker(args);
         return await (await import('./cli/run.ts')).runCommand(args);
       case 'selftest':
+        startWorker(args);
         return await (await import('./cli/selftest.ts')).selftestCommand(args);
       case 'serve':
         return await (await import('./cli/serve.ts')).serveCommand(args);

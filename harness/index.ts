@@ -12,7 +12,7 @@ export { getRule, rules } from './catalog/index.ts';
 export { ConfigError, loadTargetConfig } from './targets/index.ts';
 export { loadLearnedProfile, ProfileFileError, standIn } from './profile/serve.ts';
 
-export type { RunOptions, RunOutcome, SuiteName } from './runner.ts';
+export type { RunOptions, RunOutcome, SessionOptions, SuiteName } from './runner.ts';
 export type {
   ClientAdapter, ConfigureRequest, DriverAnswer, DriverError, DriverErrorKind, DriverRequest, RestCallResult, SessionOpenResult, SoapCallResult,
 } from './clients/protocol.ts';

@@ -7,3 +7,4 @@ export { LIVE_DEFAULT_RUNS } from './run/options.ts';
 export { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './run/selection.ts';
 export { resolveTarget } from './run/target.ts';
 export { ConformanceSession, runConformance } from './run/session.ts';
+export type { SessionOptions } from './run/session.ts';

@@ -7,10 +7,16 @@
 import { registryClient, type RegisteredSession, type RegistryClient } from '../registry/index.ts';
 import type { RouteOutcome } from '../registry/registry.ts';
 import type { RunConfig } from '../run-config.ts';
+import { onNewRun } from '../run-scope.ts';
 import { BudgetExhausted, LIVE_BUDGET, localLedger, RunInterrupted, type BudgetState, type Ledger } from './budget.ts';
 
 let client: { readonly url: string; readonly client: RegistryClient } | undefined;
 const localUsed: BudgetState = { tokens: 0, sessions: 0 };
+onNewRun(() => {
+  client = undefined;
+  localUsed.tokens = 0;
+  localUsed.sessions = 0;
+});
 
 function clientFor(run: RunConfig): RegistryClient | undefined {
   const endpoint = run.registry;

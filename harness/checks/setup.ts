@@ -7,6 +7,10 @@ import { closeTarget, runConfig } from './target.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
 import { flushFacts } from './profile-facts.ts';
 import { mark } from '../timing.ts';
+import { enterRun } from '../run-scope.ts';
+
+// A worker kept from an earlier run of the session forgets what the harness's modules kept for that run.
+enterRun(runConfig().trace?.runId ?? 'default');
 
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());

@@ -1,3 +1,4 @@
+import { onNewRun } from '../run-scope.ts';
 import {
   buildRequest, makeRequestHeader, maskEnvelope, otaPingRQBody, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody,
   tokenCreateRQBody, usernameToken, type EnvelopeValidator, type RequestSecurity, type RequestStyle, type SoapBody,
@@ -226,6 +227,11 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
 }
 
 let freshAccounts = 0;
+onNewRun(() => {
+  sequence = 0;
+  freshAccounts = 0;
+  ledgers.clear();
+});
 
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange> {
   const x = await soapCall(ctx, session.env, {

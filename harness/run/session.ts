@@ -18,6 +18,7 @@ import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, ty
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
 import { redactorFor, resolveTarget } from './target.ts';
 import { mark } from '../timing.ts';
+import { WorkerKeeper } from './worker-pool.ts';
 
 /** Forwards Vitest's reporter calls to the reporter of the current run (one Vitest instance serves many runs). */
 class SwitchReporter implements Reporter {
@@ -58,6 +59,18 @@ function simWorkers(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
 
+/** How a session is opened (see {@link ConformanceSession.open}). */
+export interface SessionOptions {
+  readonly shard?: Shard | undefined;
+  /** The suites' files run in an order shuffled with this seed; Vitest's own order when left out. */
+  readonly fileOrderSeed?: number;
+  /**
+   * Keep the test worker from one run to the next (the default): false forks a worker for every run, as Vitest does
+   * (the tests that prove keeping it changes no verdict).
+   */
+  readonly reuseWorkers?: boolean;
+}
+
 /**
  * One Vitest instance that runs the conformance suites many times (a self-test runs one defect after another):
  * each run gets its own configuration, name pattern and reporter. Live targets get one worker and no isolation, so
@@ -66,57 +79,72 @@ function simWorkers(): number {
 export class ConformanceSession {
   readonly #vitest: Vitest;
   readonly #switch: SwitchReporter;
-  private constructor(vitest: Vitest, reporter: SwitchReporter) {
+  readonly #workers: WorkerKeeper;
+  private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper) {
     this.#vitest = vitest;
     this.#switch = reporter;
+    this.#workers = workers;
   }
 
-  /**
-   * `fileOrderSeed`: the suites' files run in an order shuffled with this seed (tests that prove no verdict depends
-   * on the order the files run in); Vitest's own order when left out.
-   */
-  static async open(kind: 'sim' | 'live' = 'sim', options: { readonly shard?: Shard | undefined; readonly fileOrderSeed?: number } = {}): Promise<ConformanceSession> {
+  /** How the session's test workers were had: forked, taken ready (started ahead), kept from an earlier run. */
+  get workerStats(): { readonly forked: number; readonly spares: number; readonly reused: number } {
+    return { ...this.#workers.stats };
+  }
+
+  /** Opens a session: Vitest loaded, its first test worker started. */
+  static async open(kind: 'sim' | 'live' = 'sim', options: SessionOptions = {}): Promise<ConformanceSession> {
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
     // Loaded when a run starts, not at the top: the CLI checks its input (and answers a bad one, or `--help`) before
     // paying for Vitest.
     mark('session-open');
+    // The first test worker starts now, beside Vitest's loading (or was started by the CLI); a session of many runs
+    // keeps its workers from one run to the next (harness/run/worker-pool.ts).
+    const workers = new WorkerKeeper({ reuse: options.reuseWorkers ?? true });
+    workers.prespawn();
     const { createVitest } = await import('vitest/node');
-    const vitest = await createVitest(
-      'test',
-      {
-        // The `conformance` project of vitest.config.ts, given inline: no config file to bundle at start-up, and the
-        // same settings whether the suites run from the sources (.ts) or compiled (dist/, .js).
-        root: CODE_ROOT,
-        config: false,
-        name: 'conformance',
-        include: [`suites/**/*.test${CODE_EXT}`],
-        setupFiles: [`./harness/fastcheck-setup${CODE_EXT}`, `./harness/checks/setup${CODE_EXT}`],
-        testTimeout: 30_000,
-        hookTimeout: 30_000,
-        watch: false,
-        reporters: [reporter],
-        passWithNoTests: true,
-        // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
-        // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
-        isolate: false,
-        ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
-        ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
-        ...(options.fileOrderSeed !== undefined && { sequence: { shuffle: { files: true, tests: false }, seed: options.fileOrderSeed } }),
-        // Compiled, the harness's modules are plain ES modules: Node imports them as they are (as it does the packages
-        // of node_modules), instead of Vite transforming each one in every worker. The test files stay Vitest's.
-        ...(CODE_EXT === '.js' && { server: { deps: { external: [EXTERNAL_HARNESS] } } }),
-      },
-      {},
-      {},
-    );
-    await vitest.standalone();
+    let vitest: Vitest;
+    try {
+      vitest = await createVitest(
+        'test',
+        {
+          // The `conformance` project of vitest.config.ts, given inline: no config file to bundle at start-up, and the
+          // same settings whether the suites run from the sources (.ts) or compiled (dist/, .js).
+          root: CODE_ROOT,
+          config: false,
+          name: 'conformance',
+          include: [`suites/**/*.test${CODE_EXT}`],
+          setupFiles: [`./harness/fastcheck-setup${CODE_EXT}`, `./harness/checks/setup${CODE_EXT}`],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          watch: false,
+          reporters: [reporter],
+          passWithNoTests: true,
+          pool: workers.pool(),
+          // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
+          // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
+          isolate: false,
+          ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
+          ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
+          ...(options.fileOrderSeed !== undefined && { sequence: { shuffle: { files: true, tests: false }, seed: options.fileOrderSeed } }),
+          // Compiled, the harness's modules are plain ES modules: Node imports them as they are (as it does the packages
+          // of node_modules), instead of Vite transforming each one in every worker. The test files stay Vitest's.
+          ...(CODE_EXT === '.js' && { server: { deps: { external: [EXTERNAL_HARNESS] } } }),
+        },
+        {},
+        {},
+      );
+      await vitest.standalone();
+    } catch (err) {
+      await workers.close();
+      throw err;
+    }
     mark('vitest-ready');
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-    return new ConformanceSession(vitest, reporter);
+    return new ConformanceSession(vitest, reporter, workers);
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
@@ -273,6 +301,7 @@ export class ConformanceSession {
   }
 
   async close(): Promise<void> {
+    await this.#workers.close();
     await this.#vitest.close();
     mark('session-closed');
   }

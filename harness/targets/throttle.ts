@@ -2,6 +2,7 @@ import { DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/fault-codes.ts
 import { classifySoap } from '../classify/soap-answer.ts';
 import { parseEnvelope } from '../soap/parse-envelope.ts';
 import { TransportError, type HttpRequest, type HttpResponse, type Transport } from './transport.ts';
+import { onNewRun } from '../run-scope.ts';
 
 /**
  * Backpressure, owned by the transport: an answer that says "not processed now" — `429` (any body, with or without
@@ -95,6 +96,10 @@ export function rateLimited(req: HttpRequest, status: string, retryAfter: string
 /** The current check's throttle counters, and the pace this process's transport is at. */
 let check: ThrottleStats | undefined;
 let pace = 0;
+onNewRun(() => {
+  check = undefined;
+  pace = 0;
+});
 
 /** Starts counting a check's throttles (the check runner calls it). */
 export function throttleScope(): void {

@@ -1,3 +1,4 @@
+import { onNewRun } from '../../../harness/run-scope.ts';
 import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
@@ -16,6 +17,7 @@ export interface SessionAccount {
 }
 
 let accounts = 0;
+onNewRun(() => (accounts = 0));
 
 /**
  * On a target that can create accounts (the simulator), a fresh one with the given pool and timeout, so that no other

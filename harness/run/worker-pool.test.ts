@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Report } from '../report/index.ts';
+import { ConformanceSession, type RunOptions } from '../runner.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * A SOAP rule's run with its traffic (--report-har): the numbers its requests' ConversationIds
+ * (`tds-conformance-<pid>-<n>`) and MessageIds (`<pid>-<n>@tds-conformance`) carry, which the worker counts.
+ */
+async function run(session: ConformanceSession, extra: Partial<RunOptions> = {}): Promise<{ report: Report; ids: { pid: number; n: number }[] }> {
+  const outDir = mkdtempSync(join(tmpdir(), 'tds-worker-pool-'));
+  dirs.push(outDir);
+  const { report } = await session.run({ target: 'sim', only: ['STOK-01'], runs: 1, outDir, reportHar: true, quiet: true, log: () => {}, ...extra });
+  const har = JSON.parse(readFileSync(join(outDir, 'traffic.har'), 'utf8')) as { log: { entries: { request: { postData?: { text?: string } } }[] } };
+  const ids = har.log.entries.flatMap((e) => [...(e.request.postData?.text ?? '').matchAll(/tds-conformance-(\d+)-(\d+)<|>(\d+)-(\d+)@tds-conformance</g)].map((m) => ({ pid: Number(m[1] ?? m[3]), n: Number(m[2] ?? m[4]) })));
+  return { report, ids };
+}
+
+const statuses = (r: Report) => Object.fromEntries(r.rules.map((x) => [x.id, x.status]));
+
+describe('the test workers of a session', () => {
+  it('the first run takes the worker started before Vitest was loaded; the next runs get the same worker, with none of the last run\'s state', async () => {
+    const session = await ConformanceSession.open('sim');
+    try {
+      const first = await run(session);
+      const second = await run(session);
+      const third = await run(session, { defects: ['stok01-no-token'] });
+      expect(session.workerStats).toEqual({ forked: 1, spares: 1, reused: 2 });
+      expect(first.ids.length).toBeGreaterThan(0);
+      // One worker process made every run's requests…
+      expect(new Set([...first.ids, ...second.ids, ...third.ids].map((i) => i.pid)).size).toBe(1);
+      // …and each run numbered its messages from 1 again: what the harness's modules kept for a run (here the
+      // message counter; also the budget, the sessions' ledgers, the transport's pace) was reset when the next began.
+      for (const r of [first, second, third]) expect(Math.min(...r.ids.map((i) => i.n))).toBe(1);
+      expect(statuses(first.report)['STOK-01']).toBe('pass');
+      expect(statuses(second.report)).toEqual(statuses(first.report));
+      expect(statuses(third.report)['STOK-01']).toBe('fail');
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
+  it('a run that asks for another environment gets a fresh worker, as does every run with reuseWorkers: false', async () => {
+    const session = await ConformanceSession.open('sim');
+    try {
+      await run(session);
+      process.env['TDS_WORKER_POOL_TEST'] = '1';
+      const other = await run(session);
+      delete process.env['TDS_WORKER_POOL_TEST'];
+      expect(session.workerStats).toEqual({ forked: 2, spares: 1, reused: 0 });
+      expect(statuses(other.report)['STOK-01']).toBe('pass');
+    } finally {
+      delete process.env['TDS_WORKER_POOL_TEST'];
+      await session.close();
+    }
+    const fresh = await ConformanceSession.open('sim', { reuseWorkers: false });
+    try {
+      const a = await run(fresh);
+      const b = await run(fresh);
+      expect(fresh.workerStats).toEqual({ forked: 2, spares: 1, reused: 0 });
+      expect(a.ids[0]?.pid).not.toBe(b.ids[0]?.pid);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+});
+
+describe('the worker the CLI starts early', () => {
+  const bin = join(import.meta.dirname, '..', '..', 'bin', 'tds-conformance.js');
+  function cli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, _stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr });
+      });
+    });
+  }
+
+  /** The processes whose environment holds `mark` (Linux's /proc). */
+  function marked(mark: string): number[] {
+    const found: number[] = [];
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark)) found.push(Number(pid));
+      } catch {
+        // a process that ended meanwhile, or one we may not read
+      }
+    }
+    return found;
+  }
+
+  it('is the worker the run gets: it was forked as Vitest forks its workers', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'tds-worker-pool-'));
+    dirs.push(outDir);
+    const { code, stderr } = await cli(['run', '--only', 'REST-03', '--quiet', '--out', outDir], { TDS_TIMING: '1' });
+    expect(code).toBe(0);
+    expect(stderr).toContain('worker-spare-taken');
+    expect(stderr).not.toContain('worker-not-taken');
+  }, 60_000);
+
+  it.runIf(process.platform === 'linux')('does not hold the CLI open, and is gone once the CLI stopped on a usage error', async () => {
+    const mark = `TDS_WORKER_POOL_MARK=${process.pid}-${Date.now()}`;
+    const { code, stderr } = await cli(['run', '--only', 'NOPE-99'], { TDS_WORKER_POOL_MARK: mark.split('=')[1]! });
+    expect(code).toBe(2);
+    expect(stderr).toContain('NOPE-99');
+    let left = marked(mark);
+    for (let i = 0; i < 20 && left.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = marked(mark);
+    }
+    expect(left).toEqual([]);
+  }, 60_000);
+});
