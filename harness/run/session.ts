@@ -232,8 +232,9 @@ export class ConformanceSession {
     };
     this.#vitest.provide('tdsRun', run);
     const pattern = options.replay ? exactTitlePattern(options.replay.check) : options.only && selection.length > 0 ? titlePattern(selection) : undefined;
-    if (pattern) this.#vitest.setGlobalTestNamePattern(new RegExp(pattern));
-    else this.#vitest.resetGlobalTestNamePattern();
+    // The pattern goes with each test file the run asks for, not into Vitest's configuration: the configuration a
+    // worker is started with stays the same from run to run, so that the next run can keep the worker.
+    this.#vitest.resetGlobalTestNamePattern();
     this.#switch.current = reporter;
     // What the checks left open (a worker that ended, a close that got no answer) is closed before the report, and
     // the run's traffic is written (a failure to write it is a run error of the report).
@@ -247,7 +248,8 @@ export class ConformanceSession {
     const outcome = (async (): Promise<RunOutcome> => {
       try {
         const files = filesFor(selection, suite);
-        const specs = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+        const found = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
+        const specs = pattern ? found.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : found;
         mark('run-start');
         if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
         else {

@@ -48,6 +48,20 @@ describe('the test workers of a session', () => {
     }
   }, 120_000);
 
+  it('a kept worker runs the checks each run selects (--only), not those of the run it was started for', async () => {
+    const session = await ConformanceSession.open('sim');
+    try {
+      const stok = await run(session);
+      const rest = await run(session, { only: ['REST-03'] });
+      expect(session.workerStats).toEqual({ forked: 1, spares: 1, reused: 1 });
+      expect(statuses(stok.report)).toMatchObject({ 'STOK-01': 'pass', 'REST-03': 'skipped' });
+      expect(rest.report.rules.find((r) => r.id === 'REST-03')).toMatchObject({ status: 'pass' });
+      expect(rest.report.rules.find((r) => r.id === 'STOK-01')).toMatchObject({ notSelected: true });
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
   it('a run that asks for another environment gets a fresh worker, as does every run with reuseWorkers: false', async () => {
     const session = await ConformanceSession.open('sim');
     try {

@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isatty } from 'node:tty';
+import { serialize } from 'node:v8';
 import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
 import { CODE_EXT } from '../package-info.ts';
 import { mark } from '../timing.ts';
@@ -48,9 +49,13 @@ const PRELOAD: readonly string[] = CODE_EXT === '.js' ? ['--import', pathToFileU
 
 const spawnKey = (s: Spawn): string => JSON.stringify([s.entry, s.execArgv, Object.entries(s.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 
-/** What a `start` request asks of a worker, without the IDs Vitest numbers each run with. */
+/**
+ * What a `start` request asks of a worker, without the IDs Vitest numbers each run with: the bytes of its
+ * configuration and test environment as the worker receives them (the channel's structured clone, which keeps what
+ * JSON would lose, such as the RegExp of the test name pattern a run selects its checks with).
+ */
 function startKey(message: WorkerRequest & { type: 'start' }): string {
-  return JSON.stringify([message.options, message.context]);
+  return serialize([message.options, message.context]).toString('base64');
 }
 
 interface Kept {
