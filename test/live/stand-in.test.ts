@@ -17,7 +17,6 @@ import { startStandIn } from '../../harness/profile/stand-in.ts';
 import { PROFILE_FILE, type LearnedProfile } from '../../harness/profile/types.ts';
 import type { Report } from '../../harness/report/model.ts';
 import { ConformanceSession } from '../../harness/run/session.ts';
-import { runConformance } from '../../harness/runner.ts';
 import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
 import { conformingProfile, DEFAULT_PROFILE, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 import { toAccount } from '../../harness/targets/sim-target.ts';
@@ -27,10 +26,14 @@ import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writ
 afterEach(cleanUp);
 
 let session: ConformanceSession;
+/** The stand-ins' runs: one session on the simulator for the file (each run is its own). */
+let simSession: ConformanceSession;
 beforeAll(async () => {
-  session = await ConformanceSession.open('live');
+  [session, simSession] = await Promise.all([ConformanceSession.open('live'), ConformanceSession.open('sim')]);
 }, 60_000);
-afterAll(async () => session?.close());
+afterAll(async () => {
+  await Promise.all([session?.close(), simSession?.close()]);
+});
 
 /** The simulator with `profile` (and `defects`) served as a live target: its config, accounts and endpoints. */
 async function target(profile: LatitudeProfile, defects: readonly string[] = []) {
@@ -121,7 +124,7 @@ describe('a stand-in with the target\'s deviations fails the same rules', () => 
     const faithful = standIn(learned, { withDeviations: true });
     expect(plain.defects).toEqual([]);
     expect(faithful.defects).toEqual([defect]);
-    const run = async (s: typeof plain) => (await runConformance({ target: 'sim', profile: s.profile, defects: s.defects, runs: 1, outDir: '', write: false, quiet: true, log: () => {} })).report;
+    const run = async (s: typeof plain) => (await simSession.run({ target: 'sim', profile: s.profile, defects: s.defects, runs: 1, outDir: '', write: false, quiet: true, log: () => {} })).report;
     expect(broken(await run(plain))).toEqual([]);
     expect(broken(await run(faithful))).toEqual(broken(report));
   }, 120_000);
