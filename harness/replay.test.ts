@@ -3,12 +3,21 @@
  * run the suites against the simulator with a defect, take the failed check's replay command from the report,
  * parse it as the CLI would, run it, and compare.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseReplayCommand } from './cli/run.ts';
 import type { FailedCheck, Report } from './report/index.ts';
-import { runConformance } from './runner.ts';
+import { ConformanceSession, type RunOptions, type RunOutcome } from './runner.ts';
 
 const quietly = { outDir: '', write: false, quiet: true, log: () => {} } as const;
+
+// One session for the file; the replay runs in the worker the first run was made in (kept between runs), so a
+// failure reproduced here is reproduced without anything the first run left behind.
+let session: ConformanceSession | undefined;
+afterAll(async () => session?.close());
+async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  session ??= await ConformanceSession.open('sim');
+  return session.run(options);
+}
 
 function failedChecks(report: Report): FailedCheck[] {
   return report.rules.flatMap((r) => r.checks.filter((c): c is FailedCheck => c.status === 'fail' || c.status === 'warn'));

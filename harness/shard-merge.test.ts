@@ -12,10 +12,16 @@ import { renderMatrixMarkdown } from './report/matrix.ts';
 import { mergeShards } from './report/merge.ts';
 import { Redactor } from './report/redact.ts';
 import { writeReports } from './report/write.ts';
-import { runConformance, type RunOptions } from './runner.ts';
+import { ConformanceSession, runConformance, type RunOptions } from './runner.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-merge-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The unsharded runs share one session (a shard's run opens its own: the shard is a session's setting).
+let session: ConformanceSession | undefined;
+const unsharded = async (options: RunOptions) => (session ??= await ConformanceSession.open('sim')).run(options);
+afterAll(async () => {
+  await session?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 // Rules whose checks are spread over several suite files, one of them broken by a defect: a fail, passes, and checks
 // skipped for a failed prerequisite, in more than one shard.
@@ -30,7 +36,7 @@ const ran = (r: Report) => r.rules.flatMap((rule) => rule.checks).filter((c) => 
 
 describe('run --shard and merge', () => {
   it('REST-02, REST-03, ERR-01, SOAP-02: merged shards give the verdicts, checks and exit code of one unsharded run', async () => {
-    const whole = (await runConformance(RUN)).report;
+    const whole = (await unsharded(RUN)).report;
     const shards = [(await runConformance({ ...RUN, shard: { index: 1, count: 2 } })).report, (await runConformance({ ...RUN, shard: { index: 2, count: 2 } })).report];
     // Each shard ran a part: neither alone has every check.
     for (const shard of shards) {
@@ -54,8 +60,8 @@ describe('run --shard and merge', () => {
   }, 120_000);
 
   it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {
-    const base = (await runConformance({ ...RUN, only: ['REST-03'], defects: [] })).report;
-    const broken = (await runConformance({ ...RUN, only: ['REST-03'] })).report;
+    const base = (await unsharded({ ...RUN, only: ['REST-03'], defects: [] })).report;
+    const broken = (await unsharded({ ...RUN, only: ['REST-03'] })).report;
     const a = (await writeReports(base, join(dir, 'a'), new Redactor())).files.json;
     const b = (await writeReports(broken, join(dir, 'b'), new Redactor())).files.json;
     const out = join(dir, 'matrix');
