@@ -7,8 +7,10 @@
  * - the default run (`tds-conformance run`) against its floor: the run's own HTTP exchanges (its traffic.har's
  *   requests and answers) made as cheaply as Node can — node:http, a keep-alive agent, one at a time — in a fresh Node
  *   process (bench/floor.mjs), process start included; its peak memory (GNU time) and the whole process tree's;
- * - a one-rule run (`--only REST-03`, the fixed cost of any run) against its floor, and where its time goes
- *   (bench/fixed-cost.ts: the phases TDS_TIMING marks);
+ * - a one-rule run (`--only REST-03`, the fixed cost of any run) against its floor and against `--help`, and where its
+ *   time goes (bench/fixed-cost.ts: the phases TDS_TIMING marks);
+ * - a session's runs (bench/session-runs.mjs: the self-test's way, many runs in one session) with the test worker
+ *   kept from one run to the next, against a worker forked for each run;
  * - `--suite all`;
  * - `--runs 1000` against `--runs 100`, with every check passing and with one failing (a simulator defect);
  * - the simulator against a plain `node:http` server (requests per second over loopback);
@@ -47,12 +49,12 @@ const { values } = parseArgs({
 });
 
 /**
- * `--only help,default,one-rule,suite-all,runs,sim,redaction,validation,soak,observe`: the parts to measure (all by
+ * `--only help,default,one-rule,session,suite-all,runs,sim,redaction,validation,soak,observe`: the parts to measure (all by
  * default); a part left out is skipped, not failed.
  */
 const ONLY = values.only?.split(',').map((x) => x.trim());
 const PART_OF: readonly (readonly [RegExp, string])[] = [
-  [/^--help$/, 'help'], [/default run/, 'default'], [/one-rule run/, 'one-rule'], [/^--suite all$/, 'suite-all'], [/^--runs /, 'runs'],
+  [/^--help$/, 'help'], [/default run/, 'default'], [/one-rule run/, 'one-rule'], [/session's runs/, 'session'], [/^--suite all$/, 'suite-all'], [/^--runs /, 'runs'],
   [/simulator throughput/, 'sim'], [/^redaction$/, 'redaction'], [/validation/, 'validation'], [/soak/, 'soak'], [/^observe$/, 'observe'],
 ];
 const wanted = (what: string): boolean => ONLY === undefined || ONLY.includes(PART_OF.find(([re]) => re.test(what))?.[1] ?? '');
@@ -63,6 +65,10 @@ const TARGETS = {
   defaultRunTreeMiB: 300,
   defaultRunFloorRatio: 4,
   oneRuleMs: 1_500,
+  /** Issue 29: a one-rule run at most this much above `--help`, paired. */
+  oneRuleOverHelpMs: 500,
+  /** Issue 29: a run of a session's series (the self-test's) at most this share of a run with a worker of its own. */
+  sessionRunShare: 0.5,
   suiteAllMs: 2_500,
   helpMs: 300,
   simRatio: 0.5,
@@ -208,6 +214,36 @@ if (onePairs) {
   const rs = ratios(onePairs.a, wall);
   console.log(`  median: run ${fmt.s(m)}, floor (${oneRuleExchanges} exchange${oneRuleExchanges === 1 ? '' : 's'}) ${fmt.s(median(onePairs.a))}; run/floor per pair ${showRatios(rs)}`);
   verdicts.push({ target: `one-rule run ≤ ${TARGETS.oneRuleMs / 1000} s wall`, measured: `${fmt.s(m)} median of ${wall.length} (${wall.map((x) => fmt.s(x)).join(', ')}); peak ${fmt.mib(Math.max(...onePairs.b.map((r) => r.maxRssKiB)))}`, met: m <= TARGETS.oneRuleMs });
+}
+
+section(`one-rule run against tds-conformance --help, ${Math.max(5, PAIRS)} pairs (issue 29: within ${TARGETS.oneRuleOverHelpMs / 1000} s of it)`);
+const overHelp = await attempt('the one-rule run against --help', () => alternate(Math.max(5, PAIRS),
+  () => timeChild([BIN, '--help']),
+  () => measureCliRun(ONE_RULE_ARGS, { probe: false }),
+  (i, h, run) => console.log(`  pair ${i}: --help ${fmt.s(h)}, run ${describeRun(run)}`)));
+if (overHelp) {
+  const gaps = overHelp.b.map((r, i) => r.wallMs - (overHelp.a[i] ?? 0));
+  const m = median(gaps);
+  console.log(`  one-rule run minus --help per pair: ${gaps.map((g) => fmt.s(g)).join(', ')}; median ${fmt.s(m)}`);
+  verdicts.push({ target: `one-rule run ≤ ${TARGETS.oneRuleOverHelpMs / 1000} s above --help (paired)`, measured: `${fmt.s(m)} median of ${gaps.length} pairs (run ${fmt.s(median(overHelp.b.map((r) => r.wallMs)))}, --help ${fmt.s(median(overHelp.a))})`, met: m <= TARGETS.oneRuleOverHelpMs });
+}
+
+section(`a session's runs: 6 default runs at --runs 1 in one session (the self-test's way), the test worker kept between runs against one forked for each, ${Math.max(3, PAIRS)} pairs`);
+const SESSION_RUNS = join(ROOT, 'bench/session-runs.mjs');
+const sessionRuns = async (mode: 'keep' | 'fresh'): Promise<number[]> => {
+  const r = await runChild(process.execPath, [SESSION_RUNS, '6', mode, '--runs', '1']);
+  if (r.code !== 0) throw new Error(`session-runs ${mode} exited ${r.code}: ${r.stderr.slice(-500)}`);
+  return (JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { times: number[] }).times;
+};
+const series = await attempt('the session\'s runs', () => alternate(Math.max(3, PAIRS), () => sessionRuns('fresh'), () => sessionRuns('keep'),
+  (i, fresh, kept) => console.log(`  pair ${i}: fresh worker ${fresh.map((t) => fmt.s(t)).join(', ')}; kept ${kept.map((t) => fmt.s(t)).join(', ')}`)));
+if (series) {
+  // The first run of a series is cold either way: the runs after it are what a series of subjects pays.
+  const later = (xs: readonly number[][]) => xs.flatMap((x) => x.slice(1));
+  const fresh = median(later(series.a));
+  const kept = median(later(series.b));
+  console.log(`  runs after the first: fresh worker median ${fmt.s(fresh)}, kept ${fmt.s(kept)} (×${(kept / fresh).toFixed(2)})`);
+  verdicts.push({ target: `a session's later runs ≤ ×${TARGETS.sessionRunShare} the time with a worker forked for each`, measured: `×${(kept / fresh).toFixed(2)} (${fmt.s(kept)} against ${fmt.s(fresh)}, medians)`, met: kept / fresh <= TARGETS.sessionRunShare });
 }
 
 section('tds-conformance run --suite all (every service and client rule)');
