@@ -3,20 +3,18 @@
  * run the suites against the simulator with a defect, take the failed check's replay command from the report,
  * parse it as the CLI would, run it, and compare.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseReplayCommand } from './cli/run.ts';
 import type { FailedCheck, Report } from './report/index.ts';
-import { ConformanceSession, type RunOptions, type RunOutcome } from './runner.ts';
+import type { RunOptions, RunOutcome } from './runner.ts';
+import { sharedSession } from '../test/support/shared-session.ts';
 
 const quietly = { outDir: '', write: false, quiet: true, log: () => {} } as const;
 
-// One session for the file; the replay runs in the worker the first run was made in (kept between runs), so a
+// The test worker's session; the replay may run in the worker the first run was made in (kept between runs), so a
 // failure reproduced here is reproduced without anything the first run left behind.
-let session: ConformanceSession | undefined;
-afterAll(async () => session?.close());
 async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  session ??= await ConformanceSession.open('sim');
-  return session.run(options);
+  return (await sharedSession('sim')).run(options);
 }
 
 function failedChecks(report: Report): FailedCheck[] {

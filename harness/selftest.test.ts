@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report, RuleStatus } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
 import { allPairs, exemptionLines, hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
 import { pairsWithoutRoute } from './sim/index.ts';
 import type { RuleId } from './catalog/index.ts';
+import { sharedSession } from '../test/support/shared-session.ts';
 
 let session: ConformanceSession;
 let report: Report;
 beforeAll(async () => {
-  session = await ConformanceSession.open('sim');
+  session = await sharedSession('sim');
   // One real run, judged under several declarations: soap02-no-ref-to-message-id breaks SOAP-02 and STOK-01 (both
   // say TokenCreateRS refers to the request's MessageId).
   ({ report } = await session.run({ target: 'sim', suite: 'service', defects: ['soap02-no-ref-to-message-id'], runs: 1, outDir: '', write: false, quiet: true, log: () => {} }));
 }, 120_000);
-afterAll(async () => {
-  await session?.close();
-});
 
 function defect(breaks: readonly RuleId[], mayFollow: readonly RuleId[] = []): Subject {
   return { kind: 'defect', id: 'soap02-no-ref-to-message-id', breaks, mayFollow };

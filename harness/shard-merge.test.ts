@@ -12,16 +12,14 @@ import { renderMatrixMarkdown } from './report/matrix.ts';
 import { mergeShards } from './report/merge.ts';
 import { Redactor } from './report/redact.ts';
 import { writeReports } from './report/write.ts';
-import { ConformanceSession, runConformance, type RunOptions } from './runner.ts';
+import { runConformance, type RunOptions } from './runner.ts';
+import { sharedSession } from '../test/support/shared-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-merge-'));
-// The unsharded runs share one session (a shard's run opens its own: the shard is a session's setting).
-let session: ConformanceSession | undefined;
-const unsharded = async (options: RunOptions) => (session ??= await ConformanceSession.open('sim')).run(options);
-afterAll(async () => {
-  await session?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// The unsharded runs are made on the test worker's session (a shard's run opens its own: the shard is a session's
+// setting).
+const unsharded = async (options: RunOptions) => (await sharedSession('sim')).run(options);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Rules whose checks are spread over several suite files, one of them broken by a defect: a fail, passes, and checks
 // skipped for a failed prerequisite, in more than one shard.

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FailedCheck, Report } from '../report/index.ts';
 import { ConformanceSession } from '../runner.ts';
 import { defaultAccounts, ManualClock, SimCore, startSimServer } from '../sim/index.ts';
+import { sharedSession } from '../../test/support/shared-session.ts';
 
 /**
  * A service described by a target file that breaks a rule: the rule fails with a message naming expected and actual
@@ -15,7 +16,6 @@ describe('a target file pointing at a service that breaks rules', () => {
   let session: ConformanceSession | undefined;
 
   afterAll(async () => {
-    await session?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -31,7 +31,7 @@ describe('a target file pointing at a service that breaks rules', () => {
         environments: { cert: server.urls.cert },
         accounts: { cert: { epr: accounts.main.cert.epr, pcc: accounts.main.cert.pcc, password: accounts.main.cert.password } },
       }));
-      session ??= await ConformanceSession.open('live');
+      session ??= await sharedSession('live');
       const { report } = await session.run({ budget: { requestsPerSecond: 1000 }, target: config, only: only as never, outDir: join(dir, defect), quiet: true, log: () => {} });
       const text = JSON.stringify(report);
       expect(text).not.toContain(accounts.main.cert.password);

@@ -6,12 +6,12 @@ import { PACKAGE_ROOT } from '../package-info.ts';
 import type { Report } from '../report/index.ts';
 import { ConformanceSession } from '../runner.ts';
 import { processEnded } from '../../test/support/clients.ts';
+import { sharedSession } from '../../test/support/shared-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-bad-drivers-'));
 let session: ConformanceSession | undefined;
 
 afterAll(async () => {
-  await session?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -22,7 +22,7 @@ afterAll(async () => {
 const TIMEOUT_MS = 3_000;
 
 async function runWith(name: string): Promise<{ report: Report; written: Report; pid: number }> {
-  session ??= await ConformanceSession.open('sim');
+  session ??= await sharedSession('sim');
   const out = join(dir, name);
   const pidFile = join(dir, `${name}.pid`);
   process.env.BAD_DRIVER_PIDFILE = pidFile;

@@ -7,13 +7,14 @@
  * time, exit 1.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RuleId } from '../../harness/catalog/index.ts';
 import type { Report } from '../../harness/report/model.ts';
 import { ConformanceSession } from '../../harness/run/session.ts';
 import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
 import { nginxMissing, startNginx } from './nginx.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
+import { sharedSession } from '../support/shared-session.ts';
 
 afterEach(cleanUp);
 
@@ -22,9 +23,8 @@ beforeAll(async () => {
   // No silent pass on a machine without nginx: the test says what to install.
   const missing = nginxMissing();
   if (missing) throw new Error(missing);
-  session = await ConformanceSession.open('live');
+  session = await sharedSession('live');
 }, 60_000);
-afterAll(async () => session?.close());
 
 /** The rules a gateway can change: the token endpoint's answers and errors, SOAP answers and faults, sessions. */
 const ONLY: readonly RuleId[] = ['CRED-03', 'REST-02', 'REST-03', 'REST-05', 'API-01', 'API-02', 'SOAP-02', 'STOK-01', 'STOK-03', 'SESS-02', 'ERR-01', 'ERR-02', 'ERR-03', 'ERR-04', 'ERR-07', 'XPROTO-02'];

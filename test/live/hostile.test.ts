@@ -12,6 +12,7 @@ import { ConformanceSession } from '../../harness/runner.ts';
 import { createTransport, TransportError } from '../../harness/targets/index.ts';
 import { billionLaughs, HUGE_BYTES, startHostileServer, type HostileMode, type HostileServer } from './hostile-server.ts';
 import { cleanUp, NO_PROXY_ENV, setEnv, tempDir, writeTargetConfig } from './support.ts';
+import { sharedSession } from '../support/shared-session.ts';
 
 const RULES = ['REST-03', 'SOAP-02', 'STOK-01', 'ERR-04'] as const;
 /** The time limit of a request against the drip; the others answer at once (or are cut at the size limit). */
@@ -37,11 +38,10 @@ beforeAll(async () => {
     environments: { cert: { restBaseUrl: server.restBaseUrl, soapUrl: server.soapUrl } },
     accounts: { cert: { epr: '7971', pcc: 'Z2NL', passwordEnv: 'TDS_TEST_HOSTILE_PASSWORD' } },
   });
-  session = await ConformanceSession.open('live');
+  session = await sharedSession('live');
 }, 60_000);
 
 afterAll(async () => {
-  await session?.close();
   await server?.close();
   await cleanUp();
 }, 60_000);

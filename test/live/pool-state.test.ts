@@ -5,20 +5,18 @@
  * contradicts what the harness knows, instead of being read as "other sessions of the account may be open".
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConformanceSession, type RunOptions, type RunOutcome } from '../../harness/runner.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
 import { simAccount } from '../../harness/sim/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
+import { sharedSession } from '../support/shared-session.ts';
 
 afterEach(cleanUp);
 
-// One live session for both runs: the second runs in the worker of the first (kept between runs), so what the harness
-// established in the first run (its session ledger above all) must not count in the second.
-let session: ConformanceSession | undefined;
-afterAll(async () => session?.close());
+// The test worker's live session for both runs: the second may run in the worker of the first (kept between runs), so
+// what the harness established in the first run (its session ledger above all) must not count in the second.
 async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  session ??= await ConformanceSession.open('live');
-  return session.run(options);
+  return (await sharedSession('live')).run(options);
 }
 
 async function poolTarget(defects: readonly string[]): Promise<string> {

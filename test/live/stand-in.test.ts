@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compareProbes, fidelityOf, probe } from '../../harness/profile/calibrate.ts';
 import { loadLearnedProfile, standIn } from '../../harness/profile/serve.ts';
 import { startStandIn } from '../../harness/profile/stand-in.ts';
@@ -22,18 +22,16 @@ import { conformingProfile, DEFAULT_PROFILE, type LatitudeProfile } from '../../
 import { toAccount } from '../../harness/targets/sim-target.ts';
 import { createTransport } from '../../harness/targets/transport.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
+import { sharedSession } from '../support/shared-session.ts';
 
 afterEach(cleanUp);
 
 let session: ConformanceSession;
-/** The stand-ins' runs: one session on the simulator for the file (each run is its own). */
+/** The stand-ins' runs: on the test worker's session on the simulator (each run is its own). */
 let simSession: ConformanceSession;
 beforeAll(async () => {
-  [session, simSession] = await Promise.all([ConformanceSession.open('live'), ConformanceSession.open('sim')]);
+  [session, simSession] = await Promise.all([sharedSession('live'), sharedSession('sim')]);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([session?.close(), simSession?.close()]);
-});
 
 /** The simulator with `profile` (and `defects`) served as a live target: its config, accounts and endpoints. */
 async function target(profile: LatitudeProfile, defects: readonly string[] = []) {

@@ -12,6 +12,7 @@ import { PACKAGE_ROOT } from '../../../harness/package-info.ts';
 import type { Report, RuleResult } from '../../../harness/report/index.ts';
 import { ConformanceSession } from '../../../harness/runner.ts';
 import { rules, type RuleId } from '../../../harness/catalog/index.ts';
+import { sharedSession } from '../../../test/support/shared-session.ts';
 
 interface ExpectedVerdict {
   readonly status: RuleResult['status'];
@@ -37,12 +38,11 @@ const dir = mkdtempSync(join(tmpdir(), 'tds-libraries-'));
 let session: ConformanceSession | undefined;
 
 afterAll(async () => {
-  await session?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function judge(name: string, seed: number, only?: readonly RuleId[]): Promise<Report> {
-  session ??= await ConformanceSession.open('sim');
+  session ??= await sharedSession('sim');
   const expected = expectedOf(name);
   const { report } = await session.run({
     target: 'sim',
