@@ -24,24 +24,9 @@ import type { CheckTrace, TracedRequest } from '../report/meta.ts';
 import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
 import { registerTokensIn } from './evidence.ts';
 import { redact } from './secrets.ts';
+import type { TraceConfig } from './trace-config.ts';
 
-/** The default name of the correlation header. */
-export const CORRELATION_HEADER = 'X-Conformance-Check';
-
-/** How a run traces its requests (part of the run configuration the CLI hands the workers). */
-export interface TraceConfig {
-  /** The run's ID (`r` + 8 hex digits), in every correlation ID of the run. */
-  readonly runId: string;
-  /** The header's name; `false`: no header is sent (the IDs are still recorded). */
-  readonly header: string | false;
-  /** A directory where each worker writes the run's exchanges as HAR entries (one JSON line each), when a HAR is asked for. */
-  readonly harDir?: string | undefined;
-}
-
-/** A new run ID: `r` and 8 random hex digits. */
-export function newRunId(): string {
-  return `r${createHash('sha256').update(`${process.pid}-${Date.now()}-${Math.random()}`).digest('hex').slice(0, 8)}`;
-}
+export { CORRELATION_HEADER, newRunId, type TraceConfig } from './trace-config.ts';
 
 /** The 8-hex-digit ID of a check, from its full title (the same in every run). */
 export function checkIdFor(title: string): string {

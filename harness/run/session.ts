@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
-import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace.ts';
+import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace-config.ts';
 import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from '../package-info.ts';
 import { learnProfile } from '../profile/learn.ts';
 import type { Report } from '../report/model.ts';

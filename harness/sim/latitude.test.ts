@@ -9,7 +9,8 @@ import { ManualClock } from './clock.ts';
 import { SimCore, SOAP_PATH } from './core.ts';
 import { defaultAccounts } from './default-accounts.ts';
 import type { SimRequest, SimResponse } from './http.ts';
-import { conformingProfile, DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileWith, type LatitudeProfile } from './latitude.ts';
+import { DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileWith, type LatitudeProfile } from './latitude.ts';
+import { conformingProfile } from './latitude-arbitrary.ts';
 import { TOKEN_SHAPES } from './token-shape.ts';
 
 const START = Date.UTC(2026, 0, 1);

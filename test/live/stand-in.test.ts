@@ -18,7 +18,8 @@ import { PROFILE_FILE, type LearnedProfile } from '../../harness/profile/types.t
 import type { Report } from '../../harness/report/model.ts';
 import { ConformanceSession } from '../../harness/run/session.ts';
 import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
-import { conformingProfile, DEFAULT_PROFILE, type LatitudeProfile } from '../../harness/sim/latitude.ts';
+import { DEFAULT_PROFILE, type LatitudeProfile } from '../../harness/sim/latitude.ts';
+import { conformingProfile } from '../../harness/sim/latitude-arbitrary.ts';
 import { toAccount } from '../../harness/targets/sim-target.ts';
 import { createTransport } from '../../harness/targets/transport.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
