@@ -11,7 +11,7 @@ export {
 } from './sessions.ts';
 export {
   soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
-  soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
+  soap05ConversationIdsProblem, soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from './soap-requests.ts';
 export {
   answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, STOK_CLAUSES, stokProblems,
