@@ -7,7 +7,7 @@
 import { api03Problems, api04Problem, api05Problem, env02Problems, plural, type HeldToken, type Problem } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import { at } from './client-rules.ts';
-import { sentFrom, type JudgeContext, type ObservedExchange } from './exchange.ts';
+import { keptForEvidence, sentFrom, type JudgeContext, type ObservedExchange } from './exchange.ts';
 import { clientKey, type ApiCall, type IssuedToken, type TokenRequest, type TokenUse } from './exchange-facts.ts';
 import type { TokenRecord } from './token-book.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
@@ -97,10 +97,10 @@ export class ApiCallFold {
     flying = flying.filter((a) => r.x.startedAt < a.x.endedAt);
     for (const a of flying) {
       a.overlapping++;
-      if (a.shown.length < 2) a.shown.push(r.x);
+      if (a.shown.length < 2) a.shown.push(keptForEvidence(r.x));
       if (!this.#single || a.order < this.#single.order) this.#single = a;
     }
-    flying.push({ order, x: r.x, overlapping: 0, shown: [] });
+    flying.push({ order, x: keptForEvidence(r.x), overlapping: 0, shown: [] });
     this.#inFlight.set(key, flying);
     for (const [k, list] of this.#inFlight) if (list.every((a) => a.x.endedAt <= r.x.startedAt)) this.#inFlight.delete(k);
     // API-04: the newest token the client held when it sent the request (a request sent before any was received is API-05's).
@@ -116,7 +116,7 @@ export class ApiCallFold {
         }
       }
       if (current && api04Problem({ at: at(r.x), sentAt: r.x.startedAt, held: this.#held(current) })) {
-        client.failure = { x: r.x, held: current };
+        client.failure = { x: keptForEvidence(r.x), held: current };
         current.record.pins++;
       }
     }

@@ -8,7 +8,7 @@
 import { life03Problem, plural, sess07Problem, type Life03Clause } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import { at, IN_FLIGHT_LOOKBACK, RESEND_AFTER_MOVING_ON, RESEND_CHAIN, sentAfterAnswer, shortOfThreshold } from './client-rules.ts';
-import { sentFrom, type JudgeContext, type ObservedExchange } from './exchange.ts';
+import { keptForEvidence, sentFrom, type JudgeContext, type ObservedExchange } from './exchange.ts';
 import type { IssuedToken, TokenUse } from './exchange-facts.ts';
 import { held, notSeen, undecided, type ClauseVerdict } from './verdict.ts';
 import type { Problem } from '../judges/index.ts';
@@ -116,7 +116,7 @@ export class RefusalFold {
       const kind = issued?.kind ?? (x.protocol === 'rest' ? 'sessionless' : 'session');
       const lifetimeEnd = issued?.expiresIn !== undefined ? issued.issuedAt + issued.expiresIn * 1000 : Infinity;
       const made: Refusal = {
-        token: u.token, kind, first: x, env: x.env, lifetimeEnd, later: [], kept: new Map(), chainKnown: x.endedAt, chainKept: 0, afterKnown: undefined, afterKept: 0,
+        token: u.token, kind, first: keptForEvidence(x), env: x.env, lifetimeEnd, later: [], kept: new Map(), chainKnown: x.endedAt, chainKept: 0, afterKnown: undefined, afterKept: 0,
         inFlight: undefined, renewalEnd: undefined, wentOn: false, movedOnEnd: undefined,
       };
       this.#refusals.push(made);
@@ -142,7 +142,7 @@ export class RefusalFold {
       r.afterKnown = x.endedAt;
       if (r.afterKept++ < EVIDENCE_KEPT) keep = true;
     }
-    if (keep) r.kept.set(x.seq, x);
+    if (keep) r.kept.set(x.seq, keptForEvidence(x));
   }
 
   /** The calls in flight at each refusal whose answer is now past (a use of its environment started after it). */

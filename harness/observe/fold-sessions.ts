@@ -9,7 +9,7 @@ import {
   type Problem, type SessionSeen, type SessionSpan,
 } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
-import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
+import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { IssuedToken, SoapMessage } from './exchange-facts.ts';
 import { isClose } from './client-rules.ts';
 import type { TokenRecord } from './token-book.ts';
@@ -78,11 +78,11 @@ export class SessionFold {
     s.inSession++;
     const id = m.request?.messageHeader?.conversationId;
     if (!s.conversations.includes(id)) s.conversations.push(id);
-    if (s.firstCalls.length < 2) s.firstCalls.push(m.x);
+    if (s.firstCalls.length < 2) s.firstCalls.push(keptForEvidence(m.x));
     const close = isClose(m);
     if (close) s.closedAt ??= m.x.startedAt;
-    else if (m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token')) s.failedAnswered ??= m.x;
-    else if (!m.x.response) s.failedUnanswered ??= m.x;
+    else if (m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token')) s.failedAnswered ??= keptForEvidence(m.x);
+    else if (!m.x.response) s.failedUnanswered ??= keptForEvidence(m.x);
   }
 
   /** SESS-05 on a SOAP request; `issued`: how the token it carries was issued, when known. */
@@ -103,16 +103,17 @@ export class SessionFold {
       const id = `${m.x.env}|${m.request?.messageHeader?.conversationId ?? `#${m.x.seq}`}`;
       const s = this.#storms.get(id);
       if (!s) {
-        this.#storms.set(id, { lastEnd: m.x.endedAt, run: [m.x], runLength: 1, best: [m.x], bestLength: 1 });
+        const x = keptForEvidence(m.x);
+        this.#storms.set(id, { lastEnd: m.x.endedAt, run: [x], runLength: 1, best: [x], bestLength: 1 });
         return;
       }
       // client-rules.ts: a retry sent less than STORM_GAP_MS after the previous refusal goes on a run (judges/sessions.ts stormRun).
       const pauseMs = m.x.startedAt - s.lastEnd;
       if (pauseMs < STORM_GAP_MS) {
         s.runLength++;
-        if (s.run.length < 3) s.run.push(m.x);
+        if (s.run.length < 3) s.run.push(keptForEvidence(m.x));
       } else {
-        s.run = [m.x];
+        s.run = [keptForEvidence(m.x)];
         s.runLength = 1;
       }
       if (s.runLength > s.bestLength) {

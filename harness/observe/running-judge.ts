@@ -10,7 +10,7 @@ import type { EnvelopeValidator } from '../soap/index.ts';
 import { rules, type RuleId } from '../catalog/index.ts';
 import { TOKEN_CREATING, type Problem } from '../judges/index.ts';
 import { NEEDS_REST_TOKEN } from './client-rules.ts';
-import type { JudgeContext, ObservedExchange } from './exchange.ts';
+import { keptForEvidence, type JudgeContext, type ObservedExchange } from './exchange.ts';
 import { isTokenRequest, readApiCall, readSoapMessage, readTokenRequest, soapUse, type IssuedToken, type SoapMessage, type TokenUse } from './exchange-facts.ts';
 import { ApiCallFold } from './fold-api-calls.ts';
 import { RefusalFold } from './fold-refusals.ts';
@@ -138,7 +138,7 @@ export class RunningJudge {
       const session = m.action === 'SessionCreateRQ';
       const issued: IssuedToken = { value: m.tokenIssued, kind: session ? 'session' : 'sessionless', env: x.env, via: 'soap', issuedAt: x.endedAt, expiresIn: undefined, account: m.account, seq: x.seq };
       this.#book.issue(issued, session ? {
-        create: x, closedAt: undefined, failedAnswered: undefined, failedUnanswered: undefined, conversations: [m.request?.messageHeader?.conversationId], inSession: 0, firstCalls: [],
+        create: keptForEvidence(x), closedAt: undefined, failedAnswered: undefined, failedUnanswered: undefined, conversations: [m.request?.messageHeader?.conversationId], inSession: 0, firstCalls: [],
       } : undefined);
       this.#refusals.obtained(x);
     }
