@@ -16,10 +16,10 @@ type Fail = (p: Problem, xs?: ObservedExchange | readonly ObservedExchange[]) =>
 
 /**
  * The tokens of a client API-04 looks among for the one it held when it sent a token request: the newest issued by
- * then. A request sent on a connection idle since before the client's last 64 tokens is the only one that could
+ * then. A request sent on a connection idle since before the client's last 16 tokens is the only one that could
  * need an older one.
  */
-export const TOKENS_PER_CLIENT = 64;
+export const TOKENS_PER_CLIENT = 16;
 
 interface HeldRecord {
   readonly token: IssuedToken;
@@ -67,10 +67,11 @@ export class ApiCallFold {
     this.#fail = fail;
   }
 
-  /** Tokens pinned by the clients (their newest, their first). */
+  /** What the fold keeps: the clients' newest tokens, and their token requests in flight. */
   get size(): number {
     let n = 0;
     for (const c of this.#clients.values()) n += c.tokens.length;
+    for (const list of this.#inFlight.values()) n += list.length;
     return n;
   }
 
@@ -123,16 +124,14 @@ export class ApiCallFold {
     if (!issued || !record) return;
     this.#restIssued++;
     const h = { token: issued, record };
-    record.pins++;
     if (!client) {
-      record.pins++;
       this.#clients.set(key, { order: this.#clients.size, tokens: [h], first: record, failure: undefined });
       return;
     }
     const tokens = client.tokens;
-    while (tokens.length > 0 && (tokens[tokens.length - 1] as HeldRecord).token.issuedAt >= issued.issuedAt) tokens.pop()!.record.pins--;
+    while (tokens.length > 0 && (tokens[tokens.length - 1] as HeldRecord).token.issuedAt >= issued.issuedAt) tokens.pop();
     tokens.push(h);
-    if (tokens.length > TOKENS_PER_CLIENT) tokens.shift()!.record.pins--;
+    if (tokens.length > TOKENS_PER_CLIENT) tokens.shift();
   }
 
   /** A use of a token (the record already counts it); `issued`: how its token was issued, when known. */

@@ -52,6 +52,15 @@ interface RecentCall {
 
 const EVIDENCE_KEPT = 2;
 
+/**
+ * Refusals kept whole by default. Beyond, the oldest settled ones (renewed, the client gone on, and so far judged as
+ * never sent again) are counted and forgotten: a token sent again after as many other tokens were refused and
+ * replaced is then not known as refused (see docs/traffic.md).
+ */
+export const REFUSALS_KEPT = 256;
+
+type Group = 'LIFE-03.after-expiry' | 'LIFE-03.after-refusal' | 'SESS-07';
+
 /** Calls of `first`'s environment in flight when its answer came, among the last calls before it (client-rules.ts `inFlightAt`). */
 function inFlightAt(recent: readonly RecentCall[], first: ObservedExchange): number {
   let n = 0;
@@ -74,15 +83,49 @@ export class RefusalFold {
   #open: Refusal[] = [];
   #lastEnd = -Infinity;
   #concurrent = false;
+  readonly #kept: number;
+  /** Refusals forgotten, per clause: how many, and how many of them the client went on after. */
+  readonly #folded = new Map<Group, { n: number; wentOn: number }>();
 
-  constructor(ctx: JudgeContext, fail: (p: Problem, xs?: readonly ObservedExchange[]) => ClauseVerdict) {
+  constructor(ctx: JudgeContext, fail: (p: Problem, xs?: readonly ObservedExchange[]) => ClauseVerdict, kept = REFUSALS_KEPT) {
     this.#ctx = ctx;
     this.#fail = fail;
+    this.#kept = kept;
   }
 
-  /** Refusals kept. */
+  /** Refusals kept, and the uses after them kept. */
   get size(): number {
-    return this.#refusals.length;
+    return this.#refusals.length + this.#refusals.reduce((n, r) => n + r.later.length, 0);
+  }
+
+  #expired(r: Refusal): boolean {
+    const expiredAt = this.#ctx.expired.get(r.token);
+    return (expiredAt !== undefined && expiredAt <= r.first.endedAt) || r.lifetimeEnd <= r.first.startedAt;
+  }
+
+  /** Counts and forgets the oldest settled refusals beyond {@link REFUSALS_KEPT}. */
+  #bound(): void {
+    if (this.#refusals.length <= this.#kept) return;
+    // Settled: renewed, the client gone on, and so far judged as a token never sent again.
+    const settled = (r: Refusal) => {
+      if (r.inFlight === undefined || !r.wentOn || r.movedOnEnd === undefined) return false;
+      const j = this.#judged(r);
+      return j.resent.length === 0 && j.later === 0;
+    };
+    let excess = this.#refusals.length - this.#kept;
+    const kept: Refusal[] = [];
+    for (const r of this.#refusals) {
+      if (excess > 0 && settled(r)) {
+        excess--;
+        const group: Group = r.kind === 'session' ? 'SESS-07' : this.#expired(r) ? 'LIFE-03.after-expiry' : 'LIFE-03.after-refusal';
+        const f = this.#folded.get(group) ?? { n: 0, wentOn: 0 };
+        f.n++;
+        f.wentOn++;
+        this.#folded.set(group, f);
+        this.#byToken.delete(r.token);
+      } else kept.push(r);
+    }
+    this.#refusals.splice(0, this.#refusals.length, ...kept);
   }
 
   /** An exchange that obtained a token. */
@@ -153,6 +196,7 @@ export class RefusalFold {
   }
 
   #prune(): void {
+    this.#bound();
     if (this.#open.some((r) => r.inFlight !== undefined && r.wentOn && r.movedOnEnd !== undefined)) {
       this.#open = this.#open.filter((r) => !(r.inFlight !== undefined && r.wentOn && r.movedOnEnd !== undefined));
     }
@@ -162,8 +206,7 @@ export class RefusalFold {
   #judged(r: Refusal): { readonly resent: readonly LaterUse[]; readonly later: number; readonly inFlight: number; readonly expired: boolean } {
     const inFlight = r.later.length > 0 ? (r.inFlight ?? inFlightAt(this.#recent.get(r.env) ?? [], r.first)) : 0;
     const isConcurrent = inFlight > 0 || (r.later.length > 0 && this.#concurrent);
-    const expiredAt = this.#ctx.expired.get(r.token);
-    const expired = (expiredAt !== undefined && expiredAt <= r.first.endedAt) || r.lifetimeEnd <= r.first.startedAt;
+    const expired = this.#expired(r);
     const chainFrom = (from: number): LaterUse[] => {
       const chain: LaterUse[] = [];
       let known = from;
@@ -203,14 +246,15 @@ export class RefusalFold {
     const sim = this.#ctx.source === 'observe-sim';
     const sessionless = judged.filter((j) => j.r.kind === 'sessionless');
     const judge = (clause: Life03Clause, list: readonly Judged[], none: string): ClauseVerdict => {
+      const folded = this.#folded.get(clause) ?? { n: 0, wentOn: 0 };
       const p = life03Problem(clause, list.map((j) => ({ first: at(j.r.first), resent: j.resent.map((l) => `#${l.seq}`) })));
       const resent = list.find((j) => j.resent.length > 0);
       if (p) return this.#fail(p, resent && this.#evidence(resent.r, resent.resent));
       const why = short(list);
       if (why) return undecided(clause, why);
-      const wentOn = list.filter((j) => j.r.wentOn);
-      if (wentOn.length === 0) return notSeen(clause, list.length === 0 ? none : 'the traffic ends after the refusal: whether the client obtains a new token is not seen');
-      return held(clause, `${plural(wentOn.length, 'refused token')} replaced by a new one and never sent again`);
+      const wentOn = list.filter((j) => j.r.wentOn).length + folded.wentOn;
+      if (wentOn === 0) return notSeen(clause, list.length + folded.n === 0 ? none : 'the traffic ends after the refusal: whether the client obtains a new token is not seen');
+      return held(clause, `${plural(wentOn, 'refused token')} replaced by a new one and never sent again`);
     };
     const life03 = [
       judge('LIFE-03.after-expiry', sessionless.filter((j) => j.expired), sim
@@ -232,10 +276,10 @@ export class RefusalFold {
     if (!sess07) {
       const why = short(sessions);
       if (why) sess07 = undecided('SESS-07.no-reuse', why);
-      else if (sessions.length === 0) {
+      else if (sessions.length + (this.#folded.get('SESS-07')?.n ?? 0) === 0) {
         sess07 = notSeen('SESS-07.no-reuse', sim ? 'no Client.InvalidSecurityToken seen for a session token: use `--inject close-sessions` so that the service drops the application\'s sessions'
           : 'no Client.InvalidSecurityToken seen for a session token: observe the application against the simulator with `--inject close-sessions`');
-      } else sess07 = held('SESS-07.no-reuse', `${plural(sessions.length, 'refused session token')}, none sent again`);
+      } else sess07 = held('SESS-07.no-reuse', `${plural(sessions.length + (this.#folded.get('SESS-07')?.n ?? 0), 'refused session token')}, none sent again`);
     }
     return { life03, sess07 };
   }

@@ -66,6 +66,13 @@ export class SessionFold {
     this.#fail = fail;
   }
 
+  /** What the fold keeps: SESS-08's spans, and the runs of pool-full refusals. */
+  get size(): number {
+    let n = this.#storms.size;
+    for (const g of this.#groups.values()) n += g.spans.length;
+    return n;
+  }
+
   /** A session that a verdict still waits on: neither closed nor ended. */
   stillOpen(r: TokenRecord): boolean {
     return isSession(r) && r.session!.closedAt === undefined && r.firstRejectedEnd === undefined && !this.#ctx.expired.has(r.value);
@@ -137,7 +144,7 @@ export class SessionFold {
     const token = r.issued!;
     const key = `${token.env}|${token.account?.epr ?? '?'}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { first: r.order, pool: this.#pool(token.env, token.account), peak: 0, spans: [], pruneAt: 64 }));
+    if (!g) groups.set(key, (g = { first: r.order, pool: this.#pool(token.env, token.account), peak: 0, spans: [], pruneAt: 16 }));
     else if (r.order < g.first) {
       g.first = r.order;
       g.pool = this.#pool(token.env, token.account);
@@ -151,7 +158,7 @@ export class SessionFold {
       let bound = this.watermark;
       for (const o of sessions()) if (o !== r && isSession(o) && `${o.issued!.env}|${o.issued!.account?.epr ?? '?'}` === key) bound = Math.min(bound, o.issued!.issuedAt);
       g.spans = g.spans.filter((o) => (o.ended ?? Infinity) > bound);
-      g.pruneAt = Math.max(64, 2 * g.spans.length);
+      g.pruneAt = Math.max(16, 2 * g.spans.length);
     }
   }
 

@@ -31,14 +31,23 @@ export interface RunningJudgeOptions {
   readonly cite?: ((x: ObservedExchange) => void) | undefined;
   /** How many tokens the judge keeps (token-book.ts `TOKENS_KEPT`). */
   readonly tokensKept?: number | undefined;
+  /** How many refusals it keeps whole (fold-refusals.ts `REFUSALS_KEPT`). */
+  readonly refusalsKept?: number | undefined;
 }
 
 /** What the running judge holds, counted (tests show it does not grow with conforming traffic). */
 export interface RetainedState {
+  /** Tokens and sessions kept (token-book.ts). */
   readonly tokens: number;
-  readonly clientTokens: number;
+  /** The clients' newest tokens and token requests in flight (API-04, API-05). */
+  readonly clients: number;
+  /** Refusals kept, and the uses after them (LIFE-03, SESS-07). */
   readonly refusals: number;
+  /** SESS-08's spans that may still overlap a session, and runs of pool-full refusals. */
+  readonly sessions: number;
+  /** Envelopes waiting for their schema verdict. */
   readonly validationsWaiting: number;
+  /** Tokens forgotten (folded into the rules' state). */
   readonly tokensForgotten: number;
 }
 
@@ -64,7 +73,7 @@ export class RunningJudge {
     };
     this.#requests = new TokenRequestFold(fail);
     this.#api = new ApiCallFold(ctx, fail);
-    this.#refusals = new RefusalFold(ctx, fail);
+    this.#refusals = new RefusalFold(ctx, fail, options.refusalsKept);
     this.#sessions = new SessionFold(ctx, fail);
     this.#soap = new SoapFold(ctx, fail);
     this.#book = new TokenBook({
@@ -84,14 +93,17 @@ export class RunningJudge {
     return this.#soapSeen;
   }
 
-  /** Validates the envelopes with `validator` from now on (those read before first). */
+  /**
+   * Validates the envelopes with `validator` from now on (those read before first); `undefined`: none will come, the
+   * schema clauses say so (without either, the envelopes wait for {@link finish}).
+   */
   attachValidator(validator: EnvelopeValidator | undefined): void {
     this.#soap.validations.attach(validator);
   }
 
   retained(): RetainedState {
     return {
-      tokens: this.#book.size, clientTokens: this.#api.size, refusals: this.#refusals.size, validationsWaiting: this.#soap.validations.waiting,
+      tokens: this.#book.size, clients: this.#api.size, refusals: this.#refusals.size, sessions: this.#sessions.size, validationsWaiting: this.#soap.validations.waiting,
       tokensForgotten: this.#book.evicted,
     };
   }
@@ -147,6 +159,7 @@ export class RunningJudge {
 
   #use(u: TokenUse, m: SoapMessage | undefined): void {
     const r = this.#book.at(u.token);
+    this.#book.touch(r);
     r.uses++;
     if (u.rejected) {
       r.minRejectedEnd = Math.min(r.minRejectedEnd, u.x.endedAt);

@@ -1,8 +1,8 @@
 /**
  * The tokens the running judge knows (issued during the observation, or seen used), with the facts the rules read of
  * each: how it was issued, its uses, refusals and close, and for a session its calls. Bounded: beyond `kept` tokens,
- * the oldest that no verdict still waits on (a session closed or ended, a token no longer a client's newest) is
- * folded into the rules' state (`onEvict`) and forgotten. A forgotten token the client sends again is read as a
+ * one that no verdict still waits on (a session closed or ended, a token no longer used) is
+ * folded into the rules' state (`onEvict`) and forgotten, the least recently used first. A forgotten token the client sends again is read as a
  * token from before the observation: see docs/traffic.md for what that can change (nothing a conforming client does).
  */
 import type { IssuedToken } from './exchange-facts.ts';
@@ -49,7 +49,7 @@ export interface TokenRecord {
 }
 
 /** Tokens kept by default: ample for the sessions a client holds at once and those it closed lately. */
-export const TOKENS_KEPT = 2_048;
+export const TOKENS_KEPT = 1_024;
 
 export class TokenBook {
   readonly #records = new Map<string, TokenRecord>();
@@ -96,7 +96,14 @@ export class TokenBook {
     return r;
   }
 
-  /** The records kept, oldest first. */
+  /** `r` was used: the least recently used are forgotten first. */
+  touch(r: TokenRecord): void {
+    if (this.#records.get(r.value) !== r) return;
+    this.#records.delete(r.value);
+    this.#records.set(r.value, r);
+  }
+
+  /** The records kept, least recently used first. */
   records(): IterableIterator<TokenRecord> {
     return this.#records.values();
   }

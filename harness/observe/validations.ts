@@ -22,12 +22,22 @@ export class InOrderValidations {
   #error: unknown;
   #idle: (() => void)[] = [];
 
-  /** Validates with `validator` from now on (the envelopes waiting first). */
+  /**
+   * Validates with `validator` from now on (the envelopes waiting first); `undefined`: none will come (no JDK), each
+   * envelope is taken unvalidated as it comes.
+   */
   attach(validator: EnvelopeValidator | undefined): void {
-    if (!validator || this.#validator) return;
+    if (this.#validator || this.#none) return;
+    if (!validator) {
+      this.#none = true;
+      for (const p of this.#queue.splice(0)) p.take(undefined);
+      return;
+    }
     this.#validator = validator;
     this.#pump();
   }
+
+  #none = false;
 
   get attached(): boolean {
     return this.#validator !== undefined;
@@ -39,6 +49,10 @@ export class InOrderValidations {
   }
 
   push(work: Pending['work'], take: Pending['take']): void {
+    if (this.#none) {
+      take(undefined);
+      return;
+    }
     this.#queue.push({ work, take });
     this.#pump();
   }
