@@ -17,6 +17,13 @@ import { held, notSeen, type ClauseVerdict } from './verdict.ts';
 
 type Fail = (p: Problem, xs?: ObservedExchange | readonly ObservedExchange[]) => ClauseVerdict;
 
+/**
+ * SESS-08's spans kept per account at most: a session that stays open while more than as many others of its account
+ * open and close holds back their spans (it may still be closed, and overlap them); beyond, the oldest are forgotten,
+ * which can only lower the peak counted for that session, never raise it.
+ */
+export const SPANS_KEPT = 1_024;
+
 interface PoolGroup {
   /** The issue order of its first session (groups are judged in that order), and its pool. */
   first: number;
@@ -28,6 +35,8 @@ interface PoolGroup {
 }
 
 interface Storm {
+  /** The order of its first refusal (conversations are judged in that order). */
+  readonly first: number;
   lastEnd: number;
   run: ObservedExchange[];
   runLength: number;
@@ -105,13 +114,20 @@ export class SessionFold {
         if (p) this.#closeBody = this.#fail(p, m.x);
       }
     }
+    // A run of refusals with no storm in it ends when no retry came within STORM_GAP_MS: its conversation is forgotten.
+    // (The conversations are in the order of their last refusal; one with a storm is kept.)
+    for (const [id, s] of this.#storms) {
+      if (s.bestLength > 2) continue;
+      if (s.lastEnd + STORM_GAP_MS >= m.x.startedAt) break;
+      this.#storms.delete(id);
+    }
     if (m.action === 'SessionCreateRQ' && m.answer?.kind === 'pool-full') {
       this.#poolFull++;
       const id = `${m.x.env}|${m.request?.messageHeader?.conversationId ?? `#${m.x.seq}`}`;
       const s = this.#storms.get(id);
       if (!s) {
         const x = keptForEvidence(m.x);
-        this.#storms.set(id, { lastEnd: m.x.endedAt, run: [x], runLength: 1, best: [x], bestLength: 1 });
+        this.#storms.set(id, { first: this.#poolFull, lastEnd: m.x.endedAt, run: [x], runLength: 1, best: [x], bestLength: 1 });
         return;
       }
       // client-rules.ts: a retry sent less than STORM_GAP_MS after the previous refusal goes on a run (judges/sessions.ts stormRun).
@@ -128,6 +144,8 @@ export class SessionFold {
         s.best = [...s.run];
       }
       s.lastEnd = m.x.endedAt;
+      this.#storms.delete(id);
+      this.#storms.set(id, s);
     }
   }
 
@@ -158,6 +176,7 @@ export class SessionFold {
       let bound = this.watermark;
       for (const o of sessions()) if (o !== r && isSession(o) && `${o.issued!.env}|${o.issued!.account?.epr ?? '?'}` === key) bound = Math.min(bound, o.issued!.issuedAt);
       g.spans = g.spans.filter((o) => (o.ended ?? Infinity) > bound);
+      if (g.spans.length > SPANS_KEPT) g.spans.splice(0, g.spans.length - SPANS_KEPT);
       g.pruneAt = Math.max(16, 2 * g.spans.length);
     }
   }
@@ -277,7 +296,7 @@ export class SessionFold {
         : 'no pool-full refusal seen: observe the application against the simulator with `--inject pool-full`');
     } else {
       let stormed: ClauseVerdict | undefined;
-      for (const s of this.#storms.values()) {
+      for (const s of [...this.#storms.values()].sort((a, b) => a.first - b.first)) {
         const p = sess08StormProblem([{}, ...new Array<{ pauseMs: number }>(s.bestLength - 1).fill({ pauseMs: 0 })]);
         if (p) {
           stormed = this.#fail(p, s.best);

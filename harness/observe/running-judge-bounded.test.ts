@@ -37,9 +37,11 @@ describe('the running judge on conforming traffic', () => {
     expect(large.same).toBe(true);
     expect(small.same).toBe(true);
     expect(large.retained.tokensForgotten).toBeGreaterThan(small.retained.tokensForgotten);
-    for (const key of ['tokens', 'clients', 'refusals', 'sessions', 'validationsWaiting'] as const) {
+    for (const key of ['tokens', 'clients', 'refusals', 'validationsWaiting'] as const) {
       expect({ [key]: large.peak[key] }).toEqual({ [key]: small.peak[key] });
     }
+    // SESS-08's spans are pruned when they double: their peak varies a little with when that falls, not with the traffic.
+    expect(large.peak.sessions).toBeLessThanOrEqual(2 * small.peak.sessions);
     expect(large.peak.refusals).toBeLessThanOrEqual(2 * REFUSALS_KEPT);
     expect(large.peak.tokens).toBeLessThanOrEqual(TOKENS_KEPT + 1);
   });
