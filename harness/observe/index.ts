@@ -12,6 +12,7 @@ export { judgeServiceRules, OBSERVABLE_SERVICE_RULES } from './service-rules.ts'
 export { knownFromConfig, Observation } from './session.ts';
 export { Traffic } from './traffic.ts';
 export { observedReport, toRecords } from './verdict.ts';
+export { RunningJudge } from './running-judge.ts';
 
 export type { ApplicationExit } from './application.ts';
 export type { JudgeContext, KnownAccount, ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
@@ -20,3 +21,4 @@ export type { Judgement, JudgeOptions } from './judge.ts';
 export type { PendingRequest, ProxyHooks, ProxyOptions, RecordingProxy } from './proxy.ts';
 export type { ObservationOptions, ObservationResult } from './session.ts';
 export type { ClauseVerdict, ObservedReportOptions } from './verdict.ts';
+export type { RetainedState, RunningJudgeOptions } from './running-judge.ts';

@@ -7,7 +7,7 @@
  * its end is followed by its report in a time that does not grow with it.
  */
 import type { EnvelopeValidator } from '../soap/index.ts';
-import { rules, type RuleId } from '../catalog/index.ts';
+import type { RuleId } from '../catalog/index.ts';
 import { TOKEN_CREATING, type Problem } from '../judges/index.ts';
 import { NEEDS_REST_TOKEN } from './client-rules.ts';
 import { keptForEvidence, type JudgeContext, type ObservedExchange } from './exchange.ts';
@@ -17,14 +17,9 @@ import { RefusalFold } from './fold-refusals.ts';
 import { SessionFold } from './fold-sessions.ts';
 import { expectedPcc, SoapFold } from './fold-soap.ts';
 import { TokenRequestFold } from './fold-token-requests.ts';
-import { OBSERVABLE_SERVICE_RULES } from './service-rules.ts';
+import { OBSERVED_RULES, type Judgement } from './judge.ts';
 import { TokenBook, type TokenRecord } from './token-book.ts';
 import { brokenBy, type ClauseVerdict } from './verdict.ts';
-
-/** Every rule judged from traffic (judge.ts `OBSERVED_RULES`, which this module may not import: judge.ts imports it). */
-const OBSERVED: readonly RuleId[] = rules
-  .filter((r) => r.side === 'client' || (OBSERVABLE_SERVICE_RULES as readonly string[]).includes(r.id))
-  .map((r) => r.id);
 
 export interface RunningJudgeOptions {
   /** Called with each exchange a verdict shows as evidence, before it is formatted (the observation registers its secrets). */
@@ -181,7 +176,7 @@ export class RunningJudge {
    * The verdicts so far: every clause of every selected rule, as `judgeTraffic` gives them on the traffic read.
    * `validator`: attached now if none was (the envelopes read so far are validated first).
    */
-  async finish(options: { readonly wholeRun?: boolean; readonly validator?: EnvelopeValidator | undefined; readonly only?: readonly RuleId[] | undefined } = {}): Promise<{ verdicts: ClauseVerdict[]; selection: readonly RuleId[] }> {
+  async finish(options: { readonly wholeRun?: boolean; readonly validator?: EnvelopeValidator | undefined; readonly only?: readonly RuleId[] | undefined } = {}): Promise<Judgement> {
     if (options.validator) this.attachValidator(options.validator);
     const validated = this.#soap.validations.attached;
     await this.#soap.validations.drain();
@@ -210,7 +205,7 @@ export class RunningJudge {
     ], NEEDS_REST_TOKEN);
     const service = this.#soap.service(validated);
     const all = [...client, ...this.#requests.rest03and05(), ...service.soap02, ...service.stok, ...this.#requests.err03(), ...service.err0405];
-    const selection = options.only ? OBSERVED.filter((id) => options.only!.includes(id)) : OBSERVED;
+    const selection = options.only ? OBSERVED_RULES.filter((id) => options.only!.includes(id)) : OBSERVED_RULES;
     const ruleOf = (clause: string) => clause.slice(0, clause.indexOf('.'));
     return { verdicts: all.filter((c) => selection.includes(ruleOf(c.clause) as RuleId)), selection };
   }
