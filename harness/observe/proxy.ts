@@ -73,6 +73,8 @@ export interface RecordingProxy {
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
   inFlight(): number;
+  /** Hands over every exchange recorded so far, past the requests still in flight (the observation is judged). */
+  settle(): void;
   close(): Promise<void>;
 }
 
@@ -302,6 +304,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     count: () => count,
     lastActivity: () => last,
     inFlight: () => pending,
+    settle: () => order.settle(),
     async close() {
       for (const s of sockets) s.destroy();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

@@ -276,6 +276,7 @@ export class Observation {
    * redacted). `validator`: for the envelopes not validated yet, when the observation started none.
    */
   async judge(options: { wholeRun: boolean; only?: readonly RuleId[] | undefined; validator?: EnvelopeValidator | undefined }): Promise<ObservationResult> {
+    this.proxy.settle();
     const started = await this.#judging.validator;
     const judgement = await this.#judging.judge.finish({ wholeRun: options.wholeRun, validator: started ?? options.validator, only: options.only });
     const report = observedReport(judgement.verdicts, {

@@ -17,6 +17,19 @@ describe('StartOrder', () => {
     expect(order.held).toBe(0);
   });
 
+  it('hands over what was recorded past a request still in flight when told to settle, and that one when it ends', () => {
+    const out: string[] = [];
+    const order = new StartOrder<string>((s) => out.push(s));
+    const a = order.begin(10);
+    const b = order.begin(20);
+    order.complete(b, 2, 'b');
+    order.settle();
+    expect(out).toEqual(['b']);
+    order.complete(a, 1, 'a');
+    expect(out).toEqual(['b', 'a']);
+    expect(order.held).toBe(0);
+  });
+
   it('skips dropped requests, and places a start the clock set back', () => {
     const out: string[] = [];
     const order = new StartOrder<string>((s) => out.push(s));

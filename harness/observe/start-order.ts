@@ -53,6 +53,22 @@ export class StartOrder<T> {
     this.#flush();
   }
 
+  /**
+   * Hands over every item recorded, by start then seq, past the requests still in flight (the observation ends: what
+   * they record later comes after).
+   */
+  settle(): void {
+    const done = this.#entries.slice(this.#head).filter((e) => e.state === 'done');
+    done.sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq);
+    for (const e of done) {
+      const item = e.item as T;
+      e.state = 'dropped';
+      e.item = undefined;
+      this.#release(item);
+    }
+    this.#flush();
+  }
+
   /** Exchanges recorded and not handed over yet (an earlier request is in flight), and requests in flight. */
   get held(): number {
     return this.#entries.length - this.#head;
