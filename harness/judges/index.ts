@@ -14,7 +14,7 @@ export {
   soap05ConversationIdsProblem, soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from './soap-requests.ts';
 export {
-  answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, STOK_CLAUSES, stokProblems,
+  answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, soap02SchemaProblem, STOK_CLAUSES, stokProblems,
 } from './soap-answers.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
 export { err02DistinguishableProblem, err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';

@@ -5,11 +5,12 @@
  * {@link InOrderValidations}.
  */
 import {
-  answerKind, answerSchema, err04Problem, err05Observation, plural, soap01HeaderProblems, soap01SchemaProblem, soap02Problem, soap03ManifestProblem,
+  answerKind, answerSchema, err04Problem, err05Observation, plural, soap01HeaderProblems, soap01SchemaProblem, soap02Problem, soap02SchemaProblem, soap03ManifestProblem,
   soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem, soap05CpaIdProblem, STOK_CLAUSES, stokProblems, TOKEN_CREATING, type AnswerKind, type Problem,
 } from '../judges/index.ts';
 import { ACCOUNT_HINT } from './client-rules.ts';
-import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
+import type { Verdict } from '../soap/index.ts';
+import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { SoapMessage } from './exchange-facts.ts';
 import { InOrderValidations } from './validations.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
@@ -57,10 +58,13 @@ export class SoapFold {
     // SOAP-01: the judges of the client suite (harness/judges), on every request; the schema in order.
     for (const p of soap01HeaderProblems({ body: m.x.request.body, envelope: m.request, ...(m.requestError !== undefined && { error: m.requestError }) })) this.#firstOf(p, m.x);
     if (!this.#schema) {
-      this.validations.push((v) => (this.#schema ? undefined : v.validate(m.x.request.body, 'request')), (verdict) => {
+      // What waits for the verdict is the exchange without its parsed envelopes (they go as soon as it is read).
+      const x = keptForEvidence(m.x);
+      const action = m.action;
+      this.validations.push((v) => (this.#schema ? undefined : v.validate(x.request.body, 'request')), (verdict) => {
         if (this.#schema || !verdict) return;
-        const p = soap01SchemaProblem(verdict, m.action);
-        if (p) this.#schema = this.#fail(p, m.x);
+        const p = soap01SchemaProblem(verdict, action);
+        if (p) this.#schema = this.#fail(p, x);
       });
     }
     if (m.request) {
@@ -94,13 +98,18 @@ export class SoapFold {
     if (m.request && res && m.request.messageHeader?.messageData?.messageId) {
       const kind = answerKind(m.response, m.action);
       const req = m.request.messageHeader;
-      const judge = (schema: Parameters<typeof soap02Problem>[0]['schema']) => {
+      const what = m.action ?? 'a request';
+      // The judge of the suites (harness/judges) on all but the schema now; the schema's verdict, in turn.
+      const unvalidated = soap02Problem({ what, kind, status: res.status, envelope: m.response }, { conversationId: req.conversationId, messageId: req.messageData?.messageId });
+      const envelope = m.response !== undefined;
+      const x = keptForEvidence(m.x);
+      const judge = (schema: Verdict | undefined) => {
         this.#kindCount.set(kind, (this.#kindCount.get(kind) ?? 0) + 1);
         if (this.#kindFound.has(kind)) return;
-        const p = soap02Problem({ what: m.action ?? 'a request', kind, status: res.status, envelope: m.response, schema }, { conversationId: req.conversationId, messageId: req.messageData?.messageId });
-        if (p) this.#kindFound.set(kind, this.#fail(p, m.x));
+        const p = (envelope ? soap02SchemaProblem({ what, kind, schema }) : undefined) ?? unvalidated;
+        if (p) this.#kindFound.set(kind, this.#fail(p, x));
       };
-      this.validations.push((v) => (m.response && !this.#kindFound.has(kind) ? v.validate(res.body, answerSchema(kind)) : undefined), judge);
+      this.validations.push((v) => (envelope && !this.#kindFound.has(kind) ? v.validate(x.response!.body, answerSchema(kind)) : undefined), judge);
     }
     // STOK-01, STOK-02 on every successful answer.
     if ((m.action === 'TokenCreateRQ' || m.action === 'SessionCreateRQ') && m.answer?.kind === 'success' && m.response) {

@@ -10,7 +10,7 @@ import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
-import { compact, envelopesOf, sameEnvelopes } from './envelopes.ts';
+import { compact, envelopesOf, sameEnvelopes, shareEnvelopes } from './envelopes.ts';
 import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
 import { StartOrder } from './start-order.ts';
@@ -172,7 +172,7 @@ class KeptResponse extends KeptMessage implements ObservedResponse {
  * exchange (its bulk) in the spool; its parsed envelopes kept (without the request body's element tree, see
  * `leanRequest`).
  */
-function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>): ObservedExchange {
+function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>, retained: boolean): ObservedExchange {
   const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
   const bodyOf = (text: string): KeptBody => {
     if (toDisk) return toDisk.write(text);
@@ -189,7 +189,9 @@ function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<st
     response: x.response && new KeptResponse(x.response, bodyOf(x.response.body), toDisk, strings),
     ...(x.error !== undefined && { error: x.error }),
   };
-  sameEnvelopes(x, light, strings);
+  // Kept for long (`keepExchanges`), its envelopes are made lean; read at once by the judge and dropped, they need not be.
+  if (retained) sameEnvelopes(x, light, strings);
+  else shareEnvelopes(x, light);
   return light;
 }
 
@@ -258,7 +260,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
       // exchange, its bulk, written to the spool.
       if (protocol === 'soap') envelopesOf(exchange, envelope);
-      const recordedOne = kept(exchange, options.spool, strings, bodies);
+      const recordedOne = kept(exchange, options.spool, strings, bodies, options.keepExchanges ?? false);
       if (options.keepExchanges) recorded.push(recordedOne);
       count++;
       options.hooks?.after?.(recordedOne);
