@@ -6,6 +6,7 @@ export { runApplication } from './application.ts';
 export { judgeClientRules } from './client-rules.ts';
 export { Injector, INJECTIONS_HELP, parseInjections } from './inject.ts';
 export { judgeTraffic, OBSERVED_RULES, tryValidator } from './judge.ts';
+export { leanHeap } from './lean-heap.ts';
 export { PROXY_SOAP_PATH, startRecordingProxy } from './proxy.ts';
 export { registerSecretsOf } from './secrets.ts';
 export { judgeServiceRules, OBSERVABLE_SERVICE_RULES } from './service-rules.ts';
