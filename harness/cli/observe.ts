@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { INJECTIONS_HELP, leanHeap, Observation, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
+import { INJECTIONS_HELP, Observation, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
 import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -121,8 +121,6 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   const only = parseOnly(values.only);
   const outDir = resolve(values.out);
 
-  // The process observes, for as long as the application runs: memory before speed (observe/lean-heap.ts).
-  leanHeap();
   const observation = await Observation.start({
     upstream: values.upstream, host: values.host, injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
