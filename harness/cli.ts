@@ -70,6 +70,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'doctor':
         return await (await import('./cli/doctor.ts')).doctorCommand(args);
       case 'observe':
+        // The process observes, for as long as the application runs: memory before speed (observe/lean-heap.ts).
+        (await import('./observe/lean-heap.ts')).leanHeap();
         return await (await import('./cli/observe.ts')).observeCommand(args);
       case 'calibrate':
         return await (await import('./cli/calibrate.ts')).calibrateCommand(args);

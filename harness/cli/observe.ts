@@ -72,12 +72,12 @@ export async function finishObservation(observation: Observation, options: {
   /** How the schema validator starts (default {@link tryValidator}; `undefined` from it: the schema clauses say so). */
   startValidator?: () => Promise<EnvelopeValidator | undefined>;
 }): Promise<{ exitCode: number; summary: string[] }> {
-  const exchanges = observation.proxy.exchanges();
-  const validator = exchanges.some((x) => x.protocol === 'soap') ? await (options.startValidator ?? tryValidator)() : undefined;
+  // An observation started with its validator validated the envelopes as they came; else one is started now.
+  const validator = !observation.validating && observation.soapSeen ? await (options.startValidator ?? tryValidator)() : undefined;
   try {
     const { report } = await observation.judge({ wholeRun: options.wholeRun, only: options.only, validator });
     const written = await writeReports(report, options.outDir, observation.redactor);
-    const summary = observation.redactor.redact(summaryLines(written.report, options.outDir, exchanges.length).join('\n')).split('\n');
+    const summary = observation.redactor.redact(summaryLines(written.report, options.outDir, observation.proxy.count()).join('\n')).split('\n');
     return { exitCode: written.report.exitCode, summary };
   } finally {
     await validator?.close();
@@ -122,7 +122,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   const outDir = resolve(values.out);
 
   const observation = await Observation.start({
-    upstream: values.upstream, host: values.host, injections, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
+    upstream: values.upstream, host: values.host, injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
   });
   const out = process.stdout;

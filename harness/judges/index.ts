@@ -11,10 +11,10 @@ export {
 } from './sessions.ts';
 export {
   soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
-  soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
+  soap05ConversationIdsProblem, soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from './soap-requests.ts';
 export {
-  answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, STOK_CLAUSES, stokProblems,
+  answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, soap02SchemaProblem, STOK_CLAUSES, stokProblems,
 } from './soap-answers.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
 export { err02DistinguishableProblem, err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';

@@ -56,14 +56,9 @@ export interface SoapAnswerSeen {
 export function soap02Problem(a: SoapAnswerSeen, sent: SentIds): Problem | undefined {
   const clause = `SOAP-02.${a.kind}`;
   const what = `the answer to ${a.what}`;
-  const shown = (text: string) => (a.excerpt === undefined ? text : `${text}\n${a.excerpt}`);
   if (!a.envelope) return problem(clause, `${what} is not a SOAP envelope`, 'a SOAP 1.1 envelope', `${a.status} ${a.parseError ?? ''}`.trim());
-  if (a.schema && !a.schema.valid) {
-    const schema = answerSchema(a.kind);
-    return problem(clause, `${what} does not validate against the response schema`,
-      `a valid envelope (fixtures/xsd/${schema}.xsd${a.kind === 'call' ? ': the envelope and header; the business body is free' : ''})`,
-      shown(`${a.schema.code}: ${a.schema.errors.slice(0, 2).join('; ')}`));
-  }
+  const schemaProblem = soap02SchemaProblem(a);
+  if (schemaProblem) return schemaProblem;
   const h = a.envelope.messageHeader;
   if (!h) return problem(clause, `${what} has no eb:MessageHeader`, 'an eb:MessageHeader', a.excerpt ?? '(none)');
   const named = NAMED_ACTIONS[a.kind];
@@ -72,6 +67,16 @@ export function soap02Problem(a: SoapAnswerSeen, sent: SentIds): Problem | undef
   if (h.conversationId !== sent.conversationId) return problem(clause, `eb:ConversationId of ${what} is not the request's, echoed`, sent.conversationId ?? '(none)', h.conversationId ?? '(none)');
   if (h.messageData?.refToMessageId !== sent.messageId) return problem(clause, `eb:RefToMessageId of ${what} is not the request's MessageId`, sent.messageId ?? '(none)', h.messageData?.refToMessageId ?? '(none)');
   return undefined;
+}
+
+/** SOAP-02.<kind> on an answer's schema verdict alone (part of {@link soap02Problem}, which checks the envelope first). */
+export function soap02SchemaProblem(a: Pick<SoapAnswerSeen, 'what' | 'kind' | 'schema' | 'excerpt'>): Problem | undefined {
+  if (!a.schema || a.schema.valid) return undefined;
+  const schema = answerSchema(a.kind);
+  const shown = (text: string) => (a.excerpt === undefined ? text : `${text}\n${a.excerpt}`);
+  return problem(`SOAP-02.${a.kind}`, `the answer to ${a.what} does not validate against the response schema`,
+    `a valid envelope (fixtures/xsd/${schema}.xsd${a.kind === 'call' ? ': the envelope and header; the business body is free' : ''})`,
+    shown(`${a.schema.code}: ${a.schema.errors.slice(0, 2).join('; ')}`));
 }
 
 /** The token in an answer's wsse:BinarySecurityToken, if any. */

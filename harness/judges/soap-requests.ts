@@ -106,6 +106,11 @@ export function soap05CpaIdProblem(envelope: ParsedEnvelope, pcc: string): Probl
 
 /** SOAP-05.conversation-id on one session: its SessionCreateRQ and the requests with its token carry one eb:ConversationId. */
 export function soap05ConversationProblem(session: readonly ParsedEnvelope[]): Problem | undefined {
-  const ids = new Set(session.map((e) => e.messageHeader?.conversationId));
-  return ids.size <= 1 ? undefined : problem('SOAP-05.conversation-id', 'the requests of one session carry more than one ConversationId', 'one ConversationId for the session', [...ids].join(', '));
+  return soap05ConversationIdsProblem(session.map((e) => e.messageHeader?.conversationId));
+}
+
+/** SOAP-05.conversation-id on the ConversationIds of one session's requests, in order (repeats allowed). */
+export function soap05ConversationIdsProblem(ids: readonly (string | undefined)[]): Problem | undefined {
+  const distinct = new Set(ids);
+  return distinct.size <= 1 ? undefined : problem('SOAP-05.conversation-id', 'the requests of one session carry more than one ConversationId', 'one ConversationId for the session', [...distinct].join(', '));
 }

@@ -19,14 +19,14 @@ import type { HeldToken, Life03Clause, SessionSpan } from '../judges/index.ts';
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
 export type RequestValidator = (xml: string) => Promise<Verdict>;
 
-const ACCOUNT_HINT = 'give the account the application uses: --target <config.json> (its "accounts"), or --account <EPR>:<PCC>[:<REST domain>] with the password in TDS_OBSERVE_PASSWORD';
+export const ACCOUNT_HINT = 'give the account the application uses: --target <config.json> (its "accounts"), or --account <EPR>:<PCC>[:<REST domain>] with the password in TDS_OBSERVE_PASSWORD';
 
 /** The hint for a clause the traffic did not exercise: an injection on the simulator upstream, or a workload. */
 function hint(t: Traffic, withSim: string, otherwise: string): string {
   return t.ctx.source === 'observe-sim' ? withSim : otherwise;
 }
 
-const at = (x: ObservedExchange) => `#${x.seq} ${x.request.method} ${x.request.path}`;
+export const at = (x: ObservedExchange): string => `#${x.seq} ${x.request.method} ${x.request.path}`;
 
 /** The first failure among `checks`, or the pass. */
 function firstFailure(clause: string, failures: readonly (ClauseVerdict | undefined)[], seen: string): ClauseVerdict {
@@ -273,12 +273,12 @@ function firstAfter<T>(list: readonly T[], from: number, time: (item: T) => numb
  * was sent after it (ties included). A HAR file has the start only, to the millisecond: a start in the same
  * millisecond as the answer may be a call that was in flight.
  */
-function sentAfterAnswer(x: ObservedExchange, first: ObservedExchange): boolean {
+export function sentAfterAnswer(x: ObservedExchange, first: Pick<ObservedExchange, 'endedAt'>): boolean {
   return x.earliestSend !== undefined ? x.earliestSend >= first.endedAt : x.startedAt > first.endedAt;
 }
 
 /** How far back {@link inFlightAt} looks: more calls in flight at once than a client's pool would hold. */
-const IN_FLIGHT_LOOKBACK = 64;
+export const IN_FLIGHT_LOOKBACK = 64;
 
 /**
  * Calls of `first`'s environment (any token) in flight when its answer came: not surely sent after it (see
@@ -369,7 +369,7 @@ function refusals(t: Traffic): Refusal[] {
 }
 
 /** Why later uses of a refused token were not counted as resends (calls were in flight), in words. */
-function shortOfThreshold(r: Refusal): string {
+export function shortOfThreshold(r: Pick<Refusal, 'first' | 'inFlight'> & { readonly later: { readonly length: number } }): string {
   return `${plural(r.later.length, 'more use')} of the refused token after the refusal at ${at(r.first)}, with ${plural(r.inFlight, 'call')} in flight when it came `
     + `and the client's calls overlapping (a concurrent client's calls may have read the token before the refusal): short of a chain of ${RESEND_CHAIN}, or ${RESEND_AFTER_MOVING_ON} after the client moved on to a new token`;
 }
@@ -531,7 +531,7 @@ function soap05(t: Traffic): ClauseVerdict[] {
 // ---- SESS-05, -06, -08 --------------------------------------------------------------------------------------------
 
 /** A SessionCloseRQ, by its eb:Action or its body (a wrong action is SOAP-04's to judge: the close was still sent). */
-const isClose = (m: SoapMessage) => m.action === 'SessionCloseRQ' || m.request?.body.root?.localName === 'SessionCloseRQ';
+export const isClose = (m: SoapMessage): boolean => m.action === 'SessionCloseRQ' || m.request?.body.root?.localName === 'SessionCloseRQ';
 const closes = (t: Traffic) => t.soap.filter(isClose);
 
 function sess05(t: Traffic): ClauseVerdict[] {
@@ -719,7 +719,7 @@ function err06(t: Traffic): ClauseVerdict[] {
 }
 
 /** The REST rules that need a token the client obtained over REST. */
-const NEEDS_REST_TOKEN = ['API-03', 'API-04', 'API-05', 'LIFE-03', 'ENV-02'] as const;
+export const NEEDS_REST_TOKEN = ['API-03', 'API-04', 'API-05', 'LIFE-03', 'ENV-02'] as const;
 
 /**
  * A missing prerequisite is no verdict: when the client asked for REST tokens and never got one, the clauses that

@@ -94,6 +94,12 @@ export function sameEnvelopes(from: ObservedExchange, to: ObservedExchange, stri
   if (e) memo.set(to, compact({ ...e, request: leanRequest(e.request) }, strings));
 }
 
+/** `to` is a copy of `from` read at once and dropped (the running judge's): its envelopes are those of `from`, as parsed. */
+export function shareEnvelopes(from: ObservedExchange, to: ObservedExchange): void {
+  const e = memo.get(from);
+  if (e) memo.set(to, e);
+}
+
 const NO_SCOPE: ReadonlyMap<string, string> = new Map();
 
 /**

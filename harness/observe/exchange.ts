@@ -77,3 +77,14 @@ export interface JudgeContext {
 
 /** The earliest the client can have sent `x`: what "sent after" claims are judged on (a HAR file has `startedAt` only). */
 export const sentFrom = (x: ObservedExchange): number => x.earliestSend ?? x.startedAt;
+
+/**
+ * `x` as a verdict keeps it for evidence: the same request and answer (their bodies in the spool for SOAP), without
+ * what was derived from it while it was read (its parsed envelopes, which go with `x`).
+ */
+export function keptForEvidence(x: ObservedExchange): ObservedExchange {
+  return {
+    seq: x.seq, env: x.env, protocol: x.protocol, startedAt: x.startedAt, endedAt: x.endedAt, ...(x.earliestSend !== undefined && { earliestSend: x.earliestSend }),
+    request: x.request, response: x.response, ...(x.error !== undefined && { error: x.error }),
+  };
+}

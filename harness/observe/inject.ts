@@ -158,6 +158,8 @@ export class Injector implements ProxyHooks {
     }
     const { request, response: answer } = envelopesOf(x);
     const action = request.ok ? request.envelope.action : undefined;
+    // A session closed is done with: its token is no longer followed (what an observation holds does not grow with its sessions).
+    if (action === 'SessionCloseRQ' && request.ok && request.envelope.security.kind === 'binarySecurityToken') this.#tokens.delete(request.envelope.security.token);
     if (!action || !TOKEN_CREATING.has(action)) return;
     const s = answer?.ok && !answer.envelope.fault ? answer.envelope.security : undefined;
     if (s?.kind === 'binarySecurityToken') this.#tokens.set(s.token, { kind: action === 'SessionCreateRQ' ? 'session' : 'sessionless', issuedAt: this.#now(), calls: 0 });

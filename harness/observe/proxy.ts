@@ -10,9 +10,10 @@ import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
 import type { ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
-import { compact, envelopesOf, sameEnvelopes } from './envelopes.ts';
-import { registerSecretsOf } from './secrets.ts';
+import { compact, envelopesOf, sameEnvelopes, shareEnvelopes } from './envelopes.ts';
+import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
+import { StartOrder } from './start-order.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -52,12 +53,19 @@ export interface ProxyOptions {
    * read them back when asked for. Without it, the proxy keeps them in memory.
    */
   readonly spool?: BodySpool;
+  /**
+   * Takes each recorded exchange in the order the judge reads them: by start, then `seq` (an exchange is held while a
+   * request that started before it is in flight). The proxy keeps none of them but for `keepExchanges`.
+   */
+  readonly onExchange?: (x: ObservedExchange) => void;
+  /** Keep every recorded exchange for {@link RecordingProxy.exchanges} (tests; memory then grows with the traffic). */
+  readonly keepExchanges?: boolean;
 }
 
 export interface RecordingProxy {
   /** The proxy's URLs, per environment of the upstream: point the application at these. */
   readonly urls: Readonly<Partial<Record<Environment, EnvironmentEndpoints>>>;
-  /** The exchanges recorded so far, in the order their answers ended (a copy). */
+  /** The exchanges recorded so far, in the order their answers ended (a copy); empty unless `keepExchanges`. */
   exchanges(): readonly ObservedExchange[];
   /** How many exchanges were recorded so far (without copying them). */
   count(): number;
@@ -65,6 +73,8 @@ export interface RecordingProxy {
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
   inFlight(): number;
+  /** Hands over every exchange recorded so far, past the requests still in flight (the observation is judged). */
+  settle(): void;
   close(): Promise<void>;
 }
 
@@ -162,7 +172,7 @@ class KeptResponse extends KeptMessage implements ObservedResponse {
  * exchange (its bulk) in the spool; its parsed envelopes kept (without the request body's element tree, see
  * `leanRequest`).
  */
-function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>): ObservedExchange {
+function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<string, string>, bodies: Map<string, string>, retained: boolean): ObservedExchange {
   const toDisk = x.protocol === 'soap' && spool ? spool : undefined;
   const bodyOf = (text: string): KeptBody => {
     if (toDisk) return toDisk.write(text);
@@ -179,7 +189,9 @@ function kept(x: ObservedExchange, spool: BodySpool | undefined, strings: Map<st
     response: x.response && new KeptResponse(x.response, bodyOf(x.response.body), toDisk, strings),
     ...(x.error !== undefined && { error: x.error }),
   };
-  sameEnvelopes(x, light, strings);
+  // Kept for long (`keepExchanges`), its envelopes are made lean; read at once by the judge and dropped, they need not be.
+  if (retained) sameEnvelopes(x, light, strings);
+  else shareEnvelopes(x, light);
   return light;
 }
 
@@ -198,8 +210,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const sockets = new Set<Socket>();
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
   let seq = 0;
+  let count = 0;
   let last = Date.now();
   let pending = 0;
+  const order = new StartOrder<ObservedExchange>((x) => options.onExchange?.(x));
 
   // Per connection, the earliest its next request can have been sent: accepted, or the last answer written on it.
   const readySince = new WeakMap<Socket, number>();
@@ -210,6 +224,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     res.once('finish', () => readySince.set(req.socket, Date.now()));
     last = startedAt;
     pending++;
+    const ticket = order.begin(startedAt);
     try {
       const body = await readBody(req, max);
       if (body === undefined) {
@@ -239,14 +254,19 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
       }
-      registerSecretsOf(exchange, options.redactor);
+      // The passwords now (whatever is written may meet them); the tokens of the exchanges a report shows when it is
+      // written (the running judge cites them: session.ts).
+      registerCredentialsOf(exchange, options.redactor);
       // As it comes: the envelopes parsed (the judge finds them so when the traffic stops), and the bodies of a SOAP
       // exchange, its bulk, written to the spool.
       if (protocol === 'soap') envelopesOf(exchange, envelope);
-      const recordedOne = kept(exchange, options.spool, strings, bodies);
-      recorded.push(recordedOne);
+      const recordedOne = kept(exchange, options.spool, strings, bodies, options.keepExchanges ?? false);
+      if (options.keepExchanges) recorded.push(recordedOne);
+      count++;
       options.hooks?.after?.(recordedOne);
+      order.complete(ticket, mine, recordedOne);
     } finally {
+      order.drop(ticket);
       pending--;
       last = Date.now();
     }
@@ -283,9 +303,10 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   return {
     urls,
     exchanges: () => [...recorded],
-    count: () => recorded.length,
+    count: () => count,
     lastActivity: () => last,
     inFlight: () => pending,
+    settle: () => order.settle(),
     async close() {
       for (const s of sockets) s.destroy();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

@@ -24,6 +24,24 @@ export function registerSecretsOf(x: ObservedExchange, redactor: Redactor): void
   }
 }
 
+/**
+ * Registers the credentials an exchange carries, as it is recorded: the password inside Basic credentials (and the
+ * credentials whole) and UsernameToken passwords. Few, whatever the length of the traffic (an application has few
+ * passwords); its tokens, one per session, are registered when an exchange is cited in a report
+ * ({@link registerSecretsOf}).
+ */
+export function registerCredentialsOf(x: ObservedExchange, redactor: Redactor): void {
+  const auth = x.request.headers.authorization;
+  if (auth && /^\s*basic\b/i.test(auth)) {
+    redactor.add(auth.replace(/^\s*\S+\s*/, '').trim());
+    const decoded = decodeAuthorization(auth);
+    if (decoded.ok) redactor.add(decoded.password);
+  }
+  if (x.protocol === 'soap') {
+    for (const m of x.request.body.matchAll(/<(?:[\w.-]+:)?Password[^>]*>([^<]*)</g)) redactor.add(unescapeXml(m[1] ?? ''));
+  }
+}
+
 /** The text of an XML element as its value (the five predefined entities and character references). */
 function unescapeXml(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_m, e: string) => {

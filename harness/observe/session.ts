@@ -11,12 +11,21 @@ import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../catalog/i
 import { ConfigError, createTransport, resolveAccount, type AccountConfig, type EnvironmentEndpoints, type TargetConfig, type Transport } from '../targets/index.ts';
 import { targetConfigFor } from '../targets/presets.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
-import type { JudgeContext, KnownAccount } from './exchange.ts';
+import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
 import { Injector, type Injection } from './inject.ts';
-import { judgeTraffic, type Judgement } from './judge.ts';
+import type { Judgement } from './judge.ts';
 import { startRecordingProxy, type RecordingProxy } from './proxy.ts';
+import { RunningJudge, type RetainedState } from './running-judge.ts';
+import { registerSecretsOf } from './secrets.ts';
 import { BodySpool } from './spool.ts';
 import { observedReport } from './verdict.ts';
+
+/** What the judge needs besides the traffic (`wholeRun` is told when it judges). */
+function contextOf(
+  accounts: Partial<Record<Environment, KnownAccount[]>>, poolSize: number | undefined, faultCodes: FaultCodes, injector: Injector | undefined, source: JudgeContext['source'],
+): JudgeContext {
+  return { accounts, sessionPoolSize: poolSize, faultCodes, wholeRun: false, expired: injector?.expired ?? new Map(), source };
+}
 
 /** The events the simulator upstream keeps (its event log is not read by the judge: the proxy records the traffic). */
 const SIM_EVENTS_KEPT = 1_000;
@@ -37,6 +46,15 @@ export interface ObservationOptions {
   readonly injectionClock?: () => number;
   /** The simulator upstream as a stand-in for a learned target (`--sim-profile`): its profile, and the defects of its deviations. */
   readonly simProfile?: { readonly profile: LatitudeProfile; readonly defects: readonly string[] };
+  /**
+   * Starts the schema validator, when the first SOAP exchange comes (so that envelopes are validated as they come);
+   * `undefined` from it: the schema clauses say so. Without it, the validator is given to {@link Observation.judge}.
+   */
+  readonly startValidator?: () => Promise<EnvelopeValidator | undefined>;
+  /** Keep every recorded exchange (`proxy.exchanges()`, for tests): memory then grows with the traffic. */
+  readonly keepExchanges?: boolean;
+  /** How many tokens the running judge keeps (token-book.ts). */
+  readonly tokensKept?: number;
 }
 
 export interface ObservationResult {
@@ -64,6 +82,34 @@ function describe(a: SimAccount): string {
   return `EPR ${a.epr}, PCC ${a.pcc}, password ${a.password}, REST domain ${a.restDomain}, SOAP domain ${a.soapDomain}, pool ${a.poolSize}`;
 }
 
+/** The running judge of an observation, and the schema validator it started. */
+interface Judging {
+  readonly judge: RunningJudge;
+  /** Takes each exchange the proxy hands over (by start, then seq). */
+  readonly onExchange: (x: ObservedExchange) => void;
+  /** The validator started with the first SOAP exchange, if any. */
+  validator: Promise<EnvelopeValidator | undefined> | undefined;
+  readonly validating: boolean;
+}
+
+/** A running judge for `ctx`: it registers the secrets of the exchanges its verdicts cite with `redactor`. */
+function judging(ctx: JudgeContext, redactor: Redactor, options: ObservationOptions): Judging {
+  const judge = new RunningJudge(ctx, { cite: (x) => registerSecretsOf(x, redactor), tokensKept: options.tokensKept });
+  const state: Judging = {
+    judge,
+    validator: undefined,
+    validating: options.startValidator !== undefined,
+    onExchange: (x) => {
+      if (x.protocol === 'soap' && !state.validator && options.startValidator) {
+        state.validator = options.startValidator().catch(() => undefined);
+        void state.validator.then((v) => judge.attachValidator(v));
+      }
+      judge.add(x);
+    },
+  };
+  return state;
+}
+
 export class Observation {
   readonly proxy: RecordingProxy;
   readonly redactor: Redactor;
@@ -77,11 +123,12 @@ export class Observation {
   readonly #sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined;
   readonly #transport: Transport;
   readonly #spool: BodySpool;
+  readonly #judging: Judging;
 
   private constructor(init: {
     proxy: RecordingProxy; redactor: Redactor; kind: 'sim' | 'live'; name: string; accounts: Partial<Record<Environment, KnownAccount[]>>; faultCodes: FaultCodes;
     poolSize: number | undefined; injector: Injector | undefined; sim: { core: SimCore; server: SimServer; accounts: ReturnType<typeof defaultAccounts> } | undefined; transport: Transport;
-    spool: BodySpool;
+    spool: BodySpool; judging: Judging;
   }) {
     this.proxy = init.proxy;
     this.redactor = init.redactor;
@@ -94,6 +141,7 @@ export class Observation {
     this.#sim = init.sim;
     this.#transport = init.transport;
     this.#spool = init.spool;
+    this.#judging = init.judging;
   }
 
   /**
@@ -117,11 +165,16 @@ export class Observation {
       const injector = new Injector(core, injections, options.injectionClock);
       const spool = new BodySpool();
       try {
-        const proxy = await startRecordingProxy({ upstream: server.urls, transport, redactor, hooks: injector, spool, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+        const known = { cert: accounts.accounts.cert.map(knownFromSim), prod: accounts.accounts.prod.map(knownFromSim) };
+        const faultCodes = stand ? withFaultCodes(profileFaultCodes(stand.profile)) : DEFAULT_FAULT_CODES;
+        const judged = judging(contextOf(known, options.sessionPoolSize, faultCodes, injector, 'observe-sim'), redactor, options);
+        const proxy = await startRecordingProxy({
+          upstream: server.urls, transport, redactor, hooks: injector, spool, onExchange: judged.onExchange, keepExchanges: options.keepExchanges ?? false,
+          ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }),
+        });
         return new Observation({
           proxy, redactor, kind: 'sim', name: 'observed application (upstream: simulator)',
-          accounts: { cert: accounts.accounts.cert.map(knownFromSim), prod: accounts.accounts.prod.map(knownFromSim) },
-          faultCodes: stand ? withFaultCodes(profileFaultCodes(stand.profile)) : DEFAULT_FAULT_CODES, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport, spool,
+          accounts: known, faultCodes, poolSize: options.sessionPoolSize, injector, sim: { core, server, accounts }, transport, spool, judging: judged,
         });
       } catch (err) {
         spool.close();
@@ -139,10 +192,16 @@ export class Observation {
     const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 30_000, useEnvProxy: true });
     const spool = new BodySpool();
     try {
-      const proxy = await startRecordingProxy({ upstream: config.environments, transport, redactor, spool, ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }) });
+      const faultCodes = withFaultCodes(config.faultCodes);
+      const poolSize = options.sessionPoolSize ?? config.sessionPoolSize;
+      const judged = judging(contextOf(accounts, poolSize, faultCodes, undefined, 'observe-live'), redactor, options);
+      const proxy = await startRecordingProxy({
+        upstream: config.environments, transport, redactor, spool, onExchange: judged.onExchange, keepExchanges: options.keepExchanges ?? false,
+        ...(options.host && { host: options.host }), ...(options.port !== undefined && { port: options.port }),
+      });
       return new Observation({
-        proxy, redactor, kind: 'live', name: `observed application (upstream: ${config.name})`, accounts, faultCodes: withFaultCodes(config.faultCodes),
-        poolSize: options.sessionPoolSize ?? config.sessionPoolSize, injector: undefined, sim: undefined, transport, spool,
+        proxy, redactor, kind: 'live', name: `observed application (upstream: ${config.name})`, accounts, faultCodes,
+        poolSize, injector: undefined, sim: undefined, transport, spool, judging: judged,
       });
     } catch (err) {
       spool.close();
@@ -194,19 +253,32 @@ export class Observation {
 
   /** What the judge needs besides the traffic. */
   context(wholeRun: boolean): JudgeContext {
-    return {
-      accounts: this.#accounts,
-      sessionPoolSize: this.#poolSize,
-      faultCodes: this.#faultCodes,
-      wholeRun,
-      expired: this.#injector?.expired ?? new Map(),
-      source: this.kind === 'sim' ? 'observe-sim' : 'observe-live',
-    };
+    return { ...contextOf(this.#accounts, this.#poolSize, this.#faultCodes, this.#injector, this.kind === 'sim' ? 'observe-sim' : 'observe-live'), wholeRun };
   }
 
-  /** Judges what was recorded so far and builds the report (not written, not redacted). */
+  /** Whether the observation starts its own schema validator (`startValidator`): then none need be given to {@link judge}. */
+  get validating(): boolean {
+    return this.#judging.validating;
+  }
+
+  /** Whether a SOAP exchange was recorded (the schema validator is needed). */
+  get soapSeen(): boolean {
+    return this.#judging.judge.soapSeen;
+  }
+
+  /** What the running judge holds (tests). */
+  retained(): RetainedState {
+    return this.#judging.judge.retained();
+  }
+
+  /**
+   * Judges what was recorded so far (the running judge read it as it came) and builds the report (not written, not
+   * redacted). `validator`: for the envelopes not validated yet, when the observation started none.
+   */
   async judge(options: { wholeRun: boolean; only?: readonly RuleId[] | undefined; validator?: EnvelopeValidator | undefined }): Promise<ObservationResult> {
-    const judgement = await judgeTraffic(this.proxy.exchanges(), this.context(options.wholeRun), { validator: options.validator, only: options.only });
+    this.proxy.settle();
+    const started = await this.#judging.validator;
+    const judgement = await this.#judging.judge.finish({ wholeRun: options.wholeRun, validator: started ?? options.validator, only: options.only });
     const report = observedReport(judgement.verdicts, {
       toolVersion: TOOL_VERSION,
       target: { name: this.name, kind: this.kind },
@@ -220,6 +292,7 @@ export class Observation {
   /** Stops the proxy and the upstream; the recorded bodies are removed (the exchanges can no longer be read). */
   async close(): Promise<void> {
     this.#injector?.close();
+    await (await this.#judging.validator)?.close();
     await this.proxy.close();
     this.#spool.close();
     await this.#transport.close();

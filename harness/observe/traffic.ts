@@ -2,115 +2,17 @@
  * Facts read once from recorded traffic: token requests and the tokens they issued, API calls and the tokens they
  * carried, SOAP requests and answers parsed, and every answer classified (harness/classify). Pure: no I/O.
  */
-import { classifyRest, classifySoap, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
-import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
-import type { ParsedEnvelope } from '../soap/index.ts';
-import { envelopesOf, type AnswerEnvelope } from './envelopes.ts';
-import { TOKEN_PATH, type Environment, type TokenKind } from '../catalog/index.ts';
+import type { Environment } from '../catalog/index.ts';
 import type { JudgeContext, KnownAccount, ObservedExchange } from './exchange.ts';
 import { TOKEN_CREATING } from '../judges/index.ts';
+import {
+  accountByPassword, clientKey, isTokenRequest, readApiCall, readSoapMessage, readTokenRequest, soapUse,
+  type ApiCall, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse,
+} from './exchange-facts.ts';
 
-/** A request to the REST token endpoint (also a wrong path such as `/v2/auth/token/`). */
-export interface TokenRequest {
-  readonly x: ObservedExchange;
-  readonly authorization: string | undefined;
-  readonly decoded: DecodedCredentials;
-  /** The known account whose password the credentials carry. */
-  readonly account: KnownAccount | undefined;
-  /** `issued` (a token came back), `invalid_client`, or anything else. */
-  readonly answer: 'issued' | 'invalid_client' | 'other';
-  readonly token?: string;
-  readonly expiresIn?: number;
-}
-
-/** A call of a published REST API. */
-export interface ApiCall {
-  readonly x: ObservedExchange;
-  readonly authorization: string | undefined;
-  /** The token after the `Bearer` scheme, however it was spaced. */
-  readonly token: string | undefined;
-  readonly answer: RestAnswer | undefined;
-}
-
-/** A SOAP request and its answer. */
-export interface SoapMessage {
-  readonly x: ObservedExchange;
-  readonly request: ParsedEnvelope | undefined;
-  readonly requestError?: string;
-  /** The answer's envelope (without its body's element tree, which no rule reads). */
-  readonly response: AnswerEnvelope | undefined;
-  readonly answer: SoapAnswer | undefined;
-  readonly action: string | undefined;
-  /** The token in the request's wsse:BinarySecurityToken. */
-  readonly tokenUsed: string | undefined;
-  /** The token the answer issued (TokenCreateRS / SessionCreateRS). */
-  readonly tokenIssued: string | undefined;
-  /** The account whose password the UsernameToken carries. */
-  readonly account: KnownAccount | undefined;
-}
-
-/** A token the service issued during the observation. */
-export interface IssuedToken {
-  readonly value: string;
-  readonly kind: TokenKind;
-  readonly env: Environment | undefined;
-  readonly via: 'rest' | 'soap';
-  /** When the answer carrying it ended, ms since the epoch. */
-  readonly issuedAt: number;
-  readonly expiresIn: number | undefined;
-  readonly account: KnownAccount | undefined;
-  /** The exchange that obtained it. */
-  readonly seq: number;
-}
-
-/** A use of a token: a REST call or a SOAP request carrying it. */
-export interface TokenUse {
-  readonly x: ObservedExchange;
-  readonly token: string;
-  /**
-   * The answer refused the token, sent where it belongs: a REST 401 to `Authorization: Bearer <token>`, or a SOAP
-   * `Client.InvalidSecurityToken` for the token in wsse:BinarySecurityToken. A refusal of a token sent elsewhere refuses the request's form
-   * (API-03, SOAP-04), not the token.
-   */
-  readonly refused: boolean;
-  /** The answer was a refusal, whatever the form of the request: the client learnt its token no longer works. */
-  readonly rejected: boolean;
-}
-
+export { bearerToken, clientKey } from './exchange-facts.ts';
+export type { ApiCall, IssuedToken, SoapMessage, TokenRequest, TokenUse } from './exchange-facts.ts';
 export { TOKEN_CREATING };
-
-const isTokenPath = (path: string) => path.replace(/\/+$/, '').endsWith(TOKEN_PATH);
-/**
- * A token request is one at the token path, or one the client meant as one wherever it sent it (REST-01 judges the
- * path): Basic credentials, or a grant_type in its body.
- */
-const isTokenRequest = (x: ObservedExchange) => isTokenPath(x.request.path)
-  || /^basic\b/i.test(x.request.headers.authorization ?? '') || /(^|&)grant_type=/.test(x.request.body) || /"grant_type"/.test(x.request.body);
-
-function jsonObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function bst(envelope: Pick<ParsedEnvelope, 'security'> | undefined): string | undefined {
-  const s = envelope?.security;
-  if (s?.kind === 'binarySecurityToken') return s.token;
-  if (s?.kind === 'both') return s.binarySecurityToken.token;
-  return undefined;
-}
-
-/** Which client sent a token request: its environment and its credentials. */
-export const clientKey = (r: TokenRequest): string => `${r.x.env}|${r.authorization}`;
-
-/** The token of `Authorization: Bearer <token>`, however the scheme was spelled or spaced. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  const m = /^\s*bearer\s*(\S+)\s*$/i.exec(authorization ?? '');
-  return m?.[1];
-}
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   const list = map.get(key);
@@ -175,19 +77,16 @@ export class Traffic {
     const uses: TokenUse[] = [];
     for (const x of this.exchanges) {
       if (x.protocol === 'rest' && isTokenRequest(x)) {
-        const t = this.#tokenRequest(x);
+        const t = readTokenRequest(x, ctx);
         tokenRequests.push(t);
         if (t.token) this.#issuedSoFar.add(t.token);
         if (t.token) issued.set(t.token, { value: t.token, kind: 'sessionless', env: x.env, via: 'rest', issuedAt: x.endedAt, expiresIn: t.expiresIn, account: t.account, seq: x.seq });
       } else if (x.protocol === 'rest') {
-        const authorization = x.request.headers.authorization;
-        const token = bearerToken(authorization);
-        const answer = x.response ? classifyRest(x.response.status) : undefined;
-        apiCalls.push({ x, authorization, token, answer });
-        // A 401 to a malformed header (`Bearer<token>`) refuses the header, not the token (API-03's to judge).
-        if (token) uses.push({ x, token, refused: answer?.kind === 'refused' && /^Bearer \S+$/.test(authorization ?? ''), rejected: answer?.kind === 'refused' });
+        const { call, use } = readApiCall(x);
+        apiCalls.push(call);
+        if (use) uses.push(use);
       } else {
-        const m = this.#soapMessage(x);
+        const m = readSoapMessage(x, ctx, (value) => this.#issuedSoFar.has(value));
         soap.push(m);
         if (m.tokenIssued) this.#issuedSoFar.add(m.tokenIssued);
         if (m.tokenIssued && m.action && TOKEN_CREATING.has(m.action)) {
@@ -196,13 +95,8 @@ export class Traffic {
             expiresIn: undefined, account: m.account, seq: x.seq,
           });
         }
-        if (m.tokenUsed) {
-          const rejected = m.answer?.kind === 'refused';
-          // Only Client.InvalidSecurityToken (or its StackTrace marker) ends the token: a caller not authorized for an
-          // action, or refused credentials, leaves its token and session as they were (SESS-06 wants it closed then).
-          const invalid = m.answer?.kind === 'refused' && m.answer.why === 'invalid-token';
-          uses.push({ x, token: m.tokenUsed, refused: invalid && bst(m.request) === m.tokenUsed, rejected });
-        }
+        const use = soapUse(m);
+        if (use) uses.push(use);
       }
     }
     this.tokenRequests = tokenRequests;
@@ -254,10 +148,7 @@ export class Traffic {
 
   /** The known account with this password: in `env` first, then in any environment. */
   accountByPassword(env: Environment | undefined, password: string | undefined): KnownAccount | undefined {
-    if (password === undefined) return undefined;
-    const inEnv = env ? (this.ctx.accounts[env] ?? []) : [];
-    const all = Object.values(this.ctx.accounts).flatMap((a) => a ?? []);
-    return inEnv.find((a) => a.password === password) ?? all.find((a) => a.password === password);
+    return accountByPassword(this.ctx, env, password);
   }
 
   /** Whether any account is known (the identity rules need one). */
@@ -279,37 +170,5 @@ export class Traffic {
     return this.exchanges.reduce((m, x) => Math.max(m, x.endedAt), 0);
   }
 
-  #tokenRequest(x: ObservedExchange): TokenRequest {
-    const authorization = x.request.headers.authorization;
-    const decoded = decodeAuthorization(authorization);
-    const account = this.accountByPassword(x.env, decoded.ok ? decoded.password : undefined);
-    const body = x.response ? jsonObject(x.response.body) : undefined;
-    const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
-    const token = ok && typeof body?.access_token === 'string' && body.access_token !== '' ? body.access_token : undefined;
-    const expiresIn = typeof body?.expires_in === 'number' ? body.expires_in : undefined;
-    const answer = token ? 'issued' : body?.error === 'invalid_client' ? 'invalid_client' : 'other';
-    return { x, authorization, decoded, account, answer, ...(token !== undefined && { token }), ...(expiresIn !== undefined && { expiresIn }) };
-  }
-
-  /** A token sent where a password belongs (a UsernameToken of a later call): still a use of that token. */
-  #tokenAsPassword(password: string | undefined): string | undefined {
-    return password !== undefined && this.#issuedSoFar.has(password) ? password : undefined;
-  }
-
   readonly #issuedSoFar = new Set<string>();
-
-  #soapMessage(x: ObservedExchange): SoapMessage {
-    const { request: req, response: res } = envelopesOf(x);
-    const request = req.ok ? req.envelope : undefined;
-    const response = res?.ok ? res.envelope : undefined;
-    const answer = x.response ? classifySoap({ status: x.response.status, envelope: response, parseError: res && !res.ok ? res.message : undefined }, this.ctx.faultCodes) : undefined;
-    const action = request?.action;
-    const tokenIssued = answer?.kind === 'success' ? bst(response) : undefined;
-    const s = request?.security;
-    const password = s?.kind === 'usernameToken' ? s.password : s?.kind === 'both' ? s.usernameToken.password : undefined;
-    return {
-      x, request, ...(req.ok ? {} : { requestError: req.message }), response, answer, action, tokenUsed: action && TOKEN_CREATING.has(action) ? undefined : (bst(request) ?? this.#tokenAsPassword(password)),
-      tokenIssued, account: this.accountByPassword(x.env, password),
-    };
-  }
 }

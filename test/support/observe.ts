@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 /**
  * For the tests of `observe`: an application built on the reference TypeScript client (used as a library, no driver)
  * and a workload that exercises every client rule traffic can show. The mutant clients are the same application with
@@ -127,7 +128,7 @@ export async function observeReferenceClient(faults: readonly ClientFault[], val
   const { parseInjections } = await import('../../harness/observe/inject.ts');
   let offset = 0;
   const poolSize = 2;
-  const observation = await Obs.start({ upstream: 'sim', sessionPoolSize: poolSize, injections: parseInjections([...ALL_INJECTIONS]), injectionClock: () => Date.now() + offset });
+  const observation = await Obs.start({ upstream: 'sim', sessionPoolSize: poolSize, injections: parseInjections([...ALL_INJECTIONS]), injectionClock: () => Date.now() + offset, keepExchanges: true });
   try {
     const app = observedApp(observation, { sessionPoolSize: poolSize, faults });
     const failing = observedApp(observation, { sessionPoolSize: poolSize, faults, account: observation.simAccounts()!.noAmendment });
@@ -137,7 +138,11 @@ export async function observeReferenceClient(faults: readonly ClientFault[], val
     });
     await attempt(wrong.rest('cert', 'GET', THEMES));
     await attempt(wrong.close());
-    const { report } = await observation.judge({ wholeRun: true, validator });
+    const { report, judgement } = await observation.judge({ wholeRun: true, validator });
+    // The running judge read the traffic as it came: the batch judge, on the whole of it, gives the same verdicts.
+    const { judgeTraffic } = await import('../../harness/observe/judge.ts');
+    const batch = await judgeTraffic(observation.proxy.exchanges(), observation.context(true), { validator });
+    expect(judgement.verdicts).toEqual(batch.verdicts);
     const exchanges = observation.proxy.exchanges().map((x) => ({
       ...x, request: { method: x.request.method, url: x.request.url, path: x.request.path, headers: x.request.headers, body: x.request.body },
       ...(x.response && { response: { status: x.response.status, headers: x.response.headers, body: x.response.body } }),

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FAULT_CODES } from '../classify/index.ts';
+import { readHar } from '../har/har.ts';
+import type { EnvelopeValidator } from '../soap/index.ts';
+import { loadTargetConfig } from '../targets/index.ts';
+import type { JudgeContext, ObservedExchange } from './exchange.ts';
+import { judgeTraffic, tryValidator } from './judge.ts';
+import { RunningJudge } from './running-judge.ts';
+import { knownFromConfig } from './session.ts';
+
+const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'har');
+const config = loadTargetConfig(join(fixtures, 'accounts.json'));
+const context = (wholeRun: boolean): JudgeContext => ({
+  accounts: { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') },
+  sessionPoolSize: config.sessionPoolSize,
+  faultCodes: DEFAULT_FAULT_CODES,
+  wholeRun,
+  expired: new Map(),
+  source: 'har',
+});
+
+/** The exchanges in the order the running judge reads them (the proxy hands them over so: start-order.ts). */
+const inOrder = (xs: readonly ObservedExchange[]) => [...xs].sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq);
+
+let validator: EnvelopeValidator | undefined;
+beforeAll(async () => {
+  validator = await tryValidator();
+});
+afterAll(async () => {
+  await validator?.close();
+});
+
+describe('the running judge', () => {
+  const files = readdirSync(fixtures).filter((f) => f.endsWith('.har')).sort();
+  it.each(files.flatMap((f) => [[f, true], [f, false]] as const))('gives the batch judge\'s verdicts on %s (whole run: %s)', async (file, wholeRun) => {
+    const exchanges = readHar(readFileSync(join(fixtures, file), 'utf8'), { environments: config.environments });
+    const batch = await judgeTraffic(exchanges, context(wholeRun), { validator });
+    const running = new RunningJudge(context(wholeRun));
+    running.attachValidator(validator);
+    for (const x of inOrder(exchanges)) running.add(x);
+    const streamed = await running.finish();
+    expect(streamed.verdicts).toEqual(batch.verdicts);
+    expect(streamed.selection).toEqual(batch.selection);
+  });
+
+  it('gives the batch judge\'s verdicts with a validator given at the end, or none, and a selection', async () => {
+    const exchanges = readHar(readFileSync(join(fixtures, 'conforming.har'), 'utf8'), { environments: config.environments });
+    for (const v of [validator, undefined]) {
+      const running = new RunningJudge(context(true));
+      for (const x of inOrder(exchanges)) running.add(x);
+      const only = ['SOAP-01', 'SOAP-02', 'API-04'] as const;
+      expect(await running.finish({ validator: v, only })).toEqual(await judgeTraffic(exchanges, context(true), { validator: v, only }));
+    }
+  });
+});
