@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -31,6 +32,9 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The runs the tests make keep Vite's transforms in the checkout (harness/run/module-cache.ts), not in the user's
+    // cache directory: the tests write nothing outside the repository.
+    env: { TDS_MODULE_CACHE: join(import.meta.dirname, 'node_modules', '.cache', 'tds-vitest-modules') },
     projects: [
       // The harness's own tests share their workers' modules (isolate: false): each file cleans up what it starts,
       // and loading the harness once per worker instead of once per file cut the tests' CPU by a fifth (294 s

@@ -18,6 +18,7 @@ import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, ty
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
 import { redactorFor, resolveTarget } from './target.ts';
 import { mark } from '../timing.ts';
+import { moduleCacheDir } from './module-cache.ts';
 import { WorkerKeeper } from './worker-pool.ts';
 
 /** Forwards Vitest's reporter calls to the reporter of the current run (one Vitest instance serves many runs). */
@@ -104,6 +105,7 @@ export class ConformanceSession {
     const workers = new WorkerKeeper({ reuse: options.reuseWorkers ?? true });
     workers.prespawn();
     const { createVitest } = await import('vitest/node');
+    const cacheDir = moduleCacheDir();
     let vitest: Vitest;
     try {
       vitest = await createVitest(
@@ -122,6 +124,9 @@ export class ConformanceSession {
           reporters: [reporter],
           passWithNoTests: true,
           pool: workers.pool(),
+        // What Vite transformed for the workers (the test files, the setup files; with the sources, every module) is
+        // kept on disk for the next runs and processes (harness/run/module-cache.ts).
+        ...(cacheDir !== undefined && { experimental: { fsModuleCache: true, fsModuleCachePath: cacheDir } }),
           // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
           // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
           isolate: false,
