@@ -9,19 +9,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the module cache of a session', () => {
   it('is the user\'s own cache directory by default, made readable and writable by its owner only', () => {
-    const got = moduleCacheDir({ XDG_CACHE_HOME: join(dir, 'xdg') });
-    expect(got).toBe(join(dir, 'xdg', 'tds-auth-conformance', 'vitest-modules'));
-    expect(statSync(got!).mode & 0o777).toBe(0o700);
+    const got = moduleCacheDir('/some/root', { XDG_CACHE_HOME: join(dir, 'xdg') });
+    expect(got).toMatch(new RegExp(`^${join(dir, 'xdg', 'tds-auth-conformance', 'vitest-modules')}/[0-9a-f]{16}$`));
+    for (const d of [got!, join(got!, '..')]) expect(statSync(d).mode & 0o777).toBe(0o700);
+  });
+
+  it('is a directory of its own for each code root (Vitest empties a cache another root recorded)', () => {
+    const env = { TDS_MODULE_CACHE: join(dir, 'shared') };
+    const sources = moduleCacheDir('/checkout', env);
+    const compiled = moduleCacheDir('/checkout/dist', env);
+    expect(sources).not.toBe(compiled);
+    expect(moduleCacheDir('/checkout', env)).toBe(sources);
   });
 
   it('is the directory TDS_MODULE_CACHE names, or none with TDS_MODULE_CACHE=off', () => {
-    expect(moduleCacheDir({ TDS_MODULE_CACHE: join(dir, 'named') })).toBe(join(dir, 'named'));
-    expect(moduleCacheDir({ TDS_MODULE_CACHE: 'off', XDG_CACHE_HOME: join(dir, 'xdg') })).toBeUndefined();
+    expect(moduleCacheDir('/r', { TDS_MODULE_CACHE: join(dir, 'named') })).toMatch(new RegExp(`^${join(dir, 'named')}/[0-9a-f]{16}$`));
+    expect(moduleCacheDir('/r', { TDS_MODULE_CACHE: 'off', XDG_CACHE_HOME: join(dir, 'xdg') })).toBeUndefined();
   });
 
   it('is none when its directory cannot be made: the run goes on without one', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a directory');
-    expect(moduleCacheDir({ TDS_MODULE_CACHE: join(file, 'cache') })).toBeUndefined();
+    expect(moduleCacheDir('/r', { TDS_MODULE_CACHE: join(file, 'cache') })).toBeUndefined();
   });
 });

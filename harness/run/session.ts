@@ -105,7 +105,7 @@ export class ConformanceSession {
     const workers = new WorkerKeeper({ reuse: options.reuseWorkers ?? true });
     workers.prespawn();
     const { createVitest } = await import('vitest/node');
-    const cacheDir = moduleCacheDir();
+    const cacheDir = moduleCacheDir(CODE_ROOT);
     let vitest: Vitest;
     try {
       vitest = await createVitest(
