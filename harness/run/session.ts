@@ -104,10 +104,10 @@ export class ConformanceSession {
     // keeps its workers from one run to the next (harness/run/worker-pool.ts).
     const workers = new WorkerKeeper({ reuse: options.reuseWorkers ?? true });
     workers.prespawn();
-    const { createVitest } = await import('vitest/node');
-    const cacheDir = moduleCacheDir(CODE_ROOT);
     let vitest: Vitest;
     try {
+      const { createVitest } = await import('vitest/node');
+      const cacheDir = moduleCacheDir(CODE_ROOT);
       vitest = await createVitest(
         'test',
         {

@@ -29,10 +29,10 @@ import { CODE_EXT } from '../package-info.ts';
 import { mark } from '../timing.ts';
 
 /** The pool's name in Vitest's configuration (any name but Vitest's own pools'). */
-export const POOL_NAME = 'tds-forks';
+const POOL_NAME = 'tds-forks';
 
 /** Runs a kept worker serves before it is ended and a fresh one forked: bounds what a long session can pile up. */
-export const MAX_RUNS = 32;
+const MAX_RUNS = 32;
 
 /** How a worker process is started: what Vitest would fork it with. */
 interface Spawn {
@@ -71,7 +71,8 @@ function alive(child: ChildProcess): boolean {
 }
 
 function end(child: ChildProcess): Promise<void> {
-  if (!alive(child) && child.exitCode !== null) return Promise.resolve();
+  // Ended already (by its exit or a signal): its 'exit' event has been emitted and will not come again.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 500);
     child.once('exit', () => {
@@ -86,6 +87,14 @@ function forkWorker(s: Spawn): ChildProcess {
   return fork(s.entry, [], { env: { ...s.env }, execArgv: [...s.execArgv], stdio: 'pipe', serialization: 'advanced' });
 }
 
+/** A worker forked ahead of its run, as Vitest would fork it, with the key a run's spawn must match to take it. */
+function forkSpare(): { readonly child: ChildProcess; readonly key: string } {
+  const spawn = expectedSpawn();
+  const child = forkWorker(spawn);
+  child.on('error', () => undefined);
+  return { child, key: spawnKey(spawn) };
+}
+
 /**
  * The worker Vitest forks for a project configured as the session's is (harness/run/session.ts): its entry point,
  * arguments and environment, known before Vitest is loaded. Vitest's rules (vitest/dist, `resolveOptions` and
@@ -93,7 +102,7 @@ function forkWorker(s: Spawn): ChildProcess {
  * filter, the resolve conditions of Vite's server side (none added by the session's configuration); this process's
  * environment with Vitest's variables and Vite's.
  */
-export function expectedSpawn(): Spawn {
+function expectedSpawn(): Spawn {
   const root = dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
   return {
     entry: join(root, 'dist', 'workers', 'forks.js'),
@@ -132,14 +141,12 @@ let early: { readonly child: ChildProcess; readonly key: string } | undefined;
  */
 export function startWorkerEarly(): void {
   if (early) return;
-  const spawn = expectedSpawn();
-  const child = forkWorker(spawn);
-  child.on('error', () => undefined);
-  holdLoop(child, false);
+  const spare = forkSpare();
+  holdLoop(spare.child, false);
   process.once('exit', () => {
-    if (early?.child === child) child.kill('SIGKILL');
+    if (early === spare) spare.child.kill('SIGKILL');
   });
-  early = { child, key: spawnKey(spawn) };
+  early = spare;
 }
 
 /** The workers a session holds between runs: a spare started ahead, or a worker kept from the last run. */
@@ -162,18 +169,12 @@ export class WorkerKeeper {
   /** Forks a worker now (or takes the one the CLI started early), as Vitest would fork it, for the first run to take. */
   prespawn(): void {
     if (this.#closed) return;
-    if (early && alive(early.child)) {
-      holdLoop(early.child, true);
-      this.#kept.push({ child: early.child, key: early.key, started: undefined, runs: 0 });
-      early = undefined;
-      return;
-    }
+    const taken = early && alive(early.child) ? early : undefined;
     early = undefined;
-    const spawn = expectedSpawn();
-    const child = forkWorker(spawn);
-    child.on('error', () => undefined);
-    this.stats.forked++;
-    this.#kept.push({ child, key: spawnKey(spawn), started: undefined, runs: 0 });
+    const spare = taken ?? forkSpare();
+    if (taken) holdLoop(taken.child, true);
+    else this.stats.forked++;
+    this.#kept.push({ ...spare, started: undefined, runs: 0 });
   }
 
   /** A kept worker started as `spawn` asks, if there is one (the others of another start are ended). */
@@ -260,9 +261,23 @@ class KeptForksWorker implements PoolWorker {
       this.#child = forkWorker(this.#spawn);
       this.#keeper.stats.forked++;
     }
-    this.#child.stdout?.pipe(this.#out, { end: false });
-    this.#child.stderr?.pipe(this.#err, { end: false });
-    this.#child.on('message', this.#finished);
+    this.#attach(this.#child);
+  }
+
+  /** Vitest's listeners on `child`, this worker's own, and its output into Vitest's. */
+  #attach(child: ChildProcess): void {
+    for (const [event, callback] of this.#listeners) child.on(event, callback);
+    child.on('message', this.#finished);
+    child.stdout?.pipe(this.#out, { end: false });
+    child.stderr?.pipe(this.#err, { end: false });
+  }
+
+  /** Undoes {@link #attach}: `child` then answers nobody here (it is kept, or ended). */
+  #detach(child: ChildProcess): void {
+    for (const [event, callback] of this.#listeners) child.off(event, callback);
+    child.off('message', this.#finished);
+    child.stdout?.unpipe(this.#out);
+    child.stderr?.unpipe(this.#err);
   }
 
   on(event: string, callback: Listener): void {
@@ -304,19 +319,12 @@ class KeptForksWorker implements PoolWorker {
   /** Ends the worker held and forks a fresh one in its place, with the same listeners. */
   #replace(): void {
     const old = this.#process;
-    for (const [event, callback] of this.#listeners) old.off(event, callback);
-    old.off('message', this.#finished);
-    old.stdout?.unpipe(this.#out);
-    old.stderr?.unpipe(this.#err);
+    this.#detach(old);
     void end(old);
-    const child = forkWorker(this.#spawn);
+    this.#child = forkWorker(this.#spawn);
     this.#keeper.stats.forked++;
-    this.#child = child;
     this.#runs = 0;
-    for (const [event, callback] of this.#listeners) child.on(event, callback);
-    child.on('message', this.#finished);
-    child.stdout?.pipe(this.#out, { end: false });
-    child.stderr?.pipe(this.#err, { end: false });
+    this.#attach(this.#child);
   }
 
   deserialize(data: unknown): unknown {
@@ -327,10 +335,8 @@ class KeptForksWorker implements PoolWorker {
     const child = this.#child;
     if (!child) return;
     this.#child = undefined;
-    child.off('message', this.#finished);
-    for (const [event, callback] of this.#listeners.splice(0)) child.off(event, callback);
-    child.stdout?.unpipe(this.#out);
-    child.stderr?.unpipe(this.#err);
+    this.#detach(child);
+    this.#listeners.length = 0;
     if (this.#keepAtStop && this.#started !== undefined) {
       this.#keeper.keep({ child, key: spawnKey(this.#spawn), started: this.#started, runs: this.#runs });
       return;
