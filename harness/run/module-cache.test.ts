@@ -15,7 +15,7 @@ describe('the module cache of a session', () => {
   });
 
   it('is a directory of its own for each code root (Vitest empties a cache another root recorded)', () => {
-    const env = { TDS_MODULE_CACHE: join(dir, 'shared') };
+    const env = { TDS_MODULE_CACHE: join(dir, 'one-cache') };
     const sources = moduleCacheDir('/checkout', env);
     const compiled = moduleCacheDir('/checkout/dist', env);
     expect(sources).not.toBe(compiled);
