@@ -1,28 +1,11 @@
 import type { SoapErrorCode } from './errors.ts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { NS } from './namespaces.ts';
+import type { XmlAttribute, XmlElement, XmlName } from './xml-element.ts';
+import { INITIAL_SCOPE, quickXmlTree } from './xml-quick-parse.ts';
 import { decodeEntities, findInvalidXmlChar } from './xml-text.ts';
 
-/** An expanded name: namespace URI (undefined for none), local name, and the prefix it was written with. */
-export interface XmlName {
-  readonly namespace: string | undefined;
-  readonly localName: string;
-  readonly prefix: string | undefined;
-}
-
-export interface XmlAttribute extends XmlName {
-  readonly value: string;
-}
-
-/** A parsed element with resolved namespaces. Namespace declarations are not attributes here. */
-export interface XmlElement extends XmlName {
-  readonly attributes: readonly XmlAttribute[];
-  readonly children: readonly XmlElement[];
-  /** The element's own character data (text and CDATA, entities decoded), untrimmed. */
-  readonly text: string;
-  /** The prefix bindings in scope ('' for the default namespace), for resolving QName values such as faultcode. */
-  readonly inScope: ReadonlyMap<string, string>;
-}
+export type { XmlAttribute, XmlElement, XmlName } from './xml-element.ts';
 
 export type TreeErrorCode = Extract<SoapErrorCode, 'not-well-formed' | 'invalid-character' | 'namespace-error'>;
 
@@ -54,8 +37,6 @@ class TreeError extends Error {
   }
 }
 
-const INITIAL_SCOPE: ReadonlyMap<string, string> = new Map([['xml', NS.xml]]);
-
 /**
  * Parses a document that has passed `screenInput` into a namespace-resolved element tree. fast-xml-parser is lenient
  * (it accepts mismatched tags, several roots, undefined entities), so well-formedness is checked around it: its
@@ -66,6 +47,13 @@ export function parseXmlTree(xml: string): TreeResult {
   if (bad !== undefined) return { ok: false, code: 'invalid-character', message: `the document holds ${bad}, which is not an XML character` };
   const text = xml.replace(/\r\n?/g, '\n');
   if (text.trim() === '') return { ok: false, code: 'not-well-formed', message: 'the document is empty' };
+  const quick = quickXmlTree(text);
+  if (quick !== undefined) return { ok: true, root: quick };
+  return parseXmlTreeFully(text);
+}
+
+/** The full way: every document the quick path gives up on (harness/soap/xml-quick-parse.ts). `text` has no CR. */
+export function parseXmlTreeFully(text: string): TreeResult {
   const checked = XMLValidator.validate(text);
   if (checked !== true) {
     const { msg, line, col } = checked.err;
