@@ -7,14 +7,15 @@ import { cred01Problems, cred04Problem, readCred02 } from '../../harness/judges/
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { tokenRequests } from './support/events.ts';
+import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
 const tricky = fc.constantFrom(':', '+', '/', '=', ' ', 'é', 'ß', '中', '🙂', 'a:b');
-const text = fc.tuple(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }), tricky, fc.string({ unit: 'grapheme', maxLength: 6 })).map(([a, t, b]) => `${a}${t}${b}`);
+const text = fc.tuple(stringArbitrary({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }), tricky, stringArbitrary({ unit: 'grapheme', maxLength: 6 })).map(([a, t, b]) => `${a}${t}${b}`);
 const account = fc.record({
-  epr: fc.oneof(text, fc.stringMatching(/^[A-Z0-9]{3,8}$/)),
-  pcc: fc.stringMatching(/^[A-Z0-9]{3,5}$/),
-  password: fc.oneof(text, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 })),
+  epr: fc.oneof(text, stringMatchingArbitrary(/^[A-Z0-9]{3,8}$/)),
+  pcc: stringMatchingArbitrary(/^[A-Z0-9]{3,5}$/),
+  password: fc.oneof(text, stringArbitrary({ unit: 'grapheme', minLength: 1, maxLength: 16 })),
 });
 
 /**

@@ -5,6 +5,7 @@ import { callRest, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, r
 import { Inconclusive, PrerequisiteFailed, ruleProperty, type CheckContext } from '../../harness/checks/index.ts';
 import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
+import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
 
 /** REST APIs the main account may call with a sessionless token: the target's probe, and the APIs it declares so. */
 function sessionlessRestApis(target: Target): RestProbe[] {
@@ -46,8 +47,8 @@ const malformed: fc.Arbitrary<(token: string) => BadBearer> = fc.constantFrom(
 );
 
 const unknown: fc.Arbitrary<(token: string) => BadBearer> = fc.oneof(
-  fc.stringMatching(/^[A-Za-z0-9+/]{20,60}\*$/).map((s) => () => ({ kind: 'unknown', label: 'an unknown T1RLAQ… token', authorization: `Bearer T1RLAQ${s}` }) as const),
-  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((s) => !/\s/.test(s)).map((s) => () => ({ kind: 'unknown', label: 'a garbage token', authorization: `Bearer ${s}` }) as const),
+  stringMatchingArbitrary(/^[A-Za-z0-9+/]{20,60}\*$/).map((s) => () => ({ kind: 'unknown', label: 'an unknown T1RLAQ… token', authorization: `Bearer T1RLAQ${s}` }) as const),
+  stringArbitrary({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((s) => !/\s/.test(s)).map((s) => () => ({ kind: 'unknown', label: 'a garbage token', authorization: `Bearer ${s}` }) as const),
   fc.nat().map((i) => (t: string) => {
     const at = 6 + (i % Math.max(1, t.length - 7));
     const flipped = t[at] === 'A' ? 'B' : 'A';

@@ -6,8 +6,9 @@ import {
 import { sessionCreateRQBody, tokenCreateRQBody } from '../../harness/soap/index.ts';
 import { expectSoapResponse, type AnswerKind } from './support/soap-expect.ts';
 import { auditExchanges } from './support/audits.ts';
+import { stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
 
-const id = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._@:-]{0,39}$/);
+const id = stringMatchingArbitrary(/^[A-Za-z0-9][A-Za-z0-9._@:-]{0,39}$/);
 
 /** The header variations a request may take: eb:version, the header's shape, caller-chosen IDs. */
 const variation = fc.record({

@@ -7,6 +7,7 @@ import {
 import { stokProblems } from '../../harness/judges/index.ts';
 import { sessionCreateRQBody, tokenCreateRQBody, type RequestSecurity } from '../../harness/soap/index.ts';
 import { auditExchanges } from './support/audits.ts';
+import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
 
 /**
  * The answer to a token-creating request with valid credentials must be a success for STOK-01/02 to judge its shape:
@@ -56,9 +57,9 @@ type Wrong = { readonly label: string; readonly security: (good: Extract<Request
 const WRONG_PASSWORD: Wrong = { label: 'a wrong password', security: (g) => ({ ...g, password: `${g.password}x` }) };
 
 const wrongCredentials: fc.Arbitrary<Wrong> = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 16 }).map((p): Wrong => ({ label: 'a wrong password', security: (g) => ({ ...g, password: g.password === p ? `${p}x` : p }) })),
-  fc.stringMatching(/^[0-9A-Z]{3,8}$/).map((u): Wrong => ({ label: 'a wrong Username (EPR)', security: (g) => ({ ...g, username: g.username === u ? `${u}9` : u }) })),
-  fc.stringMatching(/^[0-9A-Z]{3,5}$/).map((o): Wrong => ({ label: 'a wrong Organization (PCC)', security: (g) => ({ ...g, organization: g.organization === o ? `${o}Z` : o }) })),
+  stringArbitrary({ minLength: 1, maxLength: 16 }).map((p): Wrong => ({ label: 'a wrong password', security: (g) => ({ ...g, password: g.password === p ? `${p}x` : p }) })),
+  stringMatchingArbitrary(/^[0-9A-Z]{3,8}$/).map((u): Wrong => ({ label: 'a wrong Username (EPR)', security: (g) => ({ ...g, username: g.username === u ? `${u}9` : u }) })),
+  stringMatchingArbitrary(/^[0-9A-Z]{3,5}$/).map((o): Wrong => ({ label: 'a wrong Organization (PCC)', security: (g) => ({ ...g, organization: g.organization === o ? `${o}Z` : o }) })),
   fc.constant<Wrong>({ label: 'an empty password', security: (g) => ({ ...g, password: '' }) }),
   fc.constant<Wrong>({ label: 'no UsernameToken (empty Security header)', security: () => ({ kind: 'empty' }) }),
   fc.constant<Wrong>({ label: 'no Security header', security: () => ({ kind: 'none' }) }),

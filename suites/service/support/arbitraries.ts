@@ -1,26 +1,27 @@
 import fc from 'fast-check';
 import { encodeBase64Utf8, encodeCredentials, encodeRestCredentials } from '../../../harness/credentials/index.ts';
 import type { Account } from '../../../harness/targets/index.ts';
+import { stringArbitrary, stringMatchingArbitrary } from '../../../harness/checks/string-arbitrary.ts';
 
 /** Characters the interface's encoding must carry through: `:`, `+`, `/`, `=`, spaces, non-ASCII. */
 const tricky = fc.constantFrom(':', '+', '/', '=', ' ', 'é', 'ß', 'Ω', '中', '🙂', 'a:b', '==', '+/+');
-const plain = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => s.trim() === s);
+const plain = stringArbitrary({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => s.trim() === s);
 
 /** Text with at least one of the tricky characters somewhere in it. */
 export const trickyText = fc
-  .tuple(fc.string({ unit: 'grapheme-ascii', maxLength: 6 }), tricky, fc.string({ unit: 'grapheme', maxLength: 6 }))
+  .tuple(stringArbitrary({ unit: 'grapheme-ascii', maxLength: 6 }), tricky, stringArbitrary({ unit: 'grapheme', maxLength: 6 }))
   .map(([a, t, b]) => `${a}${t}${b}`);
 
 /** An account with a user ID and password that exercise the encoding (CRED-03). */
 export const accountArbitrary = fc.record({
   epr: fc.oneof(trickyText, plain).filter((s) => s.length > 0),
-  pcc: fc.stringMatching(/^[A-Z0-9]{3,5}$/),
+  pcc: stringMatchingArbitrary(/^[A-Z0-9]{3,5}$/),
   password: fc.oneof(trickyText, plain),
 });
 
 /** A secret that differs from `password`. */
 export const wrongSecret = (password: string) =>
-  fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), trickyText, fc.constant(`${password}x`), fc.constant(password.toUpperCase() + '1'))
+  fc.oneof(stringArbitrary({ unit: 'grapheme', minLength: 1, maxLength: 20 }), trickyText, fc.constant(`${password}x`), fc.constant(password.toUpperCase() + '1'))
     .filter((s) => s !== password && s.length > 0);
 
 /**
@@ -84,5 +85,5 @@ export function malformedAuthorizations(account: Account): fc.Arbitrary<readonly
  */
 export const wrongGrantType = fc.oneof(
   fc.constantFrom('password', 'authorization_code', 'refresh_token', 'client_credential', ''),
-  fc.string({ minLength: 1, maxLength: 16 }),
+  stringArbitrary({ minLength: 1, maxLength: 16 }),
 ).filter((g) => g.trim().toLowerCase().replace(/[\s_-]/g, '') !== 'clientcredentials');
