@@ -55,3 +55,23 @@ describe('the running judge', () => {
     }
   });
 });
+
+describe('a session\'s closing refused for its own token (ERR-04)', () => {
+  const exchanges = readHar(readFileSync(join(fixtures, 'conforming.har'), 'utf8'), { environments: config.environments });
+  const refusedClose = (x: ObservedExchange) => x.request.body.includes('SessionCloseRQ') && (x.response?.body.includes('InvalidSecurityToken') ?? false);
+  // The same traffic, with every refused SessionCloseRQ answered within the millisecond it was sent.
+  const instant = exchanges.map((x) => (refusedClose(x) ? { ...x, endedAt: x.startedAt } : x));
+  const err04 = (verdicts: readonly { clause: string }[]) => verdicts.filter((v) => v.clause.startsWith('ERR-04.'));
+
+  it('is not a request "of a closed session", however fast it was answered, for either judge', async () => {
+    expect(exchanges.filter(refusedClose).length).toBeGreaterThan(0);
+    const slow = err04((await judgeTraffic(exchanges, context(true), { validator })).verdicts);
+    const fast = err04((await judgeTraffic(instant, context(true), { validator })).verdicts);
+    // Before: the batch judge counted such a close as closed before itself when answered within its millisecond.
+    expect(fast).toEqual(slow);
+    const running = new RunningJudge(context(true));
+    running.attachValidator(validator);
+    for (const x of inOrder(instant)) running.add(x);
+    expect(err04((await running.finish()).verdicts)).toEqual(fast);
+  });
+});

@@ -114,10 +114,18 @@ function stok(t: Traffic): ClauseVerdict[] {
 function err04and05(t: Traffic): ClauseVerdict[] {
   // Faults for a token sent in wsse:BinarySecurityToken (a token sent elsewhere is not the service's to quote).
   const refused = t.soap.filter((m) => m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && t.useOf.get(m.x)?.refused);
-  // When each token's first SessionCloseRQ was answered.
+  // The messages whose token's session an earlier SessionCloseRQ (in the traffic's order: by start, then seq) had
+  // closed, its answer in before the message started. An earlier one only: a SessionCloseRQ refused for its own token
+  // is not a request "of a closed session", however fast it was answered (within the millisecond it started in, it
+  // had counted as closed before itself: the verdict then hung on the service's speed). The running judge's way.
   const closedAt = new Map<string, number>();
-  for (const m of t.soap) if (m.action === 'SessionCloseRQ' && m.tokenUsed !== undefined) closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
-  const closedBefore = (m: SoapMessage) => (closedAt.get(m.tokenUsed!) ?? Infinity) <= m.x.startedAt;
+  const closed = new Set<SoapMessage>();
+  for (const m of t.soap) {
+    if (m.tokenUsed === undefined) continue;
+    if ((closedAt.get(m.tokenUsed) ?? Infinity) <= m.x.startedAt) closed.add(m);
+    if (m.action === 'SessionCloseRQ') closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
+  }
+  const closedBefore = (m: SoapMessage) => closed.has(m);
   const clauseOf = (m: SoapMessage) => (closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token');
   const out: ClauseVerdict[] = [];
   for (const clause of ['ERR-04.unknown-token', 'ERR-04.closed-session', 'ERR-04.expired-session']) {
