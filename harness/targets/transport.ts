@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 
 /** One HTTP exchange as a check sees it. */
 export interface HttpRequest {
@@ -110,6 +110,30 @@ function proxyFor(options: TransportOptions): string | undefined {
   return process.env.HTTPS_PROXY ?? process.env.https_proxy ?? undefined;
 }
 
+/** The time limit of one request, retry included: when it passes, the attempt in flight is aborted. */
+class Deadline {
+  passed = false;
+  /** Ends the attempt in flight (each attempt sets its own). */
+  onPass: ((reason: Error) => void) | undefined;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    this.#timer = setTimeout(() => {
+      this.passed = true;
+      this.onPass?.(this.reason());
+    }, ms);
+    this.#timer.unref();
+  }
+
+  reason(): Error {
+    return Object.assign(new Error('the request\'s time limit passed'), { name: 'TimeoutError', code: 'ABORT_ERR' });
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
 /**
  * The one HTTP transport of the harness (undici): time limits on connect and on the whole exchange, keep-alive,
  * a bounded response size, optional private CA and proxy. Nothing else in the harness opens connections.
@@ -126,50 +150,90 @@ export function createTransport(options: TransportOptions = {}): Transport {
     ? new ProxyAgent({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     : new Agent({ connect, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
-  /** One attempt; `progress.answered` says whether response headers arrived before it failed. */
-  const attempt = async (req: HttpRequest, signal: AbortSignal, limit: number, progress: { answered: boolean }): Promise<Omit<HttpResponse, 'durationMs'>> => {
-    const res = await undiciRequest(req.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers ? { ...req.headers } : {},
-      body: req.body,
-      dispatcher,
-      signal,
-      headersTimeout: limit,
-      bodyTimeout: limit,
-    });
-    progress.answered = true;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        res.body.destroy();
-        throw new TransportError('RESPONSE_TOO_LARGE', `the answer from ${new URL(req.url).origin} is larger than ${maxBytes} bytes`, req.url);
+  /**
+   * One attempt, dispatched with a handler that gathers the answer as it comes (undici's `request` would wrap it in a
+   * stream read back through an async iterator, a fifth of the client's work per exchange). `progress.answered` says
+   * whether response headers arrived before it failed; the deadline ends it when the request's time is up.
+   */
+  const attempt = (req: HttpRequest, deadline: Deadline, limit: number, progress: { answered: boolean }): Promise<Omit<HttpResponse, 'durationMs'>> =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let status = 0;
+      let headers: Record<string, string> = {};
+      let tooLarge: TransportError | undefined;
+      let controller: Dispatcher.DispatchController | undefined;
+      // When the time is up: the attempt fails at once, and undici drops the request (queued, connecting or sent).
+      deadline.onPass = (reason) => {
+        controller?.abort(reason);
+        reject(reason);
+      };
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          if (deadline.passed) c.abort(deadline.reason());
+        },
+        onResponseStart(_controller, statusCode, raw) {
+          if (statusCode < 200) return; // 1xx: informational, the answer follows
+          progress.answered = true;
+          status = statusCode;
+          headers = {};
+          for (const [name, value] of Object.entries(raw)) {
+            if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          }
+        },
+        onResponseData(controller, chunk) {
+          size += chunk.length;
+          if (size > maxBytes) {
+            tooLarge ??= new TransportError('RESPONSE_TOO_LARGE', `the answer from ${new URL(req.url).origin} is larger than ${maxBytes} bytes`, req.url);
+            controller.abort(tooLarge);
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          if (tooLarge) reject(tooLarge);
+          else resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
+        },
+        onResponseError(_controller, err) {
+          reject(tooLarge ?? err);
+        },
+      };
+      try {
+        const url = new URL(req.url);
+        dispatcher.dispatch({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers ? { ...req.headers } : {},
+          body: req.body ?? null,
+          headersTimeout: limit,
+          bodyTimeout: limit,
+        }, handler);
+      } catch (err) {
+        reject(err);
       }
-      chunks.push(chunk as Buffer);
-    }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') };
-  };
+    });
 
   return {
     async request(req) {
       const limit = req.timeoutMs ?? timeoutMs;
       const started = performance.now();
       // One time limit for the request, retry included.
-      const signal = AbortSignal.timeout(limit);
-      for (let attempts = 1; ; attempts++) {
-        const progress = { answered: false };
-        try {
-          return { ...(await attempt(req, signal, limit, progress)), durationMs: performance.now() - started };
-        } catch (err) {
-          const mapped = toTransportError(signal.aborted ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
-          if (attempts < MAX_ATTEMPTS && retriable(req, mapped, progress.answered)) continue;
-          throw mapped;
+      const deadline = new Deadline(limit);
+      try {
+        for (let attempts = 1; ; attempts++) {
+          const progress = { answered: false };
+          try {
+            return { ...(await attempt(req, deadline, limit, progress)), durationMs: performance.now() - started };
+          } catch (err) {
+            const mapped = toTransportError(deadline.passed ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
+            if (attempts < MAX_ATTEMPTS && retriable(req, mapped, progress.answered)) continue;
+            throw mapped;
+          }
         }
+      } finally {
+        deadline.clear();
       }
     },
     async close() {
