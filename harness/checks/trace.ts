@@ -41,9 +41,23 @@ interface CheckScope {
   readonly title: string;
   readonly id: string;
   seq: number;
-  /** When the first request was sent (the last ones are in `last`). */
-  firstAt?: string;
-  readonly last: TracedRequest[];
+  /** When the first request was sent, ms since the epoch (the last ones are in `last`). */
+  firstAt?: number;
+  readonly last: Sent[];
+}
+
+/**
+ * A request as recorded while the check runs: its time and URL as they are, made the report's ISO time and path only
+ * for the few the report shows, when the check ends.
+ */
+interface Sent {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly method: string;
+  readonly url: string;
+  readonly status?: number;
+  readonly durationMs?: number;
+  readonly error?: string;
 }
 
 let scope: CheckScope | undefined;
@@ -65,9 +79,13 @@ export function endCheck(): CheckTrace | undefined {
   scope = undefined;
   if (!s || s.seq === 0) return undefined;
   // Redacted here, the last few only (not every request as it is sent: the secrets grow with the tokens issued).
-  const requests = s.last.map((r): TracedRequest => ({ ...r, path: redact(r.path), ...(r.error !== undefined && { error: redact(r.error) }) }));
-  const lastAt = s.last.at(-1)?.at;
-  return { checkId: s.id, count: s.seq, ...(s.firstAt && { firstAt: s.firstAt }), ...(lastAt && { lastAt }), requests };
+  const requests = s.last.map((r): TracedRequest => ({
+    id: r.id, at: isoTime(r.startedAt), method: r.method, path: redact(pathOf(r.url)),
+    ...(r.status !== undefined && { status: r.status }), ...(r.durationMs !== undefined && { durationMs: r.durationMs }),
+    ...(r.error !== undefined && { error: redact(r.error) }),
+  }));
+  const lastAt = requests.at(-1)?.at;
+  return { checkId: s.id, count: s.seq, ...(s.firstAt !== undefined && { firstAt: isoTime(s.firstAt) }), ...(lastAt && { lastAt }), requests };
 }
 
 /** The scope of requests sent outside any check: those of the test file (`x` + a hash of its path). */
@@ -99,7 +117,6 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
       const value = `run=${config.runId}; rule=${rules || '-'}; check=${checkId}; id=${id}`;
       const sent: HttpRequest = config.header === false ? req : { ...req, headers: { ...req.headers, [config.header]: value } };
       const started = Date.now();
-      const at = new Date(started).toISOString();
       let response: HttpResponse | undefined;
       let error: string | undefined;
       try {
@@ -109,14 +126,13 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
         error = (err as Error).message;
         throw err;
       } finally {
-        const path = pathOf(req.url);
-        const record: TracedRequest = {
-          id, at, method: req.method, path,
+        const record: Sent = {
+          id, startedAt: started, method: req.method, url: req.url,
           ...(response && { status: response.status, durationMs: Math.round(response.durationMs) }),
           ...(error !== undefined && { error }),
         };
         if (s) {
-          s.firstAt ??= at;
+          s.firstAt ??= started;
           s.last.push(record);
           if (s.last.length > KEEP) s.last.shift();
         }
@@ -134,6 +150,8 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
     close: () => inner.close(),
   };
 }
+
+const isoTime = (ms: number) => new Date(ms).toISOString();
 
 function pathOf(url: string): string {
   try {
