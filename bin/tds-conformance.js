@@ -10,10 +10,20 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const compiled = join(root, 'dist', 'harness', 'cli.js');
 const source = join(root, 'harness', 'cli.ts');
 
+// A run's test worker is forked first of all (harness/run/worker-pool.ts), so that it loads while this process checks
+// dist/ and loads the CLI; the run takes it. If the sources are run instead, it is ended.
+const [command, ...args] = process.argv.slice(2);
+const compiledPool = join(root, 'dist', 'harness', 'run', 'worker-pool.js');
+const pool = (command === 'run' || command === 'selftest') && !args.includes('--help') && !args.includes('-h') && existsSync(compiledPool)
+  ? await import(pathToFileURL(compiledPool).href).catch(() => undefined) // a stale build that no longer loads: no head start
+  : undefined;
+pool?.startWorkerEarly?.();
+
 let entry = compiled;
 if (existsSync(source)) {
   const { distIsFresh } = await import(pathToFileURL(join(root, 'scripts', 'dist-fresh.mjs')).href);
   if (!distIsFresh(root)) {
+    pool?.endWorkerEarly?.();
     try {
       const { register } = await import('tsx/esm/api');
       register();

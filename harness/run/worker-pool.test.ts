@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../report/index.ts';
 import { ConformanceSession, type RunOptions } from '../runner.ts';
+import { endWorkerEarly, startWorkerEarly } from './worker-pool.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -131,4 +132,32 @@ describe('the worker the CLI starts early', () => {
     }
     expect(left).toEqual([]);
   }, 60_000);
+
+  it.runIf(process.platform === 'linux')('is ended when the bin runs the sources instead (endWorkerEarly), and another may start', async () => {
+    const mark = `TDS_WORKER_POOL_MARK=${process.pid}-${Date.now()}-ended`;
+    const saved = process.env.TDS_WORKER_POOL_MARK;
+    process.env.TDS_WORKER_POOL_MARK = mark.split('=')[1]!;
+    try {
+      /** The marked processes, once they are `n` (a forked child shows its environment once it has started), or after 2 s. */
+      const settled = async (n: number) => {
+        let found = marked(mark);
+        for (let i = 0; i < 20 && found.length !== n; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          found = marked(mark);
+        }
+        return found;
+      };
+      startWorkerEarly();
+      startWorkerEarly(); // once only
+      expect(await settled(1)).toHaveLength(1);
+      endWorkerEarly();
+      expect(await settled(0)).toEqual([]);
+      startWorkerEarly();
+      expect(await settled(1)).toHaveLength(1);
+    } finally {
+      endWorkerEarly();
+      if (saved === undefined) delete process.env.TDS_WORKER_POOL_MARK;
+      else process.env.TDS_WORKER_POOL_MARK = saved;
+    }
+  }, 30_000);
 });

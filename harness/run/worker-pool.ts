@@ -149,6 +149,12 @@ export function startWorkerEarly(): void {
   early = spare;
 }
 
+/** Ends the worker {@link startWorkerEarly} forked, if no session took it (the bin runs the sources instead). */
+export function endWorkerEarly(): void {
+  if (early && alive(early.child)) early.child.kill('SIGKILL');
+  early = undefined;
+}
+
 /** The workers a session holds between runs: a spare started ahead, or a worker kept from the last run. */
 export class WorkerKeeper {
   #kept: Kept[] = [];
