@@ -10,28 +10,24 @@ import fc from 'fast-check';
 /** `fc.string`'s constraints with a named unit (an arbitrary unit has no key to share it by). */
 export type StringArbitraryConstraints = Omit<fc.StringConstraints, 'unit'> & { readonly unit?: 'grapheme' | 'grapheme-composite' | 'grapheme-ascii' | 'binary' | 'binary-ascii' };
 
+/** The arbitraries made so far, by what made them (`string …` or `matching …`). */
 const made = new Map<string, fc.Arbitrary<string>>();
 
-/** `fc.string(constraints)`, the same object for the same constraints. */
-export function stringArbitrary(constraints: StringArbitraryConstraints = {}): fc.Arbitrary<string> {
-  const key = JSON.stringify(Object.entries(constraints).sort(([a], [b]) => (a < b ? -1 : 1)));
+function once(key: string, make: () => fc.Arbitrary<string>): fc.Arbitrary<string> {
   let arbitrary = made.get(key);
   if (arbitrary === undefined) {
-    arbitrary = fc.string(constraints);
+    arbitrary = make();
     made.set(key, arbitrary);
   }
   return arbitrary;
 }
 
-const matching = new Map<string, fc.Arbitrary<string>>();
+/** `fc.string(constraints)`, the same object for the same constraints. */
+export function stringArbitrary(constraints: StringArbitraryConstraints = {}): fc.Arbitrary<string> {
+  return once(`string ${JSON.stringify(Object.entries(constraints).sort(([a], [b]) => (a < b ? -1 : 1)))}`, () => fc.string(constraints));
+}
 
 /** `fc.stringMatching(regex)`, the same object for the same pattern and flags. */
 export function stringMatchingArbitrary(regex: RegExp): fc.Arbitrary<string> {
-  const key = `/${regex.source}/${regex.flags}`;
-  let arbitrary = matching.get(key);
-  if (arbitrary === undefined) {
-    arbitrary = fc.stringMatching(regex);
-    matching.set(key, arbitrary);
-  }
-  return arbitrary;
+  return once(`matching /${regex.source}/${regex.flags}`, () => fc.stringMatching(regex));
 }

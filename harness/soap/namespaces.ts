@@ -29,3 +29,13 @@ export const PREFIX = {
   sws: 'sws',
   xlink: 'xlink',
 } as const;
+
+/**
+ * What is wrong with binding `prefix` ('' for the default namespace) to `value` by the attribute `name` of `<qname>`
+ * (Namespaces in XML §3), or `undefined`: the reserved prefixes and names, and unbinding a prefix (XML 1.0).
+ */
+export function namespaceBindingProblem(name: string, prefix: string, value: string, qname: string): string | undefined {
+  if (prefix === 'xmlns' || (prefix === 'xml') !== (value === NS.xml) || value === NS.xmlns) return `reserved namespace binding ${name}="${value}" on <${qname}>`;
+  if (prefix !== '' && value === '') return `${name}="" on <${qname}>: a prefix cannot be unbound in XML 1.0`;
+  return undefined;
+}

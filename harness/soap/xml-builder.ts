@@ -77,14 +77,7 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
  * are the XMLBuilder's (xml-builder.test.ts holds the two to it on generated trees); indented output is still its.
  */
 export function writeXml(root: ElementSpec, options: WriteOptions = {}): string {
-  if (options.pretty) {
-    const nodes: OrderedNode[] = [];
-    if (options.xmlDeclaration ?? true) {
-      nodes.push({ '?xml': [{ '#text': '' }], ':@': { '@_version': '1.0', '@_encoding': 'UTF-8' } });
-    }
-    nodes.push(toOrdered(root));
-    return (prettyBuilder.build(nodes) as string).trim();
-  }
+  if (options.pretty) return (prettyBuilder.build(orderedDocument(root, options)) as string).trim();
   return (options.xmlDeclaration ?? true) ? DECLARATION + writeElement(root) : writeElement(root);
 }
 
@@ -100,10 +93,11 @@ function writeElement(spec: ElementSpec): string {
 
 /** The XMLBuilder's one-line output for the tree, the reference `writeXml` is held to (tests only). */
 export function writeXmlWithBuilder(root: ElementSpec, options: Pick<WriteOptions, 'xmlDeclaration'> = {}): string {
-  const nodes: OrderedNode[] = [];
-  if (options.xmlDeclaration ?? true) {
-    nodes.push({ '?xml': [{ '#text': '' }], ':@': { '@_version': '1.0', '@_encoding': 'UTF-8' } });
-  }
-  nodes.push(toOrdered(root));
-  return builder.build(nodes) as string;
+  return builder.build(orderedDocument(root, options)) as string;
+}
+
+/** The document in XMLBuilder's ordered form: the declaration (unless left out), then the root. */
+function orderedDocument(root: ElementSpec, options: Pick<WriteOptions, 'xmlDeclaration'>): OrderedNode[] {
+  const declaration: OrderedNode = { '?xml': [{ '#text': '' }], ':@': { '@_version': '1.0', '@_encoding': 'UTF-8' } };
+  return (options.xmlDeclaration ?? true) ? [declaration, toOrdered(root)] : [toOrdered(root)];
 }

@@ -11,7 +11,7 @@
  * the full way (fast-xml-parser's validator, then its parser, then a walk resolving namespaces) was a sixth of a run.
  */
 import type { XmlAttribute, XmlElement } from './xml-element.ts';
-import { NS } from './namespaces.ts';
+import { namespaceBindingProblem, NS } from './namespaces.ts';
 import { decodeEntities } from './xml-text.ts';
 
 /** The bindings every document starts with. */
@@ -51,6 +51,11 @@ export function quickXmlTree(text: string): XmlElement | undefined {
   if (text.charCodeAt(pos) !== 0x3c /* < */) return undefined;
   const stack: Open[] = [];
   let root: XmlElement | undefined;
+  /** A closed element goes to its parent, or is the root. */
+  const place = (element: XmlElement) => {
+    if (stack.length === 0) root = element;
+    else stack.at(-1)!.children.push(element);
+  };
   while (pos < end) {
     if (text.charCodeAt(pos) !== 0x3c) {
       // Character data up to the next markup.
@@ -76,9 +81,7 @@ export function quickXmlTree(text: string): XmlElement | undefined {
       const top = stack.pop();
       if (top === undefined || !text.startsWith(top.qname, pos + 2) || text.charCodeAt(pos + 2 + top.qname.length) !== 0x3e) return undefined;
       pos += 3 + top.qname.length;
-      const element = close(top);
-      if (stack.length === 0) root = element;
-      else stack.at(-1)!.children.push(element);
+      place(close(top));
       continue;
     }
     if (root !== undefined || stack.length >= MAX_DEPTH) return undefined;
@@ -128,7 +131,7 @@ export function quickXmlTree(text: string): XmlElement | undefined {
       const value = decoded.text;
       if (name === 'xmlns' || name.startsWith('xmlns:')) {
         const prefix = name === 'xmlns' ? '' : name.slice(6);
-        if (prefix === 'xmlns' || (prefix === 'xml') !== (value === NS.xml) || value === NS.xmlns || (prefix !== '' && value === '')) return undefined;
+        if (namespaceBindingProblem(name, prefix, value, qname) !== undefined) return undefined;
         if (scope === parentScope) scope = new Map(parentScope);
         (scope as Map<string, string>).set(prefix, value);
       } else {
@@ -155,13 +158,8 @@ export function quickXmlTree(text: string): XmlElement | undefined {
       attributes.push({ namespace: attrNamespace, localName: attrLocal, prefix: attrPrefix, value });
     }
     const open: Open = { qname, prefix, localName, namespace, attributes, scope, children: [], text: '' };
-    if (empty) {
-      const element = close(open);
-      if (stack.length === 0) root = element;
-      else stack.at(-1)!.children.push(element);
-    } else {
-      stack.push(open);
-    }
+    if (empty) place(close(open));
+    else stack.push(open);
   }
   return stack.length === 0 ? root : undefined;
 }

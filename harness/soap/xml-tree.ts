@@ -1,6 +1,6 @@
 import type { SoapErrorCode } from './errors.ts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { NS } from './namespaces.ts';
+import { namespaceBindingProblem } from './namespaces.ts';
 import type { XmlAttribute, XmlElement, XmlName } from './xml-element.ts';
 import { INITIAL_SCOPE, quickXmlTree } from './xml-quick-parse.ts';
 import { decodeEntities, findInvalidXmlChar } from './xml-text.ts';
@@ -131,10 +131,8 @@ function toElement(node: OrderedNode, parentScope: ReadonlyMap<string, string>):
     const value = decode(raw.replace(/[\t\n]/g, ' '), `attribute ${name} of <${qname}>`);
     if (name === 'xmlns' || name.startsWith('xmlns:')) {
       const prefix = name === 'xmlns' ? '' : name.slice(6);
-      if (prefix === 'xmlns' || (prefix === 'xml') !== (value === NS.xml) || value === NS.xmlns) {
-        throw new TreeError('namespace-error', `reserved namespace binding ${name}="${value}" on <${qname}>`);
-      }
-      if (prefix !== '' && value === '') throw new TreeError('namespace-error', `${name}="" on <${qname}>: a prefix cannot be unbound in XML 1.0`);
+      const problem = namespaceBindingProblem(name, prefix, value, qname);
+      if (problem !== undefined) throw new TreeError('namespace-error', problem);
       if (scope === parentScope) scope = new Map(parentScope);
       (scope as Map<string, string>).set(prefix, value);
     } else {
