@@ -8,9 +8,12 @@ import { flushTraffic, setFileScope } from './trace.ts';
 import { flushFacts } from './profile-facts.ts';
 import { mark } from '../timing.ts';
 import { enterRun } from '../run-scope.ts';
+import { followSessionEnv } from '../run/worker-env.ts';
 
-// A worker kept from an earlier run of the session forgets what the harness's modules kept for that run.
+// A worker kept from an earlier run of the session forgets what the harness's modules kept for that run, and takes the
+// environment the session's next runs ask for (their password variables, say) before each.
 enterRun(runConfig().trace?.runId ?? 'default');
+followSessionEnv();
 
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());

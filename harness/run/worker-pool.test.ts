@@ -63,17 +63,39 @@ describe('the test workers of a session', () => {
     }
   }, 120_000);
 
-  it('a run that asks for another environment gets a fresh worker, as does every run with reuseWorkers: false', async () => {
+  it('a kept worker takes the next run\'s values of variables read during a run; one read at a worker\'s start gets a fresh worker, as does every run with reuseWorkers: false', async () => {
     const session = await ConformanceSession.open('sim');
+    const dir = mkdtempSync(join(tmpdir(), 'tds-worker-pool-env-'));
+    dirs.push(dir);
+    const pidFile = (name: string) => join(dir, name);
+    // A driver the run starts writes its pid to $BAD_DRIVER_PIDFILE (fixtures/bad-drivers): the worker started it
+    // with the environment it had when the run began.
+    const driverRun = () => run(session, { suite: 'client', only: ['CRED-01'], client: { kind: 'command', command: `"${process.execPath}" fixtures/bad-drivers/crash.mjs`, cwd: join(import.meta.dirname, '..', '..') } });
     try {
       await run(session);
-      process.env['TDS_WORKER_POOL_TEST'] = '1';
+      process.env['BAD_DRIVER_PIDFILE'] = pidFile('first');
+      await driverRun();
+      process.env['BAD_DRIVER_PIDFILE'] = pidFile('second');
+      await driverRun();
+      delete process.env['BAD_DRIVER_PIDFILE'];
+      const after = await run(session);
+      expect(session.workerStats).toEqual({ forked: 1, spares: 1, reused: 3 });
+      expect(readdirSync(dir).sort()).toEqual(['first', 'second']);
+      expect(statuses(after.report)['STOK-01']).toBe('pass');
+
+      // The variable's removal reached the worker too: a run without it starts a driver that writes no pid file.
+      await driverRun();
+      expect(readdirSync(dir).sort()).toEqual(['first', 'second']);
+
+      // NODE_* variables are read by Node as a process starts: a kept worker cannot take them on.
+      process.env['NODE_PENDING_DEPRECATION'] = '0';
       const other = await run(session);
-      delete process.env['TDS_WORKER_POOL_TEST'];
-      expect(session.workerStats).toEqual({ forked: 2, spares: 1, reused: 0 });
+      delete process.env['NODE_PENDING_DEPRECATION'];
+      expect(session.workerStats).toEqual({ forked: 2, spares: 1, reused: 4 });
       expect(statuses(other.report)['STOK-01']).toBe('pass');
     } finally {
-      delete process.env['TDS_WORKER_POOL_TEST'];
+      delete process.env['BAD_DRIVER_PIDFILE'];
+      delete process.env['NODE_PENDING_DEPRECATION'];
       await session.close();
     }
     const fresh = await ConformanceSession.open('sim', { reuseWorkers: false });

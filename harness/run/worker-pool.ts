@@ -27,6 +27,7 @@ import { serialize } from 'node:v8';
 import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
 import { CODE_EXT } from '../package-info.ts';
 import { mark } from '../timing.ts';
+import { envUpdate, startEnv } from './worker-env.ts';
 
 /** The pool's name in Vitest's configuration (any name but Vitest's own pools'). */
 const POOL_NAME = 'tds-forks';
@@ -49,6 +50,9 @@ const PRELOAD: readonly string[] = CODE_EXT === '.js' ? ['--import', pathToFileU
 
 const spawnKey = (s: Spawn): string => JSON.stringify([s.entry, s.execArgv, Object.entries(s.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 
+/** What a worker that has run must have been started with to serve a run: its environment but what it can take on later. */
+const startedKey = (s: Spawn): string => JSON.stringify([s.entry, s.execArgv, startEnv(s.env)]);
+
 /**
  * What a `start` request asks of a worker, without the IDs Vitest numbers each run with: the bytes of its
  * configuration and test environment as the worker receives them (the channel's structured clone, which keeps what
@@ -61,6 +65,8 @@ function startKey(message: WorkerRequest & { type: 'start' }): string {
 interface Kept {
   readonly child: ChildProcess;
   readonly key: string;
+  /** The environment the worker has: the one it was forked with, or the one the last run that took it gave it. */
+  readonly env: Spawn['env'];
   /** The start the worker was given, or none yet (a spare). */
   readonly started: string | undefined;
   readonly runs: number;
@@ -88,11 +94,11 @@ function forkWorker(s: Spawn): ChildProcess {
 }
 
 /** A worker forked ahead of its run, as Vitest would fork it, with the key a run's spawn must match to take it. */
-function forkSpare(): { readonly child: ChildProcess; readonly key: string } {
+function forkSpare(): { readonly child: ChildProcess; readonly key: string; readonly env: Spawn['env'] } {
   const spawn = expectedSpawn();
   const child = forkWorker(spawn);
   child.on('error', () => undefined);
-  return { child, key: spawnKey(spawn) };
+  return { child, key: spawnKey(spawn), env: spawn.env };
 }
 
 /**
@@ -132,7 +138,7 @@ function holdLoop(child: ChildProcess, hold: boolean): void {
 }
 
 /** A worker the CLI started before it loaded the run's modules, for the session it opens next to take. */
-let early: { readonly child: ChildProcess; readonly key: string } | undefined;
+let early: ReturnType<typeof forkSpare> | undefined;
 
 /**
  * Forks the first test worker now, as Vitest would fork it (the CLI calls this as soon as it knows a run is asked
@@ -183,11 +189,19 @@ export class WorkerKeeper {
     this.#kept.push({ ...spare, started: undefined, runs: 0 });
   }
 
-  /** A kept worker started as `spawn` asks, if there is one (the others of another start are ended). */
+  /**
+   * A kept worker started as `spawn` asks, if there is one (the others of another start are ended). A worker that has
+   * run also serves a spawn whose environment differs only in variables read while a run goes on (harness/run/worker-env.ts):
+   * it is sent the new values before the run. A spare has not run its setup yet, which takes them: it must match exactly.
+   */
   take(spawn: Spawn): Kept | undefined {
     const key = spawnKey(spawn);
-    const i = this.#kept.findIndex((k) => k.key === key && alive(k.child));
+    const started = startedKey(spawn);
+    let i = this.#kept.findIndex((k) => k.key === key && alive(k.child));
+    if (i === -1) i = this.#kept.findIndex((k) => k.started !== undefined && startedKey({ ...spawn, env: k.env }) === started && alive(k.child));
     const found = i === -1 ? undefined : this.#kept.splice(i, 1)[0];
+    const update = found && envUpdate(found.env, spawn.env);
+    if (found && update) found.child.send(update);
     // The others were started for another spawn (the environment changed between runs): they would never be taken.
     for (const other of this.#kept.splice(0)) {
       mark('worker-not-taken');
@@ -344,7 +358,7 @@ class KeptForksWorker implements PoolWorker {
     this.#detach(child);
     this.#listeners.length = 0;
     if (this.#keepAtStop && this.#started !== undefined) {
-      this.#keeper.keep({ child, key: spawnKey(this.#spawn), started: this.#started, runs: this.#runs });
+      this.#keeper.keep({ child, key: spawnKey(this.#spawn), env: this.#spawn.env, started: this.#started, runs: this.#runs });
       return;
     }
     await end(child);
