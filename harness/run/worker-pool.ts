@@ -7,8 +7,9 @@
  *   run starts if it was started with exactly the entry point, arguments and environment Vitest asks for; otherwise
  *   the spare is ended and Vitest's own is forked.
  * - **Kept between runs.** A session that makes many runs (the self-test, the latitude property) keeps a worker when
- *   a run ends and gives it the next run, when that run asks for the same worker (entry point, arguments,
- *   environment) and the same start (project configuration and test environment): the worker's runtime, the
+ *   a run ends and gives it the next run, when that run asks for the same worker (entry point, arguments, and the
+ *   environment variables a process reads as it starts: the others are sent to the worker before the run,
+ *   harness/run/worker-env.ts) and the same start (project configuration and test environment): the worker's runtime, the
  *   harness's modules and their compiled code, and the schema validator are loaded once per session, not once per
  *   run. Vitest evaluates the test files and setup files again for every run (as for every file of a worker without
  *   isolation); what the harness's modules keep for a run is reset when a worker sees a new run
