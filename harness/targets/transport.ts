@@ -1,4 +1,5 @@
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, proxyAgentClass } from './undici-dispatchers.ts';
 
 /** One HTTP exchange as a check sees it. */
 export interface HttpRequest {
@@ -147,7 +148,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const connect = { timeout: options.connectTimeoutMs ?? Math.min(timeoutMs, 5_000), ...(ca && { ca }) };
   const proxy = proxyFor(options);
   const dispatcher: Dispatcher = proxy
-    ? new ProxyAgent({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    ? new (proxyAgentClass())({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     : new Agent({ connect, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
   /**
