@@ -1,4 +1,4 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { lazily } from './fast-xml-parser.ts';
 import { escapeAttribute, escapeText } from './xml-text.ts';
 
 /**
@@ -41,8 +41,8 @@ const builderOptions = {
   suppressBooleanAttributes: false,
   processEntities: false,
 } as const;
-const builder = new XMLBuilder({ ...builderOptions, format: false });
-const prettyBuilder = new XMLBuilder({ ...builderOptions, format: true, indentBy: '  ' });
+const builder = lazily(({ XMLBuilder }) => new XMLBuilder({ ...builderOptions, format: false }));
+const prettyBuilder = lazily(({ XMLBuilder }) => new XMLBuilder({ ...builderOptions, format: true, indentBy: '  ' }));
 
 function toOrdered(spec: ElementSpec): OrderedNode {
   const node: OrderedNode = {
@@ -77,7 +77,7 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
  * are the XMLBuilder's (xml-builder.test.ts holds the two to it on generated trees); indented output is still its.
  */
 export function writeXml(root: ElementSpec, options: WriteOptions = {}): string {
-  if (options.pretty) return (prettyBuilder.build(orderedDocument(root, options)) as string).trim();
+  if (options.pretty) return (prettyBuilder().build(orderedDocument(root, options)) as string).trim();
   return (options.xmlDeclaration ?? true) ? DECLARATION + writeElement(root) : writeElement(root);
 }
 
@@ -93,7 +93,7 @@ function writeElement(spec: ElementSpec): string {
 
 /** The XMLBuilder's one-line output for the tree, the reference `writeXml` is held to (tests only). */
 export function writeXmlWithBuilder(root: ElementSpec, options: Pick<WriteOptions, 'xmlDeclaration'> = {}): string {
-  return builder.build(orderedDocument(root, options)) as string;
+  return builder().build(orderedDocument(root, options)) as string;
 }
 
 /** The document in XMLBuilder's ordered form: the declaration (unless left out), then the root. */

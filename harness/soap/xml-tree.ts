@@ -1,5 +1,5 @@
 import type { SoapErrorCode } from './errors.ts';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { fastXmlParser, lazily } from './fast-xml-parser.ts';
 import { namespaceBindingProblem } from './namespaces.ts';
 import type { XmlAttribute, XmlElement, XmlName } from './xml-element.ts';
 import { INITIAL_SCOPE, quickXmlTree } from './xml-quick-parse.ts';
@@ -15,7 +15,7 @@ export type TreeResult =
 
 type OrderedNode = Record<string, unknown>;
 
-const parser = new XMLParser({
+const parser = lazily(({ XMLParser }) => new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -29,7 +29,7 @@ const parser = new XMLParser({
   ignorePiTags: true,
   allowBooleanAttributes: false,
   maxNestedTags: 64,
-});
+}));
 
 class TreeError extends Error {
   constructor(readonly code: TreeErrorCode, message: string) {
@@ -54,7 +54,7 @@ export function parseXmlTree(xml: string): TreeResult {
 
 /** The full way: every document the quick path gives up on (harness/soap/xml-quick-parse.ts). `text` has no CR. */
 export function parseXmlTreeFully(text: string): TreeResult {
-  const checked = XMLValidator.validate(text);
+  const checked = fastXmlParser().XMLValidator.validate(text);
   if (checked !== true) {
     const { msg, line, col } = checked.err;
     return { ok: false, code: 'not-well-formed', message: `${msg} (line ${line}${col === undefined ? '' : `, column ${col}`})` };
@@ -62,7 +62,7 @@ export function parseXmlTreeFully(text: string): TreeResult {
   if (!endsWithMarkup(text)) return { ok: false, code: 'not-well-formed', message: 'text after the root element' };
   let nodes: unknown;
   try {
-    nodes = parser.parse(text);
+    nodes = parser().parse(text);
   } catch (error) {
     return { ok: false, code: 'not-well-formed', message: error instanceof Error ? error.message : String(error) };
   }
