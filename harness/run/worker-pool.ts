@@ -199,6 +199,8 @@ export class WorkerKeeper {
    * A kept worker started as `spawn` asks, if there is one (the others of another start are ended). A worker that has
    * run also serves a spawn whose environment differs only in variables read while a run goes on (harness/run/worker-env.ts):
    * it is sent the new values before the run. A spare has not run its setup yet, which takes them: it must match exactly.
+   * (A listener loaded ahead of Vitest's, with `--import`, would take them in a spare too, but Node then delivers the
+   * channel's messages before Vitest's worker listens: a fresh worker loses its `start` and the run hangs. Tried.)
    */
   take(spawn: Spawn): Kept | undefined {
     const key = spawnKey(spawn);
