@@ -1,23 +1,12 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadedInFreshProcess } from '../../test/support/fresh-process.ts';
 
 /** In a fresh process (the test worker may have loaded fast-xml-parser for another file): is it loaded after `code`? */
 function loadedAfter(code: string): Promise<boolean> {
-  const script = `
-    import { createRequire } from 'node:module';
+  return loadedInFreshProcess(`
     import { parseXmlTree } from './harness/soap/xml-tree.ts';
     import { writeXml, element } from './harness/soap/xml-builder.ts';
-    ${code}
-    const require = createRequire(import.meta.url);
-    const path = require.resolve('fast-xml-parser');
-    process.stdout.write(String(path in require.cache));`;
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..', '..'), timeout: 30_000 }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(stdout.trim() === 'true');
-    });
-  });
+    ${code}`, 'fast-xml-parser');
 }
 
 describe('fast-xml-parser, loaded when first needed', () => {

@@ -1,23 +1,13 @@
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent, proxyAgentClass } from './undici-dispatchers.ts';
+import { loadedInFreshProcess } from '../../test/support/fresh-process.ts';
 
 /** In a fresh process: is undici's entry point loaded once a transport was made with `options`? */
 function entryPointLoaded(options: string): Promise<boolean> {
-  const script = `
-    import { createRequire } from 'node:module';
+  return loadedInFreshProcess(`
     import { createTransport } from './harness/targets/transport.ts';
-    createTransport(${options});
-    const require = createRequire(import.meta.url);
-    process.stdout.write(String(require.resolve('undici') in require.cache));`;
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..', '..'), timeout: 30_000, env: { ...process.env, HTTPS_PROXY: '', https_proxy: '' } }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(stdout.trim() === 'true');
-    });
-  });
+    createTransport(${options});`, 'undici', { ...process.env, HTTPS_PROXY: '', https_proxy: '' });
 }
 
 describe('the transport\'s undici dispatchers', () => {
