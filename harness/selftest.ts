@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientSpec } from './clients/load.ts';
-import { CODE_EXT, CODE_ROOT, codeFile, PACKAGE_ROOT } from './package-info.ts';
+import { CODE_EXT, CODE_ROOT, codeFile, PACKAGE_ROOT, suiteFileKey } from './package-info.ts';
 import type { Report } from './report/index.ts';
+import { mergeShards } from './report/merge.ts';
+import { filesFor, selectRules } from './run/selection.ts';
 import { ConformanceSession, type RunOptions } from './runner.ts';
 import { defects, pairsWithoutRoute, routeTakers, type Defect, type RouteTaker } from './sim/index.ts';
 import { DEFAULT_PROFILE } from './sim/latitude.ts';
@@ -87,19 +89,82 @@ function clientBaseline(session: ConformanceSession, options: { seed?: number; r
   return report;
 }
 
-/** The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen. */
-export async function selfTestRun(session: ConformanceSession, subject: Subject, options: { seed?: number; runs?: number } = {}): Promise<Report> {
-  return (await session.run({ target: 'sim', suite: 'service', ...runOptionsOf(subject), ...quiet, ...options })).report;
+/** How a subject is run (see {@link selfTestRun}). */
+export interface SelfTestRunOptions {
+  readonly seed?: number;
+  readonly runs?: number;
+  /**
+   * Reuse, for the suite files whose simulator never asked about the subject's defects, the verdicts of a defect-free
+   * run (default true). False runs every file with the defects on.
+   */
+  readonly share?: boolean;
+}
+
+/** A defect-free run of one service suite file: its report, and the defects its simulator asked about. */
+interface FileBaseline {
+  readonly report: Report;
+  readonly consulted: readonly string[] | 'all';
+}
+
+/** The defect-free runs of the service suite's files, per session and per seed, runs and latitude profile. */
+const serviceBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
+
+function serviceBaseline(session: ConformanceSession, run: Partial<RunOptions>): Promise<ReadonlyMap<string, FileBaseline>> {
+  let byKey = serviceBaselines.get(session);
+  if (!byKey) serviceBaselines.set(session, (byKey = new Map()));
+  const key = JSON.stringify([run.seed ?? null, run.runs ?? null, run.profile ?? null]);
+  let baseline = byKey.get(key);
+  if (!baseline) {
+    baseline = (async () => {
+      const out = new Map<string, FileBaseline>();
+      // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
+      for (const file of filesFor(selectRules('service'), 'service').map((f) => suiteFileKey(f))) {
+        const { report, consultedDefects } = await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: [file] });
+        out.set(file, { report, consulted: consultedDefects.get(file) ?? 'all' });
+      }
+      return out;
+    })();
+    byKey.set(key, baseline);
+    baseline.catch(() => byKey.delete(key));
+  }
+  return baseline;
+}
+
+/**
+ * The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen.
+ *
+ * A simulator defect changes nothing but the answers of a simulator that asks about it (`ConsultedDefects`): a suite
+ * file whose simulator, in the defect-free run with the same seed, runs and profile, never asked about the subject's
+ * defects got every answer it would have got with them on, so its verdicts are that run's. Only the other files run
+ * with the defects on; the report is both parts merged as the shards of one run. The defect-free run is made once per
+ * session, file by file, and shared by every subject with the same seed, runs and profile; no subject's state reaches
+ * another's (each run's files get their own simulator, as always).
+ */
+export async function selfTestRun(session: ConformanceSession, subject: Subject, options: SelfTestRunOptions = {}): Promise<Report> {
+  const { share = true, ...given } = options;
+  const run: Partial<RunOptions> = { ...runOptionsOf(subject), ...given };
+  const defects = run.defects ?? [];
+  if (!share || defects.length === 0 || run.suite !== 'service' || run.client !== undefined) {
+    return (await session.run({ target: 'sim', suite: 'service', ...run, ...quiet })).report;
+  }
+  const { defects: _defects, ...defectFree } = run;
+  const baseline = await serviceBaseline(session, defectFree);
+  const changed = [...baseline].filter(([, b]) => b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))).map(([file]) => file);
+  const kept = [...baseline].filter(([file]) => !changed.includes(file)).map(([, b]) => b.report);
+  if (changed.length === 0) return mergeShards(kept);
+  const own = (await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: changed })).report;
+  return mergeShards([own, ...kept]);
 }
 
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
 export async function selfTest(
   session: ConformanceSession,
   subject: Subject,
-  options: { seed?: number; runs?: number; inspect?: (report: Report) => void } = {},
+  options: SelfTestRunOptions & { inspect?: (report: Report) => void } = {},
 ): Promise<SelfTestResult> {
-  const report = await selfTestRun(session, subject, options);
-  options.inspect?.(report);
+  const { inspect, ...runOptions } = options;
+  const report = await selfTestRun(session, subject, runOptions);
+  inspect?.(report);
   // A reference driver is held to what the in-process reference client lets the checks run (hidden checks).
   const baseline = subject.kind === 'reference' && subject.suite === 'client' ? await clientBaseline(session, options) : undefined;
   return judgeSubject(subject, report, baseline);

@@ -3,7 +3,7 @@ import { suiteFileKey } from '../package-info.ts';
 import { installDrain } from './registry.ts';
 import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
-import { closeTarget, runConfig } from './target.ts';
+import { closeTarget, consultedDefects, runConfig } from './target.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
 import { flushFacts } from './profile-facts.ts';
 import { mark } from '../timing.ts';
@@ -18,6 +18,9 @@ followSessionEnv();
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());
 
+// A target a file before left (its end hook did not get to close it) is never this file's.
+await closeTarget();
+
 // Test files share a worker (isolate: false): each starts with no secrets, so the secrets of earlier files (every token
 // they were issued) do not pile up in the worker's redactor.
 secrets.clear();
@@ -31,8 +34,11 @@ mark(`file-start ${testPath === undefined ? '' : suiteFileKey(testPath)}`, 'work
 // checks passed or failed — every session it opened and did not close is closed, then the target. The schema
 // validator's JVM is not closed here: it serves every file of the worker (one JVM per worker, not per file), does not
 // hold the worker open while idle, and is killed when the worker exits.
-afterAll(async () => {
+afterAll(async ({}, file) => {
   await closeOpenSessions();
+  // The simulator defects the file's target asked about, for the session (the self-test reuses a defect-free run's
+  // verdicts for the files that never asked about a subject's defects).
+  file.meta.tdsDefects = consultedDefects();
   await closeTarget();
   // The file's traffic is redacted with its secrets, which the next file's start forgets: written now.
   flushTraffic();

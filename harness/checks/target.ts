@@ -11,6 +11,8 @@ import { CORRELATION_HEADER, currentRules, newRunId, tracingTransport, type Trac
 import { registerSecret } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
+/** The simulator of this test file's target, when it is one. */
+let currentSim: { readonly consultedDefects: ReadonlySet<string> | 'all' } | undefined;
 
 /** The run configuration the CLI provided (or the defaults of vitest.config.ts). */
 export function runConfig(): RunConfig {
@@ -33,6 +35,7 @@ async function untraced(run: RunConfig): Promise<Target> {
     const file = path === undefined ? undefined : suiteFileKey(path);
     const profile = (file !== undefined ? run.target.fileProfiles?.[file] : undefined) ?? run.target.profile;
     const sim = await createSimTarget({ defects: run.target.defects, seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, ...(profile && { profile }) });
+    currentSim = sim.core;
     // A throttling front of the simulator (a profile's `throttle`) is waited out as a live one is, on the
     // simulator's scale (it answers `Retry-After: 0`; a 503 is backed off in milliseconds, not seconds).
     return { ...sim, transport: throttledTransport(sim.transport, { ...throttleOptions(run, sim), baseBackoffMs: 4, minIntervalMs: 2, maxIntervalMs: 20 }) };
@@ -62,8 +65,18 @@ export async function currentTarget(): Promise<Target> {
   return current;
 }
 
+/**
+ * The simulator defects this test file's target asked about (`all`: it read them otherwise), or none: a file whose
+ * simulator never asked about a defect got the answers it would have got with the defect switched on.
+ */
+export function consultedDefects(): readonly string[] | 'all' {
+  const consulted = currentSim?.consultedDefects;
+  return consulted === undefined ? [] : consulted === 'all' ? 'all' : [...consulted].sort();
+}
+
 export async function closeTarget(): Promise<void> {
   const target = current;
   current = undefined;
+  currentSim = undefined;
   if (target) await (await target.catch(() => undefined))?.close();
 }

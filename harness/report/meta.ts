@@ -109,5 +109,7 @@ export interface CheckThrottle {
 declare module 'vitest' {
   interface TaskMeta {
     tds?: CheckMeta;
+    /** On a suite file: the simulator defects its target asked about (`all`: it read them otherwise). */
+    tdsDefects?: readonly string[] | 'all';
   }
 }

@@ -68,6 +68,11 @@ export interface RunOptions {
   readonly requireChecked?: boolean;
   /** Run only this shard of the suites' files (`--shard i/n`, Vitest's sharding); `tds-conformance merge` joins them. */
   readonly shard?: Shard;
+  /**
+   * Run only these suite files (by their path from the project root, `suites/service/sessions.test.ts`) of those the
+   * selection needs: the self-test runs the files a subject's defects can change.
+   */
+  readonly files?: readonly string[];
 }
 
 /** Shard `index` (1-based) of `count`. */
@@ -82,6 +87,11 @@ export const LIVE_DEFAULT_RUNS = 5;
 export interface RunOutcome {
   readonly report: Report;
   readonly exitCode: number;
+  /**
+   * Against the simulator: per suite file that ran (by its path from the project root), the defects its simulator
+   * asked about (`all`: it read them otherwise). A file's verdicts would be the same with any other defect switched on.
+   */
+  readonly consultedDefects: ReadonlyMap<string, readonly string[] | 'all'>;
 }
 
 /** A run in progress (see {@link ConformanceSession.start}). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
 import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace-config.ts';
-import { CODE_EXT, CODE_ROOT, TOOL_VERSION } from '../package-info.ts';
+import { CODE_EXT, CODE_ROOT, suiteFileKey, TOOL_VERSION } from '../package-info.ts';
 import { learnProfile } from '../profile/learn.ts';
 import type { Report } from '../report/model.ts';
 import { ConformanceReporter } from '../report/reporter.ts';
@@ -30,8 +30,13 @@ class SwitchReporter implements Reporter {
   onTestCaseResult(testCase: Parameters<NonNullable<Reporter['onTestCaseResult']>>[0]) {
     return this.current?.onTestCaseResult(testCase);
   }
+  /** The defects each file's simulator asked about, in the current run. */
+  consulted = new Map<string, readonly string[] | 'all'>();
   onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
     mark(`module-end ${testModule.moduleId.replace(/.*[\\/](suites[\\/])/, '$1')}`);
+    const asked = testModule.meta().tdsDefects;
+    // A file that ended without saying (it did not load, it was cancelled) may have asked about anything.
+    this.consulted.set(suiteFileKey(testModule.moduleId), asked ?? 'all');
     return this.current?.onTestModuleEnd(testModule);
   }
   /** Runs before the report is written at the end of a run (closing what the checks left open). */
@@ -241,6 +246,7 @@ export class ConformanceSession {
     // worker is started with stays the same from run to run, so that the next run can keep the worker.
     this.#vitest.resetGlobalTestNamePattern();
     this.#switch.current = reporter;
+    const consulted = (this.#switch.consulted = new Map());
     // What the checks left open (a worker that ended, a close that got no answer) is closed before the report, and
     // the run's traffic is written (a failure to write it is a run error of the report).
     this.#switch.beforeEnd = async () => {
@@ -252,7 +258,8 @@ export class ConformanceSession {
     let interrupted = false;
     const outcome = (async (): Promise<RunOutcome> => {
       try {
-        const files = filesFor(selection, suite);
+        const only = options.files && new Set(options.files);
+        const files = filesFor(selection, suite).filter((f) => !only || only.has(suiteFileKey(f)));
         const found = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
         const specs = pattern ? found.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : found;
         mark('run-start');
@@ -270,7 +277,7 @@ export class ConformanceSession {
         if (!interrupted) await guard?.dispose();
       }
       const report = await reporter.result();
-      return { report, exitCode: report.exitCode };
+      return { report, exitCode: report.exitCode, consultedDefects: consulted };
     })();
     outcome.catch(() => undefined); // the caller awaits it; an interrupted run may never look
     const vitest = this.#vitest;

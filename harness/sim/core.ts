@@ -3,7 +3,7 @@ import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '.
 import type { DecodedCredentials } from '../credentials/index.ts';
 import { AccountIndex, simAccount, type AccountsByEnvironment, type SimAccount, type SimAccountInput } from './accounts.ts';
 import type { Clock } from './clock.ts';
-import { parseDefects, type DefectId } from './defects.ts';
+import { ConsultedDefects, parseDefects, type DefectId } from './defects.ts';
 import { EventLog, type SimEvent } from './events.ts';
 import { json, type SimRequest, type SimResponse } from './http.ts';
 import { DEFAULT_PROFILE, type LatitudeProfile } from './latitude.ts';
@@ -36,6 +36,7 @@ export interface SimOptions {
 export class SimCore implements HandlerContext {
   readonly clock: Clock;
   readonly defects: ReadonlySet<DefectId>;
+  readonly #defects: ConsultedDefects;
   readonly tokens = new TokenStore();
   readonly events: EventLog;
   readonly random: Random;
@@ -46,11 +47,20 @@ export class SimCore implements HandlerContext {
 
   constructor(options: SimOptions) {
     this.clock = options.clock;
-    this.defects = parseDefects(options.defects ?? []);
+    this.#defects = new ConsultedDefects(parseDefects(options.defects ?? []));
+    this.defects = this.#defects;
     this.random = new Random(options.seed ?? 1);
     this.profile = options.profile ?? DEFAULT_PROFILE;
     this.events = new EventLog(options.maxEvents);
     for (const env of ['cert', 'prod'] as const) for (const account of options.accounts[env]) this.#add(env, account);
+  }
+
+  /**
+   * The defects this simulator asked about so far (`all` once it read the set otherwise): it answered every request as
+   * it would have with any other defect switched on or off (see {@link ConsultedDefects}).
+   */
+  get consultedDefects(): ReadonlySet<DefectId> | 'all' {
+    return this.#defects.consulted;
   }
 
   accountsIn(env: Environment): readonly SimAccount[] {

@@ -39,7 +39,9 @@ export function frontAnswer(front: Front, profile: LatitudeProfile, defects: Rea
       ? { kind: 'response', status: 429, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: 'Too Many Requests' }
       : html(503, GATEWAY_503_PAGE);
   }
-  if (defects.has('err01-gateway-401-page') && req.path === tokenPath && req.headers.authorization === undefined) {
+  // The defects are asked about last, when they would change the answer: the self-test reuses a file's defect-free
+  // verdicts when its simulator never asked (`ConsultedDefects`).
+  if (req.path === tokenPath && req.headers.authorization === undefined && defects.has('err01-gateway-401-page')) {
     return html(401, GATEWAY_401_PAGE, { 'www-authenticate': 'Basic realm="token"' });
   }
   return undefined;
@@ -48,10 +50,10 @@ export function frontAnswer(front: Front, profile: LatitudeProfile, defects: Rea
 /** The service's answer as the front passes it on (rewritten by a deviating gateway). */
 export function frontRewrite(defects: ReadonlySet<DefectId>, req: SimRequest, res: SimResponse, paths: { token: string; soap: string }): SimResponse {
   if (res.kind !== 'response') return res;
-  if (defects.has('err02-gateway-uniform-401') && req.path === paths.token && res.status === 401) {
+  if (req.path === paths.token && res.status === 401 && defects.has('err02-gateway-uniform-401')) {
     return { kind: 'response', status: 401, headers: { 'content-type': 'application/json' }, body: UNIFORM_401_BODY };
   }
-  if (defects.has('err04-gateway-fault-page') && req.path === paths.soap && /<(?:[\w.-]+:)?Fault[\s>]/.test(res.body)) {
+  if (req.path === paths.soap && /<(?:[\w.-]+:)?Fault[\s>]/.test(res.body) && defects.has('err04-gateway-fault-page')) {
     return html(500, GATEWAY_500_PAGE);
   }
   return res;

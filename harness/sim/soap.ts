@@ -8,7 +8,7 @@ import type { LatitudeProfile } from './latitude.ts';
 import type { SimAccount } from './accounts.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { xml, type SimRequest } from './http.ts';
-import { checkToken, loginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
+import { checkToken, findInLoginEnvironments, issueAccessToken, mayCall, type RestContext, type RestResult } from './rest.ts';
 import { renamePrefixes } from './latitude.ts';
 import { newSessionToken, type IssuedToken } from './tokens.ts';
 
@@ -86,11 +86,8 @@ function authenticate(x: Exchange): { ok: true; account: SimAccount; clientId: s
   if (!ut.organization) return { ok: false, result: fault(x, 'organizationNodeNotFound', undefined, { clientId }) };
   const d = x.ctx.defects;
   const passwordOf = (a: SimAccount) => (d.has('xproto03-separate-soap-password') ? `${a.password}#soap` : a.password);
-  let account: SimAccount | undefined;
-  for (const env of loginEnvironments(x.ctx, x.req.env)) {
-    account = x.ctx.accountIndex(env).soap(ut.username, ut.organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password);
-    if (account) break;
-  }
+  const { username, organization } = ut;
+  const account = findInLoginEnvironments(x.ctx, x.req.env, (env) => x.ctx.accountIndex(env).soap(username, organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password));
   if (!account) {
     if (d.has('stok03-token-in-fault')) return { ok: false, result: fault(x, 'authenticationFailed', `T1RLAQ${x.core.random.digits(40)}*`, { clientId }) };
     return { ok: false, result: fault(x, 'authenticationFailed', undefined, { clientId }) };

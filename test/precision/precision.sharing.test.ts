@@ -1,0 +1,40 @@
+/**
+ * The self-test reuses, for the suite files whose simulator never asked about a subject's defects, the verdicts of a
+ * defect-free run (harness/selftest.ts, `selfTestRun`). Held here: the shared report gives every rule the status a run
+ * of every file with the defects on gives, for subjects whose defects reach one file, several, and a route-taker's
+ * latitude profile (its own defect-free run); and the files say which defects they asked about.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../harness/report/index.ts';
+import type { Subject } from '../../harness/selftest.ts';
+import { selftest } from '../support/compiled.ts';
+import { useSession } from '../support/test-session.ts';
+
+const { allPairs, allSubjects, selfTestRun } = selftest;
+const statuses = (report: Pick<Report, 'rules'>) => Object.fromEntries(report.rules.map((r) => [r.id, r.status]));
+const quiet = { outDir: '', write: false, quiet: true, log: () => {} } as const;
+
+describe('the self-test shares a defect-free run between subjects', () => {
+  const session = useSession();
+
+  it('each file says which simulator defects it asked about', async () => {
+    const { consultedDefects } = await session().run({ target: 'sim', runs: 1, only: ['REST-03', 'ACCESS-02'], ...quiet });
+    expect(consultedDefects.get('suites/service/token-endpoint.test.ts')).toContain('rest03-token-type-capitalized');
+    expect(consultedDefects.get('suites/service/access.test.ts')).toContain('access02-any-agency');
+    expect(consultedDefects.get('suites/service/token-endpoint.test.ts')).not.toContain('access02-any-agency');
+  }, 60_000);
+
+  it('gives every rule the status of a run of every file with the defects on', async () => {
+    const defects = (await allSubjects()).filter((s): s is Extract<Subject, { kind: 'defect' }> => s.kind === 'defect');
+    const pick = (id: string) => defects.find((d) => d.id === id) ?? expect.unreachable(id);
+    const withProfile = allPairs().find((p) => p.taker.profile?.throttle === '429') ?? expect.unreachable('a throttling pair');
+    // One file (access), several (sessions and SOAP files), a gateway's (asked about only where it would answer), a pair
+    // on a latitude profile.
+    for (const subject of [pick('access02-any-agency'), pick('sess04-no-pool-limit'), pick('err04-gateway-fault-page'), withProfile]) {
+      const shared = await selfTestRun(session(), subject, { runs: 1 });
+      const full = await selfTestRun(session(), subject, { runs: 1, share: false });
+      expect(statuses(shared), subject.id).toEqual(statuses(full));
+      for (const rule of subject.breaks) expect(statuses(shared)[rule], `${subject.id} ${rule}`).toMatch(/^(fail|warn|info)$/);
+    }
+  }, 120_000);
+});
