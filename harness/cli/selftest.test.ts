@@ -38,6 +38,17 @@ describe('tds-conformance selftest', () => {
     expect(code).toBe(0);
   }, 120_000);
 
+  it('--no-share runs every file for every subject, with the same verdicts as sharing a defect-free run', async () => {
+    const [shared, full] = await Promise.all([
+      selftest('--only', 'access02-any-agency', '--runs', '1', '--json'),
+      selftest('--only', 'access02-any-agency', '--runs', '1', '--json', '--no-share'),
+    ]);
+    expect([shared.code, full.code]).toEqual([0, 0]);
+    const statuses = (stdout: string) => JSON.parse(stdout.split('\n')[0] ?? '') as unknown;
+    expect(statuses(full.stdout)).toEqual(statuses(shared.stdout));
+    expect(statuses(shared.stdout)).toEqual([expect.objectContaining({ subject: 'access02-any-agency', kind: 'caught' })]);
+  }, 60_000);
+
   it('refuses an --only that matches no subject: exit code 2 and one line saying what to give', async () => {
     const { code, stdout, stderr } = await selftest('--only', 'no-such-subject');
     expect(code).toBe(2);

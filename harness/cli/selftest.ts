@@ -3,7 +3,7 @@ import { allPairs, allSubjects, exemptionLines, precisionLine, resultLine, sampl
 import { parse, parseInteger } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
-const HELP = `Usage: tds-conformance selftest [--only <subject id>]... [--pairs [--sample <n>] [--seed <n>]] [--json]
+const HELP = `Usage: tds-conformance selftest [--only <subject id>]... [--pairs [--sample <n>] [--seed <n>]] [--no-share] [--json]
 
 Proves that every check can fail, and only for its own rule: for each simulator defect (mutant client), runs every
 service (client) rule and expects the rules it breaks to fail (warn, for SHOULD rules; a changed observation, for
@@ -18,7 +18,11 @@ conforming choice that takes away the usual route to the evidence: the CERT acco
 SOAP tokens answered 400 on REST, the default probe action missing). Another route exists, so the defect's rule
 must still fail: a skip or an error there is a hidden deviation. --sample <n> runs n pairs per route-taker, picked
 with --seed (default 42), as npm test does. The pairs exempted because the interface document leaves their verdict
-undecidable are printed first, with the reason (those --only names, with --only).`;
+undecidable are printed first, with the reason (those --only names, with --only).
+
+A simulator deviates only where it asks whether a defect is on. A suite file whose simulator, in a defect-free run
+(made once, file by file, and shared by the subjects), never asked about a subject's defects keeps that run's
+verdicts; only the other files run with the defects on. --no-share runs every file for every subject.`;
 
 export async function selftestCommand(args: readonly string[]): Promise<number> {
   const { values } = parse('selftest', args, {
@@ -28,6 +32,7 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
     sample: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'no-share': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   if (values.help) {
@@ -51,7 +56,7 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
   const results: SelfTestResult[] = [];
   try {
     for (const subject of subjects) {
-      const result = await selfTest(session, subject, runs === undefined ? {} : { runs });
+      const result = await selfTest(session, subject, { ...(runs !== undefined && { runs }), ...(values['no-share'] && { share: false }) });
       results.push(result);
       if (!values.json) process.stdout.write(`${resultLine(result)}\n`);
     }

@@ -55,18 +55,27 @@ const NONE: readonly SimAccount[] = [];
  * Organization and Domain. Each list keeps the order the accounts were added in (the first match wins, as in a scan).
  */
 export class AccountIndex {
-  #rest = new Map<string, SimAccount[]>();
+  /** By REST Client ID, in the order added: each account under its own group, and under its alternative groups. */
+  #rest = new Map<string, { readonly account: SimAccount; readonly alternative: boolean }[]>();
   #soap = new Map<string, SimAccount[]>();
 
-  /** `groupAlternatives`: whether the account's iPCC or organization also find it as the Client ID's group (CRED-05). */
-  add(account: SimAccount, groupAlternatives = true): void {
-    push(this.#rest, buildClientId(clientIdFor(account)), account);
-    if (groupAlternatives) for (const group of account.groupAlternatives ?? []) push(this.#rest, buildClientId(clientIdFor({ ...account, pcc: group })), account);
+  add(account: SimAccount): void {
+    push(this.#rest, buildClientId(clientIdFor(account)), { account, alternative: false });
+    for (const group of account.groupAlternatives ?? []) push(this.#rest, buildClientId(clientIdFor({ ...account, pcc: group })), { account, alternative: true });
     push(this.#soap, soapKey(account.epr, account.pcc, account.soapDomain), account);
   }
-  /** The accounts whose REST Client ID is `clientId`. */
-  rest(clientId: string): readonly SimAccount[] {
-    return this.#rest.get(clientId) ?? NONE;
+  /**
+   * The first account whose REST Client ID is `clientId` and that `matches`, in the order added. An account found
+   * through its iPCC or organization as the Client ID's group (CRED-05) counts only if `alternatives()` says so, which
+   * is asked only when such an entry comes up before a match.
+   */
+  findRest(clientId: string, matches: (account: SimAccount) => boolean, alternatives: () => boolean): SimAccount | undefined {
+    let allowed: boolean | undefined;
+    for (const entry of this.#rest.get(clientId) ?? []) {
+      if (entry.alternative && !(allowed ??= alternatives())) continue;
+      if (matches(entry.account)) return entry.account;
+    }
+    return undefined;
   }
   /** The accounts with this SOAP Username (EPR), Organization (PCC) and Domain. */
   soap(username: string, organization: string, domain: string | undefined): readonly SimAccount[] {
@@ -78,7 +87,7 @@ function soapKey(epr: string, pcc: string, domain: string | undefined): string {
   return JSON.stringify([epr, pcc, domain ?? null]);
 }
 
-function push(map: Map<string, SimAccount[]>, key: string, account: SimAccount): void {
+function push<T>(map: Map<string, T[]>, key: string, account: T): void {
   const list = map.get(key);
   if (list) list.push(account);
   else map.set(key, [account]);

@@ -75,7 +75,7 @@ export class SimCore implements HandlerContext {
 
   #add(env: Environment, account: SimAccount): void {
     this.#accounts[env].push(account);
-    this.#byLogin[env].add(account, !this.defects.has('cred05-group-alternative-refused'));
+    this.#byLogin[env].add(account);
   }
 
   /** Sessions that still hold a pool slot, across all accounts. */

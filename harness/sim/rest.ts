@@ -108,7 +108,9 @@ function decodeUncached(ctx: RestContext, header: string | undefined): DecodedCr
 }
 
 function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
-  return findInLoginEnvironments(ctx, env, (e) => ctx.accountIndex(e).rest(clientId).find((a) => a.password === password));
+  // An account found through an alternative group (CRED-05) is refused with the defect that refuses them.
+  const alternatives = () => !ctx.defects.has('cred05-group-alternative-refused');
+  return findInLoginEnvironments(ctx, env, (e) => ctx.accountIndex(e).findRest(clientId, (a) => a.password === password, alternatives));
 }
 
 /**
