@@ -18,9 +18,6 @@ followSessionEnv();
 // A worker of a live run, signalled with its process group (Ctrl-C), first registers a session it is opening.
 installDrain(runConfig());
 
-// A target a file before left (its end hook did not get to close it) is never this file's.
-await closeTarget();
-
 // Test files share a worker (isolate: false): each starts with no secrets, so the secrets of earlier files (every token
 // they were issued) do not pile up in the worker's redactor.
 secrets.clear();

@@ -54,9 +54,20 @@ function throttleOptions(run: RunConfig, target: Target): { faultCodes: Target['
   return { faultCodes: target.faultCodes, ...(run.throttleWaitMs !== undefined && { maxWaitMs: run.throttleWaitMs }) };
 }
 
-/** The target of this test file, created on first use and closed after the file (see `setup.ts`). */
+/** The test file {@link current} was created for. */
+let currentFile: string | undefined;
+
+/**
+ * The target of this test file, created on first use and closed after the file (see `setup.ts`). A target an earlier
+ * file left (its end hook did not get to close it) is closed, never used: its simulator may have another run's defects.
+ */
 export async function currentTarget(): Promise<Target> {
-  if (!current) resetJournal();
+  const file = expect.getState().testPath;
+  if (current && file !== currentFile) await closeTarget();
+  if (!current) {
+    resetJournal();
+    currentFile = file;
+  }
   current ??= create(runConfig()).then((target) => {
     for (const account of Object.values(target.accounts)) registerSecret(account?.password);
     if (target.control) for (const account of Object.values(target.control.extraAccounts)) registerSecret(account.password);
@@ -77,6 +88,7 @@ export function consultedDefects(): readonly string[] | 'all' {
 export async function closeTarget(): Promise<void> {
   const target = current;
   current = undefined;
+  currentFile = undefined;
   currentSim = undefined;
   if (target) await (await target.catch(() => undefined))?.close();
 }
