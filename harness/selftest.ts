@@ -74,19 +74,27 @@ function runOptionsOf(subject: Subject): Partial<RunOptions> {
   }
 }
 
+/**
+ * What `make` gives for `key` in `session`, made once per session and key (a failure is forgotten, so that the next
+ * call tries again): the self-test's baselines, shared by the subjects a session runs.
+ */
+function perSession<T>(cache: WeakMap<ConformanceSession, Map<string, Promise<T>>>, session: ConformanceSession, key: string, make: () => Promise<T>): Promise<T> {
+  let byKey = cache.get(session);
+  if (!byKey) cache.set(session, (byKey = new Map()));
+  let value = byKey.get(key);
+  if (!value) {
+    value = make();
+    byKey.set(key, value);
+    value.catch(() => byKey.delete(key));
+  }
+  return value;
+}
+
 /** The in-process reference client's run of the client suite: the baseline of the other reference clients, per session. */
 const clientBaselines = new WeakMap<ConformanceSession, Map<string, Promise<Report>>>();
 
 function clientBaseline(session: ConformanceSession, options: { seed?: number; runs?: number }): Promise<Report> {
-  let bySeed = clientBaselines.get(session);
-  if (!bySeed) clientBaselines.set(session, (bySeed = new Map()));
-  const key = `${options.seed}/${options.runs}`;
-  let report = bySeed.get(key);
-  if (!report) {
-    report = session.run({ target: 'sim', suite: 'client', ...quiet, ...options }).then((r) => r.report);
-    bySeed.set(key, report);
-  }
-  return report;
+  return perSession(clientBaselines, session, `${options.seed}/${options.runs}`, async () => (await session.run({ target: 'sim', suite: 'client', ...quiet, ...options })).report);
 }
 
 /** How a subject is run (see {@link selfTestRun}). */
@@ -110,24 +118,15 @@ interface FileBaseline {
 const serviceBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
 
 function serviceBaseline(session: ConformanceSession, run: Partial<RunOptions>): Promise<ReadonlyMap<string, FileBaseline>> {
-  let byKey = serviceBaselines.get(session);
-  if (!byKey) serviceBaselines.set(session, (byKey = new Map()));
-  const key = JSON.stringify([run.seed ?? null, run.runs ?? null, run.profile ?? null]);
-  let baseline = byKey.get(key);
-  if (!baseline) {
-    baseline = (async () => {
-      const out = new Map<string, FileBaseline>();
-      // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
-      for (const file of filesFor(selectRules('service'), 'service').map((f) => suiteFileKey(f))) {
-        const { report, consultedDefects } = await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: [file] });
-        out.set(file, { report, consulted: consultedDefects.get(file) ?? 'all' });
-      }
-      return out;
-    })();
-    byKey.set(key, baseline);
-    baseline.catch(() => byKey.delete(key));
-  }
-  return baseline;
+  return perSession(serviceBaselines, session, JSON.stringify([run.seed ?? null, run.runs ?? null, run.profile ?? null]), async () => {
+    const out = new Map<string, FileBaseline>();
+    // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
+    for (const file of filesFor(selectRules('service'), 'service').map((f) => suiteFileKey(f))) {
+      const { report, consultedDefects } = await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: [file] });
+      out.set(file, { report, consulted: consultedDefects.get(file) ?? 'all' });
+    }
+    return out;
+  });
 }
 
 /**
@@ -149,8 +148,12 @@ export async function selfTestRun(session: ConformanceSession, subject: Subject,
   }
   const { defects: _defects, ...defectFree } = run;
   const baseline = await serviceBaseline(session, defectFree);
-  const changed = [...baseline].filter(([, b]) => b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))).map(([file]) => file);
-  const kept = [...baseline].filter(([file]) => !changed.includes(file)).map(([, b]) => b.report);
+  const changed: string[] = [];
+  const kept: Report[] = [];
+  for (const [file, b] of baseline) {
+    if (b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))) changed.push(file);
+    else kept.push(b.report);
+  }
   if (changed.length === 0) return mergeShards(kept);
   const own = (await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: changed })).report;
   return mergeShards([own, ...kept]);

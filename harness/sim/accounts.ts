@@ -50,13 +50,20 @@ export type AccountsByEnvironment = Readonly<Record<Environment, readonly SimAcc
 
 const NONE: readonly SimAccount[] = [];
 
+/** A REST Client ID's entry: an account under its own group, or under one of its alternative groups (CRED-05). */
+interface RestEntry {
+  readonly account: SimAccount;
+  readonly alternative: boolean;
+}
+const NO_ENTRIES: readonly RestEntry[] = [];
+
 /**
  * The accounts of one environment by the logins that find them: the REST Client ID, and the SOAP Username,
  * Organization and Domain. Each list keeps the order the accounts were added in (the first match wins, as in a scan).
  */
 export class AccountIndex {
   /** By REST Client ID, in the order added: each account under its own group, and under its alternative groups. */
-  #rest = new Map<string, { readonly account: SimAccount; readonly alternative: boolean }[]>();
+  #rest = new Map<string, RestEntry[]>();
   #soap = new Map<string, SimAccount[]>();
 
   add(account: SimAccount): void {
@@ -71,7 +78,7 @@ export class AccountIndex {
    */
   findRest(clientId: string, matches: (account: SimAccount) => boolean, alternatives: () => boolean): SimAccount | undefined {
     let allowed: boolean | undefined;
-    for (const entry of this.#rest.get(clientId) ?? []) {
+    for (const entry of this.#rest.get(clientId) ?? NO_ENTRIES) {
       if (entry.alternative && !(allowed ??= alternatives())) continue;
       if (matches(entry.account)) return entry.account;
     }
