@@ -75,6 +75,13 @@ export interface JudgeContext {
   readonly source: 'observe-sim' | 'observe-live' | 'har';
 }
 
+/**
+ * The observer's clock: ms since the epoch, to a fraction of a millisecond (the proxy's times, and when the injector
+ * made a token expire). A connection accepted while a refusal was being answered, in the same millisecond, is then not
+ * taken for one opened after the answer: on a millisecond clock the two tie, and a tie reads as "sent after".
+ */
+export const observedNow = (): number => performance.timeOrigin + performance.now();
+
 /** The earliest the client can have sent `x`: what "sent after" claims are judged on (a HAR file has `startedAt` only). */
 export const sentFrom = (x: ObservedExchange): number => x.earliestSend ?? x.startedAt;
 

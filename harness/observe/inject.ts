@@ -8,7 +8,7 @@ import { UsageError } from '../cli/usage-error.ts';
 import { SOAP_PATH, type SimCore } from '../sim/index.ts';
 import { parseEnvelope } from '../soap/index.ts';
 import { envelopesOf } from './envelopes.ts';
-import type { ObservedExchange } from './exchange.ts';
+import { observedNow, type ObservedExchange } from './exchange.ts';
 import type { PendingRequest, ProxyHooks } from './proxy.ts';
 import { bearerToken, TOKEN_CREATING } from './traffic.ts';
 
@@ -113,7 +113,7 @@ export class Injector implements ProxyHooks {
     const expire = this.#has('expire-tokens-after');
     if (expire && known.kind === 'sessionless' && !this.expired.has(token) && now >= known.issuedAt + expire.seconds * 1000) {
       this.#core.revokeToken(token);
-      this.expired.set(token, Date.now());
+      this.expired.set(token, observedNow());
     }
     if (this.#has('unauthorized-once') && !this.#unauthorizedDone && known.kind === 'sessionless') {
       this.#unauthorizedDone = true;
@@ -121,7 +121,7 @@ export class Injector implements ProxyHooks {
     }
     if (this.#has('close-sessions') && known.kind === 'session' && known.calls >= 1 && !this.expired.has(token)) {
       this.#core.revokeToken(token);
-      this.expired.set(token, Date.now());
+      this.expired.set(token, observedNow());
     }
     known.calls++;
     if (this.#has('overlap-first-calls') && req.protocol === 'rest' && token === this.#firstRestToken) return this.#overlap(known.calls === 1);

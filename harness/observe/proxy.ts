@@ -9,7 +9,7 @@ import type { Redactor } from '../report/index.ts';
 import { parseEnvelope, type ParseResult } from '../soap/index.ts';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints, Transport } from '../targets/index.ts';
-import type { ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
+import { observedNow, type ObservedExchange, type ObservedRequest, type ObservedResponse } from './exchange.ts';
 import { compact, envelopesOf, sameEnvelopes, shareEnvelopes } from './envelopes.ts';
 import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
@@ -211,7 +211,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
   let seq = 0;
   let count = 0;
-  let last = Date.now();
+  let last = observedNow();
   let pending = 0;
   const order = new StartOrder<ObservedExchange>((x) => options.onExchange?.(x));
 
@@ -219,9 +219,9 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const readySince = new WeakMap<Socket, number>();
 
   const handle = async (env: Environment, upstream: EnvironmentEndpoints, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const startedAt = Date.now();
+    const startedAt = observedNow();
     const earliestSend = Math.min(startedAt, readySince.get(req.socket) ?? startedAt);
-    res.once('finish', () => readySince.set(req.socket, Date.now()));
+    res.once('finish', () => readySince.set(req.socket, observedNow()));
     last = startedAt;
     pending++;
     const ticket = order.begin(startedAt);
@@ -248,11 +248,11 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         const answer = await options.transport.request({ method, url: forwardUrl, headers: forwardHeaders, ...(body !== '' || !['GET', 'HEAD'].includes(method) ? { body } : {}) });
         const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !RESPONSE_DROPPED.has(k)));
         res.writeHead(answer.status, { ...out, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
-        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
+        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: observedNow(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
       } catch (err) {
         const message = (err as Error).message;
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
-        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: Date.now(), request, response: undefined, error: message };
+        exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: observedNow(), request, response: undefined, error: message };
       }
       // The passwords now (whatever is written may meet them); the tokens of the exchanges a report shows when it is
       // written (the running judge cites them: session.ts).
@@ -268,7 +268,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     } finally {
       order.drop(ticket);
       pending--;
-      last = Date.now();
+      last = observedNow();
     }
   };
 
@@ -283,7 +283,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     });
     server.keepAliveTimeout = 5_000;
     server.on('connection', (s: Socket) => {
-      readySince.set(s, Date.now());
+      readySince.set(s, observedNow());
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
     });
