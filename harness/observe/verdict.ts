@@ -51,7 +51,7 @@ export const skippedAfter = (clause: string, reason: string, after: readonly Rul
 export function exchangeEvidence(x: ObservedExchange): string {
   const text = formatExchange({
     request: { method: x.request.method, url: x.request.url, headers: x.request.headers, body: x.request.body },
-    ...(x.response && { response: { status: x.response.status, headers: x.response.headers, body: x.response.body, durationMs: x.endedAt - x.startedAt } }),
+    ...(x.response && { response: { status: x.response.status, headers: x.response.headers, body: x.response.body, durationMs: Math.round(x.endedAt - x.startedAt) } }),
     ...(x.error !== undefined && { error: x.error }),
   });
   return `#${x.seq} ${x.env?.toUpperCase() ?? '(environment unknown)'}\n${text}`;
