@@ -114,11 +114,11 @@ interface FileBaseline {
   readonly consulted: readonly string[] | 'all';
 }
 
-/** The defect-free runs of the service suite's files, per session and per seed, runs and latitude profile. */
+/** The defect-free runs of the service suite's files, per session and per run options (seed, runs, latitude profile…). */
 const serviceBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
 
 function serviceBaseline(session: ConformanceSession, run: Partial<RunOptions>): Promise<ReadonlyMap<string, FileBaseline>> {
-  return perSession(serviceBaselines, session, JSON.stringify([run.seed ?? null, run.runs ?? null, run.profile ?? null]), async () => {
+  return perSession(serviceBaselines, session, JSON.stringify(run), async () => {
     const out = new Map<string, FileBaseline>();
     // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
     for (const file of filesFor(selectRules('service'), 'service').map((f) => suiteFileKey(f))) {
@@ -129,15 +129,40 @@ function serviceBaseline(session: ConformanceSession, run: Partial<RunOptions>):
   });
 }
 
+/** The options of a {@link sharedServiceRun}: what a run of the service suite on the simulator is made of. */
+export type SharedServiceRunOptions = Pick<RunOptions, 'defects' | 'profile' | 'seed' | 'runs'>;
+
 /**
- * The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen.
+ * The report of a run of the whole service suite on the simulator with `run.defects` on (none: a defect-free run),
+ * as the self-test runs its subjects ({@link selfTestRun}) and as the stand-in's tests run a stand-in.
  *
  * A simulator defect changes nothing but the answers of a simulator that asks about it (`ConsultedDefects`): a suite
- * file whose simulator, in the defect-free run with the same seed, runs and profile, never asked about the subject's
+ * file whose simulator, in the defect-free run with the same seed, runs and profile, never asked about the run's
  * defects got every answer it would have got with them on, so its verdicts are that run's. Only the other files run
  * with the defects on; the report is both parts merged as the shards of one run. The defect-free run is made once per
- * session, file by file, and shared by every subject with the same seed, runs and profile; no subject's state reaches
- * another's (each run's files get their own simulator, as always).
+ * session, file by file, and shared by every run with the same seed, runs and profile (a defect-free run is that run's
+ * files merged); no run's state reaches another's (each run's files get their own simulator, as always).
+ */
+export async function sharedServiceRun(session: ConformanceSession, run: Partial<SharedServiceRunOptions>): Promise<Report> {
+  const { defects = [], ...rest } = run;
+  // The key of the shared run: the options in one order, whoever built them.
+  const defectFree = { seed: rest.seed, runs: rest.runs, profile: rest.profile };
+  const baseline = await serviceBaseline(session, Object.fromEntries(Object.entries(defectFree).filter(([, v]) => v !== undefined)));
+  const changed: string[] = [];
+  const kept: Report[] = [];
+  for (const [file, b] of baseline) {
+    if (b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))) changed.push(file);
+    else kept.push(b.report);
+  }
+  if (changed.length === 0) return mergeShards(kept);
+  const own = (await session.run({ ...rest, defects, ...quiet, target: 'sim', suite: 'service', files: changed })).report;
+  return mergeShards([own, ...kept]);
+}
+
+/**
+ * The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen.
+ * A subject with simulator defects shares the session's defect-free run ({@link sharedServiceRun}) unless `share` is
+ * false; every other subject is a run of its own.
  */
 export async function selfTestRun(session: ConformanceSession, subject: Subject, options: SelfTestRunOptions = {}): Promise<Report> {
   const { share = true, ...given } = options;
@@ -146,17 +171,7 @@ export async function selfTestRun(session: ConformanceSession, subject: Subject,
   if (!share || defects.length === 0 || run.suite !== 'service' || run.client !== undefined) {
     return (await session.run({ target: 'sim', suite: 'service', ...run, ...quiet })).report;
   }
-  const { defects: _defects, ...defectFree } = run;
-  const baseline = await serviceBaseline(session, defectFree);
-  const changed: string[] = [];
-  const kept: Report[] = [];
-  for (const [file, b] of baseline) {
-    if (b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))) changed.push(file);
-    else kept.push(b.report);
-  }
-  if (changed.length === 0) return mergeShards(kept);
-  const own = (await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: changed })).report;
-  return mergeShards([own, ...kept]);
+  return sharedServiceRun(session, { defects, ...(run.profile && { profile: run.profile }), ...(run.seed !== undefined && { seed: run.seed }), ...(run.runs !== undefined && { runs: run.runs }) });
 }
 
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */
