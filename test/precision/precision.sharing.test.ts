@@ -2,7 +2,8 @@
  * The self-test reuses, for the suite files whose simulator never asked about a subject's defects, the verdicts of a
  * defect-free run (harness/selftest.ts, `selfTestRun`). Held here: the shared report gives every rule the status a run
  * of every file with the defects on gives, for a defect one file asks about and a pair on a route-taker's latitude
- * profile (its own defect-free run); and the files say which defects they asked about.
+ * profile (its own defect-free run); a defect-free run is the shared run's files merged (the stand-in's tests run
+ * their plain stand-ins so); and the files say which defects they asked about.
  */
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/index.ts';
@@ -10,7 +11,7 @@ import type { Subject } from '../../harness/selftest.ts';
 import { selftest } from '../support/compiled.ts';
 import { useSession } from '../support/test-session.ts';
 
-const { allPairs, allSubjects, selfTestRun } = selftest;
+const { allPairs, allSubjects, selfTestRun, sharedServiceRun } = selftest;
 const statuses = (report: Pick<Report, 'rules'>) => Object.fromEntries(report.rules.map((r) => [r.id, r.status]));
 const quiet = { outDir: '', write: false, quiet: true, log: () => {} } as const;
 
@@ -36,5 +37,15 @@ describe('the self-test shares a defect-free run between subjects', () => {
       expect(statuses(shared), subject.id).toEqual(statuses(full));
       for (const rule of subject.breaks) expect(statuses(shared)[rule], `${subject.id} ${rule}`).toMatch(/^(fail|warn|info)$/);
     }
+  }, 120_000);
+
+  it('a defect-free run made of the shared run\'s files gives every rule the status of a whole run, and costs no run of its own', async () => {
+    const shared = await sharedServiceRun(session(), { runs: 1, seed: 42 });
+    const full = (await session().run({ target: 'sim', suite: 'service', runs: 1, seed: 42, ...quiet })).report;
+    expect(statuses(shared)).toEqual(statuses(full));
+    expect(shared.summary).toEqual(full.summary);
+    // The second time, the same files' reports (no run made).
+    const again = await sharedServiceRun(session(), { seed: 42, runs: 1 });
+    expect(again.rules.flatMap((r) => r.checks.map((c) => c.durationMs))).toEqual(shared.rules.flatMap((r) => r.checks.map((c) => c.durationMs)));
   }, 120_000);
 });
