@@ -12,12 +12,19 @@ import { judgeCommand } from '../../harness/cli/judge.ts';
 import { readHar } from '../../harness/har/har.ts';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import type { Report } from '../../harness/report/model.ts';
-import { runConformance, type RunOptions } from '../../harness/runner.ts';
+import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
+import { sharedSession } from '../support/shared-session.ts';
 import { simAccount } from '../../harness/sim/index.ts';
 import { startLoggingProxy, type LoggingProxy } from './logging-proxy.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);
+
+/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
+ * Vitest loaded and a warm run worker. */
+async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  return (await sharedSession('live')).run(options);
+}
 
 const PASSWORD = 'correlation-secret-7';
 

@@ -6,13 +6,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report, RuleStatus } from '../../harness/report/index.ts';
-import { runConformance } from '../../harness/runner.ts';
+import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
+import { sharedSession } from '../support/shared-session.ts';
 import { defaultAccounts } from '../../harness/sim/index.ts';
 import { rules } from '../../harness/catalog/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 import { makeTestPki } from './test-pki.ts';
 
 afterEach(cleanUp);
+
+/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
+ * Vitest loaded and a warm run worker. */
+async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  return (await sharedSession('live')).run(options);
+}
 
 const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html', 'report.earl.jsonld'];
 

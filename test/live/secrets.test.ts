@@ -13,13 +13,20 @@ import { fc } from '@fast-check/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/index.ts';
 import { encodeCredentials } from '../../harness/credentials/index.ts';
-import { runConformance } from '../../harness/runner.ts';
+import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
+import { sharedSession } from '../support/shared-session.ts';
 import { DriftingClock, SimCore, simAccount, SOAP_PATH, type SimServer } from '../../harness/sim/index.ts';
 import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../../harness/catalog/index.ts';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);
+
+/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
+ * Vitest loaded and a warm run worker. */
+async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  return (await sharedSession('live')).run(options);
+}
 
 /**
  * Defects that make checks fail with credentials and tokens in what the target sent back: the client secret quoted
