@@ -6,16 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand } from './cli/run.ts';
 import type { FailedCheck, Report } from './report/index.ts';
-import type { RunOptions, RunOutcome } from './runner.ts';
-import { sharedSession } from '../test/support/shared-session.ts';
+import { sharedRun } from '../test/support/shared-session.ts';
 
 const quietly = { outDir: '', write: false, quiet: true, log: () => {} } as const;
 
-// The test worker's session; the replay may run in the worker the first run was made in (kept between runs), so a
-// failure reproduced here is reproduced without anything the first run left behind.
-async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  return (await sharedSession('sim')).run(options);
-}
+// The runs are made on the test worker's session (sharedRun); the replay may run in the worker the first run was made
+// in (kept between runs), so a failure reproduced here is reproduced without anything the first run left behind.
 
 function failedChecks(report: Report): FailedCheck[] {
   return report.rules.flatMap((r) => r.checks.filter((c): c is FailedCheck => c.status === 'fail' || c.status === 'warn'));
@@ -23,7 +19,7 @@ function failedChecks(report: Report): FailedCheck[] {
 
 describe('replay commands', () => {
   it('re-run just the failed property with its seed and path, and reproduce the counterexample', async () => {
-    const first = await runConformance({ ...quietly, target: 'sim', defects: ['rest04-token-reused'], only: ['REST-02', 'REST-04', 'REST-05'] });
+    const first = await sharedRun({ ...quietly, target: 'sim', defects: ['rest04-token-reused'], only: ['REST-02', 'REST-04', 'REST-05'] });
     const [failure, ...others] = failedChecks(first.report);
     expect(others).toEqual([]);
     expect(failure).toMatchObject({ name: 'REST-04: N token calls yield N distinct tokens, each of them usable', status: 'fail', seed: 42 });
@@ -32,7 +28,7 @@ describe('replay commands', () => {
     );
 
     const replay = parseReplayCommand(failure?.replay ?? '');
-    const again = await runConformance({ ...replay.options, ...quietly });
+    const again = await sharedRun({ ...replay.options, ...quietly });
     // Only the replayed check ran.
     const ran = again.report.rules.flatMap((r) => r.checks.filter((c) => c.status !== 'skipped'));
     expect(ran.map((c) => c.name)).toEqual([failure?.name]);
@@ -52,7 +48,7 @@ describe('replay commands', () => {
   }, 120_000);
 
   it('re-run a failed check without generated inputs by its title, with the run\'s seed', async () => {
-    const first = await runConformance({ ...quietly, target: 'sim', defects: ['rest03-token-type-capitalized'], only: ['REST-03'], seed: 7 });
+    const first = await sharedRun({ ...quietly, target: 'sim', defects: ['rest03-token-type-capitalized'], only: ['REST-03'], seed: 7 });
     // The direct check and the audit of every token answer (REST-03 on every exchange) both fail; replay the first.
     const [failure, ...others] = failedChecks(first.report);
     expect(others.map((c) => c.name)).toEqual([expect.stringMatching(/^REST-03: every successful token answer/)]);
@@ -60,7 +56,7 @@ describe('replay commands', () => {
     expect(failure?.replay).toBe(`npx tds-conformance run --only REST-03 --seed 7 --replay '${failure?.name}' --defect rest03-token-type-capitalized`);
     const replay = parseReplayCommand(failure?.replay ?? '');
     expect(replay.options).toMatchObject({ seed: 7, replay: { check: failure?.name } });
-    const again = await runConformance({ ...replay.options, ...quietly });
+    const again = await sharedRun({ ...replay.options, ...quietly });
     const [reproduced, ...more] = failedChecks(again.report);
     expect(more).toEqual([]);
     expect(reproduced).toMatchObject({

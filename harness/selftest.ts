@@ -117,7 +117,7 @@ interface FileBaseline {
 /** The defect-free runs of the service suite's files, per session and per run options (seed, runs, latitude profile…). */
 const serviceBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
 
-function serviceBaseline(session: ConformanceSession, run: Partial<RunOptions>): Promise<ReadonlyMap<string, FileBaseline>> {
+function serviceBaseline(session: ConformanceSession, run: Partial<Omit<SharedServiceRunOptions, 'defects'>>): Promise<ReadonlyMap<string, FileBaseline>> {
   return perSession(serviceBaselines, session, JSON.stringify(run), async () => {
     const out = new Map<string, FileBaseline>();
     // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
@@ -171,7 +171,7 @@ export async function selfTestRun(session: ConformanceSession, subject: Subject,
   if (!share || defects.length === 0 || run.suite !== 'service' || run.client !== undefined) {
     return (await session.run({ target: 'sim', suite: 'service', ...run, ...quiet })).report;
   }
-  return sharedServiceRun(session, { defects, ...(run.profile && { profile: run.profile }), ...(run.seed !== undefined && { seed: run.seed }), ...(run.runs !== undefined && { runs: run.runs }) });
+  return sharedServiceRun(session, { defects, profile: run.profile, seed: run.seed, runs: run.runs });
 }
 
 /** Runs one subject in a session and judges it ({@link judgeSubject}). */

@@ -13,12 +13,11 @@ import { mergeShards } from './report/merge.ts';
 import { Redactor } from './report/redact.ts';
 import { writeReports } from './report/write.ts';
 import { runConformance, type RunOptions } from './runner.ts';
-import { sharedSession } from '../test/support/shared-session.ts';
+import { sharedRun } from '../test/support/shared-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-merge-'));
-// The unsharded runs are made on the test worker's session (a shard's run opens its own: the shard is a session's
-// setting).
-const unsharded = async (options: RunOptions) => (await sharedSession('sim')).run(options);
+// The unsharded runs are made on the test worker's session (sharedRun); a shard's run opens its own (the shard is a
+// session's setting).
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Rules whose checks are spread over several suite files, one of them broken by a defect: a fail, passes, and checks
@@ -34,7 +33,7 @@ const ran = (r: Report) => r.rules.flatMap((rule) => rule.checks).filter((c) => 
 
 describe('run --shard and merge', () => {
   it('REST-02, REST-03, ERR-01, SOAP-02: merged shards give the verdicts, checks and exit code of one unsharded run', async () => {
-    const whole = (await unsharded(RUN)).report;
+    const whole = (await sharedRun(RUN)).report;
     const shards = [(await runConformance({ ...RUN, shard: { index: 1, count: 2 } })).report, (await runConformance({ ...RUN, shard: { index: 2, count: 2 } })).report];
     // Each shard ran a part: neither alone has every check.
     for (const shard of shards) {
@@ -58,8 +57,8 @@ describe('run --shard and merge', () => {
   }, 120_000);
 
   it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {
-    const base = (await unsharded({ ...RUN, only: ['REST-03'], defects: [] })).report;
-    const broken = (await unsharded({ ...RUN, only: ['REST-03'] })).report;
+    const base = (await sharedRun({ ...RUN, only: ['REST-03'], defects: [] })).report;
+    const broken = (await sharedRun({ ...RUN, only: ['REST-03'] })).report;
     const a = (await writeReports(base, join(dir, 'a'), new Redactor())).files.json;
     const b = (await writeReports(broken, join(dir, 'b'), new Redactor())).files.json;
     const out = join(dir, 'matrix');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { INJECTIONS_HELP, Observation, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
+import { INJECTIONS_HELP, Observation, observedNow, parseInjections, runApplication, tryValidator } from '../observe/index.ts';
 import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -143,7 +143,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
       if (duration !== undefined) timers.push(setTimeout(end(`--duration ${duration} s reached`), duration * 1000));
       if (idle !== undefined) {
         timers.push(setInterval(() => {
-          if (observation.proxy.count() > 0 && observation.proxy.inFlight() === 0 && Date.now() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
+          if (observation.proxy.count() > 0 && observation.proxy.inFlight() === 0 && observedNow() - observation.proxy.lastActivity() >= idle * 1000) resolveEnd(`no traffic for ${idle} s`);
         }, 200));
       }
       stop.signal.addEventListener('abort', () => timers.forEach((t) => clearTimeout(t)), { once: true });

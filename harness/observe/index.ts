@@ -17,6 +17,7 @@ export { RunningJudge } from './running-judge.ts';
 
 export type { ApplicationExit } from './application.ts';
 export type { JudgeContext, KnownAccount, ObservedExchange, ObservedRequest, ObservedResponse } from './exchange.ts';
+export { observedNow } from './exchange.ts';
 export type { Injection } from './inject.ts';
 export type { Judgement, JudgeOptions } from './judge.ts';
 export type { PendingRequest, ProxyHooks, ProxyOptions, RecordingProxy } from './proxy.ts';

@@ -69,7 +69,7 @@ export interface RecordingProxy {
   exchanges(): readonly ObservedExchange[];
   /** How many exchanges were recorded so far (without copying them). */
   count(): number;
-  /** When the last request arrived or the last answer ended (ms since the epoch), or when the proxy started. */
+  /** When the last request arrived or the last answer ended (ms since the epoch, by `observedNow`), or when the proxy started. */
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
   inFlight(): number;

@@ -94,8 +94,8 @@ function soapKey(epr: string, pcc: string, domain: string | undefined): string {
   return JSON.stringify([epr, pcc, domain ?? null]);
 }
 
-function push<T>(map: Map<string, T[]>, key: string, account: T): void {
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
-  if (list) list.push(account);
-  else map.set(key, [account]);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -12,19 +12,13 @@ import { judgeCommand } from '../../harness/cli/judge.ts';
 import { readHar } from '../../harness/har/har.ts';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import type { Report } from '../../harness/report/model.ts';
-import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
-import { sharedSession } from '../support/shared-session.ts';
+import type { RunOptions } from '../../harness/runner.ts';
+import { sharedRun } from '../support/shared-session.ts';
 import { simAccount } from '../../harness/sim/index.ts';
 import { startLoggingProxy, type LoggingProxy } from './logging-proxy.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);
-
-/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
- * Vitest loaded and a warm run worker. */
-async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  return (await sharedSession('live')).run(options);
-}
 
 const PASSWORD = 'correlation-secret-7';
 
@@ -48,7 +42,7 @@ async function loggedTarget(extra: Readonly<Record<string, unknown>> = {}): Prom
 const ONLY = ['CRED-01', 'REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'SESS-05', 'ERR-01'] as const;
 
 async function run(config: string, options: Partial<RunOptions> = {}): Promise<Report> {
-  const { report } = await runConformance({
+  const { report } = await sharedRun({
     target: config, only: [...ONLY], runs: 2, budget: { requestsPerSecond: 1000 }, outDir: join(tempDir('correlation-out'), 'r'),
     quiet: true, log: () => {}, ...options,
   });

@@ -6,20 +6,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report, RuleStatus } from '../../harness/report/index.ts';
-import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
-import { sharedSession } from '../support/shared-session.ts';
+import { sharedRun } from '../support/shared-session.ts';
 import { defaultAccounts } from '../../harness/sim/index.ts';
 import { rules } from '../../harness/catalog/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 import { makeTestPki } from './test-pki.ts';
 
 afterEach(cleanUp);
-
-/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
- * Vitest loaded and a warm run worker. */
-async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  return (await sharedSession('live')).run(options);
-}
 
 const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'report.html', 'report.earl.jsonld'];
 
@@ -58,7 +51,7 @@ describe('a live target over HTTPS with a private CA (caFile)', () => {
   it('passes every service rule a live target is checked for; sim rules are not applicable, opt-in rules skipped; exit code 0', async () => {
     const { dir, config } = await httpsTarget(true);
     const outDir = join(dir, 'reports');
-    const { report, exitCode } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, suite: 'service', allowOptIn: false, write: true, outDir, quiet: true, log: () => {} });
+    const { report, exitCode } = await sharedRun({ budget: { requestsPerSecond: 1000 }, target: config, suite: 'service', allowOptIn: false, write: true, outDir, quiet: true, log: () => {} });
 
     const expected = Object.fromEntries(serviceRules.map((r): [string, RuleStatus] => [
       r.id,
@@ -87,7 +80,7 @@ describe('a live target over HTTPS with a private CA (caFile)', () => {
 
   it('without caFile, the certificate is not trusted: every live rule is an error (TARGET_UNREACHABLE), exit code 3', async () => {
     const { dir, config, origins } = await httpsTarget(false);
-    const { report, exitCode } = await runConformance({
+    const { report, exitCode } = await sharedRun({
       target: config, suite: 'service', allowOptIn: false, write: true, outDir: join(dir, 'reports'), quiet: true, log: () => {},
     });
 

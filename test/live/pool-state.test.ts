@@ -6,18 +6,11 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
 import { simAccount } from '../../harness/sim/index.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
-import { sharedSession } from '../support/shared-session.ts';
+import { sharedRun } from '../support/shared-session.ts';
 
 afterEach(cleanUp);
-
-// The test worker's live session for both runs: the second may run in the worker of the first (kept between runs), so
-// what the harness established in the first run (its session ledger above all) must not count in the second.
-async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  return (await sharedSession('live')).run(options);
-}
 
 async function poolTarget(defects: readonly string[]): Promise<string> {
   const account = simAccount({ epr: '7971', pcc: 'Z2NL', password: 'pool-state-secret-1', poolSize: 2 });
@@ -35,7 +28,7 @@ async function poolTarget(defects: readonly string[]): Promise<string> {
 describe('pool-full answers judged on the harness\'s own session ledger (SESS-02, SESS-04)', () => {
   it('fails SESS-02 and SESS-04 (fail, not error or inconclusive) when closed sessions keep their slots on a live target', async () => {
     const config = await poolTarget(['sess02-close-keeps-slot']);
-    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
+    const { report } = await sharedRun({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
     const status = (id: string) => report.rules.find((r) => r.id === id)?.status;
     expect(status('SESS-02')).toBe('fail');
     // A fail, not merely "not error": a pool-full answer after the harness's own confirmed closes is a broken
@@ -47,7 +40,9 @@ describe('pool-full answers judged on the harness\'s own session ledger (SESS-02
 
   it('passes them on the conforming simulator served the same way', async () => {
     const config = await poolTarget([]);
-    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
+    // On the worker's live session, as the run before: this run may take that run's worker, so what the harness
+    // established there (its session ledger above all) must not count here.
+    const { report } = await sharedRun({ budget: { requestsPerSecond: 1000 }, target: config, only: ['SESS-02', 'SESS-04'], allowOptIn: true, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
     for (const id of ['SESS-02', 'SESS-04']) expect(report.rules.find((r) => r.id === id)?.status, id).toMatch(/^(pass|partial)$/);
   }, 120_000);
 });

@@ -13,20 +13,13 @@ import { fc } from '@fast-check/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/index.ts';
 import { encodeCredentials } from '../../harness/credentials/index.ts';
-import type { RunOptions, RunOutcome } from '../../harness/runner.ts';
-import { sharedSession } from '../support/shared-session.ts';
+import { sharedRun } from '../support/shared-session.ts';
 import { DriftingClock, SimCore, simAccount, SOAP_PATH, type SimServer } from '../../harness/sim/index.ts';
 import { ENVIRONMENTS, TOKEN_PATH, type Environment } from '../../harness/catalog/index.ts';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { cleanUp, NO_PROXY_ENV, onCleanUp, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);
-
-/** A run on the test worker's live session (test/support/shared-session.ts): each run is its own; what is shared is
- * Vitest loaded and a warm run worker. */
-async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  return (await sharedSession('live')).run(options);
-}
 
 /**
  * Defects that make checks fail with credentials and tokens in what the target sent back: the client secret quoted
@@ -194,7 +187,7 @@ describe('secrets in the outputs of a live run', () => {
           const { dir, core, config } = await leakyTarget(certPassword, prodPassword);
           const outDir = join(dir, 'reports');
           const logged: string[] = [];
-          const { report, exitCode } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, suite: 'service', outDir, write: true, quiet: false, log: (line) => logged.push(line) });
+          const { report, exitCode } = await sharedRun({ budget: { requestsPerSecond: 1000 }, target: config, suite: 'service', outDir, write: true, quiet: false, log: (line) => logged.push(line) });
           expectBroken(report);
           expect(exitCode).toBe(1);
 
@@ -305,7 +298,7 @@ describe('secrets in a garbled credential', () => {
     const outDir = join(dir, 'reports');
     const logged: string[] = [];
     // Enough cases that some put the stray character into the part of the value that encodes the password.
-    const { report } = await runConformance({ budget: { requestsPerSecond: 1000 }, target: config, only: ['ERR-01'], runs: 25, outDir, quiet: false, log: (line) => logged.push(line) });
+    const { report } = await sharedRun({ budget: { requestsPerSecond: 1000 }, target: config, only: ['ERR-01'], runs: 25, outDir, quiet: false, log: (line) => logged.push(line) });
 
     const rule = report.rules.find((r) => r.id === 'ERR-01');
     const failed = rule?.checks.find((c) => c.status === 'fail');

@@ -1,4 +1,4 @@
-import { ConformanceSession } from '../../harness/runner.ts';
+import { ConformanceSession, type RunOptions, type RunOutcome } from '../../harness/runner.ts';
 
 type Sessions = Pick<typeof ConformanceSession, 'open'>;
 
@@ -23,4 +23,12 @@ export function sharedSession(kind: 'sim' | 'live', sessions: Sessions = Conform
     session.catch(() => byKind.delete(kind));
   }
   return session;
+}
+
+/**
+ * A run on this test worker's session of the kind its target needs (the simulator's, or the live one), as
+ * `runConformance` would run it in a session of its own. Each run is its own; a run may take the worker of the last.
+ */
+export async function sharedRun(options: RunOptions): Promise<RunOutcome> {
+  return (await sharedSession(options.target === 'sim' ? 'sim' : 'live')).run(options);
 }
