@@ -48,7 +48,8 @@ export function observedApp(observation: Observation, options: AppOptions): TdsC
       },
     };
   }
-  return new TdsClient({ environments, sessionPoolSize: options.sessionPoolSize, faults: options.faults ?? [], poolFullBackoffMs: 200, requestTimeoutMs: 10_000 });
+  // Its back-off after a full pool, 120 ms, is over SESS-08's storm gap (STORM_GAP_MS, 100 ms): a pause, not a storm.
+  return new TdsClient({ environments, sessionPoolSize: options.sessionPoolSize, faults: options.faults ?? [], poolFullBackoffMs: 120, requestTimeoutMs: 10_000 });
 }
 
 const attempt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
