@@ -61,7 +61,7 @@ const EXTERNAL_HARNESS = /[\\/]dist[\\/]harness[\\/](?!checks[\\/]setup\.js$|fas
  * (`pool: 'threads'`) in place of the process was 3 % faster (wall, median of 5 pairs) for 250 MiB in one process
  * against 170: not worth it.
  */
-function simWorkers(): number {
+export function simWorkers(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
 

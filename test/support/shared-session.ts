@@ -1,4 +1,5 @@
 import { ConformanceSession, type RunOptions, type RunOutcome } from '../../harness/runner.ts';
+import { simWorkers } from '../../harness/run/session.ts';
 
 type Sessions = Pick<typeof ConformanceSession, 'open'>;
 
@@ -12,7 +13,11 @@ type Sessions = Pick<typeof ConformanceSession, 'open'>;
  */
 const shared = new Map<Sessions, Map<'sim' | 'live', Promise<ConformanceSession>>>();
 
-export function sharedSession(kind: 'sim' | 'live', sessions: Sessions = ConformanceSession): Promise<ConformanceSession> {
+export function sharedSession(wanted: 'sim' | 'live', sessions: Sessions = ConformanceSession): Promise<ConformanceSession> {
+  // A live session runs one file at a time in one worker; so does a simulator session on a machine of 2 CPUs or
+  // fewer (harness/run/session.ts): there, one session serves both, and a test worker opens one Vitest and warms one
+  // run worker where it opened two.
+  const kind = wanted === 'live' && simWorkers() === 1 ? 'sim' : wanted;
   let byKind = shared.get(sessions);
   if (!byKind) shared.set(sessions, (byKind = new Map()));
   let session = byKind.get(kind);
