@@ -10,7 +10,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 class HeavyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
+    const all = await super.sort(files);
+    // The `conformance` project's files (the suites, a few seconds in all) last: a worker runs one project's files,
+    // and in the middle they would end test workers that the harness's tests then start again, each loading the
+    // harness and opening its sessions anew.
+    const suites = all.filter((f) => f.project.name === 'conformance');
+    const sorted = all.filter((f) => f.project.name !== 'conformance');
     const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude\.property)\.test\.ts$/.test(f.moduleId);
     const rest = sorted.filter((f) => !heavy(f) && !waits(f));
     const waiting = sorted.filter((f) => !heavy(f) && waits(f));
@@ -24,7 +29,7 @@ class HeavyFirst extends BaseSequencer {
       while (next < waiting.length && i >= at(next)) out.push(waiting[next++]!);
       out.push(f);
     });
-    return [...out, ...waiting.slice(next)];
+    return [...out, ...waiting.slice(next), ...suites];
   }
 }
 
