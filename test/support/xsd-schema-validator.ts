@@ -1,7 +1,7 @@
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, chmodSync, constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { validateXML } from 'xsd-schema-validator';
+import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from '../../harness/soap/hostile-input.ts';
 import { schemaPath, type SchemaName } from '../../harness/soap/schemas.ts';
 import { VALID, type Verdict } from '../../harness/soap/verdict.ts';
@@ -61,11 +61,14 @@ function shortLivedJava(): string | null {
   });
   // No java: the library fails as it would without the script.
   if (!java) return (shortLivedJavaHome = null);
-  const dir = mkdtempSync(join(tmpdir(), 'tds-java-'));
-  mkdirSync(join(dir, 'bin'));
+  // In the checkout, as the tests' other caches (vitest.config.ts): the tests write nothing outside the repository.
+  // Written under a name of this process's, then renamed: test workers may write it at the same time.
+  const dir = join(PACKAGE_ROOT, 'node_modules', '.cache', 'tds-short-lived-java');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
   const script = join(dir, 'bin', 'java');
-  writeFileSync(script, `#!/bin/sh\nexec '${java.replaceAll("'", "'\\''")}' -Xint -XX:+UseSerialGC -XX:-UsePerfData "$@"\n`);
-  chmodSync(script, 0o755);
+  writeFileSync(`${script}.${process.pid}`, `#!/bin/sh\nexec '${java.replaceAll("'", "'\\''")}' -Xint -XX:+UseSerialGC -XX:-UsePerfData "$@"\n`);
+  chmodSync(`${script}.${process.pid}`, 0o755);
+  renameSync(`${script}.${process.pid}`, script);
   return (shortLivedJavaHome = dir);
 }
 
