@@ -1,5 +1,5 @@
 /**
- * The latitude property, shared by its test files (Vitest runs them side by side): the whole service suite passes on
+ * The latitude property (test/latitude/latitude.property.test.ts), and its helpers' own tests: the whole service suite passes on
  * every conforming variant of the service. Each profile is a simulator that chooses differently wherever the interface
  * document leaves a choice (harness/catalog/latitudes.ts); a `fail`, `warn` or `error` on any of them is an over-reach
  * of a check, printed with the rule, the check, the suite file and the profile it met.
@@ -20,7 +20,7 @@ const { suiteFileKey } = packageInfo;
 import type { LatitudeProfile } from '../../harness/sim/latitude.ts';
 import { conformingProfile } from '../../harness/sim/latitude-arbitrary.ts';
 
-/** Random runs across the latitude test files (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */
+/** Random runs of the latitude property, in two parts of their own seeds (`TDS_LATITUDE_RUNS`): 17, with the 12 service files 204 profiles. */
 export const RANDOM_RUNS = Number(process.env.TDS_LATITUDE_RUNS ?? 17);
 /** The seed (`TDS_LATITUDE_SEED`), fixed so that CI is reproducible. */
 export const SEED = Number(process.env.TDS_LATITUDE_SEED ?? 20261123);

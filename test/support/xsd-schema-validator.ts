@@ -1,8 +1,9 @@
 import { accessSync, chmodSync, constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { validateXML } from 'xsd-schema-validator';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from '../../harness/soap/hostile-input.ts';
+import { javaTool } from '../../harness/soap/java-helper.ts';
 import { schemaPath, type SchemaName } from '../../harness/soap/schemas.ts';
 import { VALID, type Verdict } from '../../harness/soap/verdict.ts';
 import { parseXmlTree } from '../../harness/soap/xml-tree.ts';
@@ -49,8 +50,9 @@ let shortLivedJavaHome: string | null | undefined;
 
 function shortLivedJava(): string | null {
   if (shortLivedJavaHome !== undefined) return shortLivedJavaHome;
-  const home = process.env['JAVA_HOME'];
-  const candidates = home ? [join(home, 'bin', 'java')] : (process.env['PATH'] ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'java'));
+  // Where the library would look (javaTool: `$JAVA_HOME/bin/java`, else `java` on the PATH), as an absolute path.
+  const tool = javaTool('java');
+  const candidates = isAbsolute(tool) ? [tool] : (process.env['PATH'] ?? '').split(delimiter).filter(Boolean).map((d) => join(d, tool));
   const java = candidates.find((c) => {
     try {
       accessSync(c, constants.X_OK);
