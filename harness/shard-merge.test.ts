@@ -12,12 +12,11 @@ import { renderMatrixMarkdown } from './report/matrix.ts';
 import { mergeShards } from './report/merge.ts';
 import { Redactor } from './report/redact.ts';
 import { writeReports } from './report/write.ts';
-import { runConformance, type RunOptions } from './runner.ts';
+import type { RunOptions } from './runner.ts';
 import { sharedRun } from '../test/support/shared-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tds-merge-'));
-// The unsharded runs are made on the test worker's session (sharedRun); a shard's run opens its own (the shard is a
-// session's setting).
+// Every run is made on the test worker's session (sharedRun): a shard is a run's setting (harness/run/file-order.ts).
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Rules whose checks are spread over several suite files, one of them broken by a defect: a fail, passes, and checks
@@ -34,7 +33,7 @@ const ran = (r: Report) => r.rules.flatMap((rule) => rule.checks).filter((c) => 
 describe('run --shard and merge', () => {
   it('REST-02, REST-03, ERR-01, SOAP-02: merged shards give the verdicts, checks and exit code of one unsharded run', async () => {
     const whole = (await sharedRun(RUN)).report;
-    const shards = [(await runConformance({ ...RUN, shard: { index: 1, count: 2 } })).report, (await runConformance({ ...RUN, shard: { index: 2, count: 2 } })).report];
+    const shards = [(await sharedRun({ ...RUN, shard: { index: 1, count: 2 } })).report, (await sharedRun({ ...RUN, shard: { index: 2, count: 2 } })).report];
     // Each shard ran a part: neither alone has every check.
     for (const shard of shards) {
       expect(ran(shard)).toBeGreaterThan(0);

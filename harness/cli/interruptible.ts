@@ -103,7 +103,7 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
   process.on('uncaughtException', onCrash);
   let closed = false;
   try {
-    session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
+    session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
     active = await session.start(options);
     const first = await Promise.race([active.outcome.then((o) => ({ outcome: o })), stopped.then((signal) => ({ signal }))]);
     if ('outcome' in first) return { ...first.outcome, interrupted: undefined, sessions: active.sessions() };

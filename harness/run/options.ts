@@ -69,6 +69,11 @@ export interface RunOptions {
   /** Run only this shard of the suites' files (`--shard i/n`, Vitest's sharding); `tds-conformance merge` joins them. */
   readonly shard?: Shard;
   /**
+   * Run the suites' files in an order shuffled with this seed (Vitest's order when left out): the order decides no
+   * verdict, and a test proves it. A session's runs may each have their own.
+   */
+  readonly fileOrderSeed?: number;
+  /**
    * Run only these suite files (by their path from the project root, `suites/service/sessions.test.ts`) of those the
    * selection needs: the self-test runs the files a subject's defects can change.
    */

@@ -18,6 +18,7 @@ import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, ty
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
 import { redactorFor, resolveTarget } from './target.ts';
 import { mark } from '../timing.ts';
+import { sessionSequencer, shardOf, type FileOrder } from './file-order.ts';
 import { moduleCacheDir } from './module-cache.ts';
 import { WorkerKeeper } from './worker-pool.ts';
 
@@ -67,8 +68,12 @@ export function simWorkers(): number {
 
 /** How a session is opened (see {@link ConformanceSession.open}). */
 export interface SessionOptions {
+  /** The shard of the suites' files the session's runs run, unless a run names its own (`RunOptions.shard`). */
   readonly shard?: Shard | undefined;
-  /** The suites' files run in an order shuffled with this seed; Vitest's own order when left out. */
+  /**
+   * The suites' files run in an order shuffled with this seed, unless a run names its own (`RunOptions.fileOrderSeed`);
+   * Vitest's own order when neither does.
+   */
   readonly fileOrderSeed?: number;
   /**
    * Keep the test worker from one run to the next (the default): false forks a worker for every run, as Vitest does
@@ -86,10 +91,15 @@ export class ConformanceSession {
   readonly #vitest: Vitest;
   readonly #switch: SwitchReporter;
   readonly #workers: WorkerKeeper;
-  private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper) {
+  readonly #defaults: FileOrder;
+  /** The running run's shard and file order, which the session's sequencer reads when Vitest sorts the run's files. */
+  readonly #order: { current: FileOrder };
+  private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper, defaults: FileOrder, order: { current: FileOrder }) {
     this.#vitest = vitest;
     this.#switch = reporter;
     this.#workers = workers;
+    this.#defaults = defaults;
+    this.#order = order;
   }
 
   /** How the session's test workers were had: forked, taken ready (started ahead), kept from an earlier run. */
@@ -109,9 +119,11 @@ export class ConformanceSession {
     // keeps its workers from one run to the next (harness/run/worker-pool.ts).
     const workers = new WorkerKeeper({ reuse: options.reuseWorkers ?? true });
     workers.prespawn();
+    const defaults: FileOrder = { shard: options.shard, seed: options.fileOrderSeed };
+    const order = { current: defaults };
     let vitest: Vitest;
     try {
-      const { createVitest } = await import('vitest/node');
+      const { BaseSequencer, createVitest } = await import('vitest/node');
       const cacheDir = moduleCacheDir(CODE_ROOT);
       vitest = await createVitest(
         'test',
@@ -136,8 +148,9 @@ export class ConformanceSession {
           // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
           isolate: false,
           ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
-          ...(options.shard && { shard: `${options.shard.index}/${options.shard.count}` }),
-          ...(options.fileOrderSeed !== undefined && { sequence: { shuffle: { files: true, tests: false }, seed: options.fileOrderSeed } }),
+          // A run's shard and file order are the run's (harness/run/file-order.ts), not the instance's: one session
+          // serves runs of different shards and orders, with the same worker.
+          sequence: { sequencer: sessionSequencer(BaseSequencer, () => order.current) },
           // Compiled, the harness's modules are plain ES modules: Node imports them as they are (as it does the packages
           // of node_modules), instead of Vite transforming each one in every worker. The test files stay Vitest's.
           ...(CODE_EXT === '.js' && { server: { deps: { external: [EXTERNAL_HARNESS] } } }),
@@ -154,7 +167,7 @@ export class ConformanceSession {
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-    return new ConformanceSession(vitest, reporter, workers);
+    return new ConformanceSession(vitest, reporter, workers, defaults, order);
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
@@ -261,8 +274,13 @@ export class ConformanceSession {
         const only = options.files && new Set(options.files);
         const files = filesFor(selection, suite).filter((f) => !only || only.has(suiteFileKey(f)));
         const found = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
-        const specs = pattern ? found.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : found;
+        // The run's shard of the files it needs (the same partition as Vitest's --shard), then its order (the
+        // session's sequencer reads the seed when Vitest sorts them).
+        const shard = options.shard ?? this.#defaults.shard;
+        const mine = shard ? shardOf(found, shard, this.#vitest.config.root, (s) => s.moduleId) : found;
+        const specs = pattern ? mine.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : mine;
         mark('run-start');
+        this.#order.current = { seed: options.fileOrderSeed ?? this.#defaults.seed };
         if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
         else {
           reporter.onTestRunStart();
@@ -326,7 +344,7 @@ export class ConformanceSession {
  * `npx vitest --project conformance` runs the same tests with the default configuration.
  */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
-  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live', { shard: options.shard });
+  const session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
   try {
     return await session.run(options);
   } finally {

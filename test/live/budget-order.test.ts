@@ -6,25 +6,21 @@
  * credential, and a conforming one, stay within the budget.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/model.ts';
-import { ConformanceSession } from '../../harness/run/session.ts';
+import { shuffleWith } from '../../harness/run/file-order.ts';
+import type { ConformanceSession } from '../../harness/run/session.ts';
 import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
+import { sharedSession } from '../support/shared-session.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 
 afterEach(cleanUp);
 
-/** The orders tried: Vitest's own (no seed) and two shuffles. */
+/**
+ * The orders tried: Vitest's own (no seed) and two shuffles. Each run names its own (`fileOrderSeed`), so the three
+ * orders run in this test worker's live session, one after the other.
+ */
 const ORDERS = [undefined, 7, 20261126] as const;
-const SESSIONS = new Map<number | undefined, ConformanceSession>();
-
-beforeAll(async () => {
-  for (const seed of ORDERS) SESSIONS.set(seed, await ConformanceSession.open('live', { ...(seed !== undefined && { fileOrderSeed: seed }) }));
-}, 60_000);
-
-afterAll(async () => {
-  for (const s of SESSIONS.values()) await s.close();
-});
 
 /** The simulator (with `defects`) as a live target: a config file with its CERT and PROD accounts. */
 async function target(defects: readonly string[]): Promise<string> {
@@ -41,9 +37,14 @@ async function target(defects: readonly string[]): Promise<string> {
   });
 }
 
-async function run(session: ConformanceSession, config: string): Promise<Report> {
-  const { report } = await session.run({ target: config, budget: { requestsPerSecond: 1000 }, outDir: join(tempDir('order-out'), 'r'), write: false, quiet: true, log: () => {} });
-  return report;
+/** A run of the live session, with its report and the order its files ended in (one at a time, one worker). */
+async function run(config: string, fileOrderSeed?: number): Promise<{ report: Report; files: string[] }> {
+  const session: ConformanceSession = await sharedSession('live');
+  const { report, consultedDefects } = await session.run({
+    target: config, budget: { requestsPerSecond: 1000 }, outDir: join(tempDir('order-out'), 'r'), write: false, quiet: true, log: () => {},
+    ...(fileOrderSeed !== undefined && { fileOrderSeed }),
+  });
+  return { report, files: [...consultedDefects.keys()] };
 }
 
 const verdicts = (r: Report) => Object.fromEntries(r.rules.filter((x) => x.side === 'service').map((x) => [x.id, x.status]));
@@ -56,7 +57,20 @@ describe('no verdict depends on the budget or on the order of the files (live ta
   ])('$defect fails $fails in every order, with the same verdicts, and nothing skipped for a spent budget', async ({ defect, fails }) => {
     const config = await target([defect]);
     const reports: Report[] = [];
-    for (const seed of ORDERS) reports.push(await run(SESSIONS.get(seed)!, config));
+    const orders: string[][] = [];
+    for (const seed of ORDERS) {
+      const { report, files } = await run(config, seed);
+      reports.push(report);
+      orders.push(files);
+    }
+    // The three runs ran the same files; each seeded run in its seed's order (the session hands Vitest the files in
+    // the order of their paths, and the seed shuffles them: harness/run/file-order.ts).
+    expect(orders[0]!.length).toBeGreaterThan(5);
+    for (const o of orders) expect([...o].sort()).toEqual([...orders[0]!].sort());
+    ORDERS.forEach((seed, i) => {
+      if (seed !== undefined) expect(orders[i]).toEqual(shuffleWith([...orders[i]!].sort(), seed));
+    });
+    expect(orders[1]).not.toEqual(orders[2]);
     for (const r of reports) {
       expect(budgetSkips(r)).toEqual([]);
       expect(r.rules.filter((x) => x.status === 'fail').map((x) => x.id)).toEqual(fails);
@@ -67,7 +81,7 @@ describe('no verdict depends on the budget or on the order of the files (live ta
   }, 240_000);
 
   it('a conforming service stays within the default budget, and the run says how many token and session requests it made', async () => {
-    const report = await run(SESSIONS.get(undefined)!, await target([]));
+    const { report } = await run(await target([]));
     expect(budgetSkips(report)).toEqual([]);
     expect(report.rules.filter((x) => x.status === 'fail' || x.status === 'error').map((x) => x.id)).toEqual([]);
     expect(report.resources.tokens).toBeLessThanOrEqual(100);
