@@ -55,6 +55,36 @@ describe('run --shard and merge', () => {
     expect(verdicts(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report)).toEqual(verdicts(whole));
   }, 120_000);
 
+  it('--require-checked: each shard leaves the gate to the merge, which gives the gate of the run unsharded', async () => {
+    // Without the defect, a few rules at --runs 3: the gate finds what one run leaves unchecked (SOAP-02's clauses
+    // these rules' files do not reach), and the merge must find the same, no more (a rule of the other shard) and no less.
+    const GATED: RunOptions = { ...RUN, defects: [], requireChecked: true };
+    const whole = (await sharedRun(GATED)).report;
+    const shards = [(await sharedRun({ ...GATED, shard: { index: 1, count: 2 } })).report, (await sharedRun({ ...GATED, shard: { index: 2, count: 2 } })).report];
+    for (const [i, shard] of shards.entries()) {
+      expect(shard.shard).toEqual({ index: i + 1, count: 2 });
+      expect(shard.deferredGate).toEqual({ expectedSkips: [] });
+      expect(shard.gate).toBeUndefined();
+    }
+    // Alone, a shard leaves rules unchecked that the other checks: gated, it would fail.
+    expect(shards.some((s) => s.summary.skipped > whole.summary.skipped)).toBe(true);
+    expect(whole.gate).toBeDefined();
+
+    const paths = await Promise.all(shards.map(async (s, i) => (await writeReports(s, join(dir, `gated-${i + 1}`), new Redactor())).files.json));
+    const out = join(dir, 'gated-merged');
+    expect(await mergeCommand([...paths, '--out', out])).toBe(whole.exitCode);
+    const merged = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(merged.gate?.unchecked.map((u) => u.rule)).toEqual(whole.gate?.unchecked.map((u) => u.rule));
+    expect(merged.exitCode).toBe(whole.exitCode);
+    expect(merged.shard).toBeUndefined();
+
+    // One shard only: the other's rules are unchecked, and the gate says so.
+    const alone = join(dir, 'gated-alone');
+    expect(await mergeCommand([paths[0]!, '--out', alone])).toBe(1);
+    const half = JSON.parse(readFileSync(join(alone, 'report.json'), 'utf8')) as Report;
+    expect(half.gate!.unchecked.length).toBeGreaterThan(whole.gate!.unchecked.length);
+  }, 120_000);
+
   it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {
     const base = (await sharedRun({ ...RUN, only: ['REST-03'], defects: [] })).report;
     const broken = (await sharedRun({ ...RUN, only: ['REST-03'] })).report;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseReportJson } from '../report/diff.ts';
 import { ReportFileError } from '../report/errors.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../report/matrix.ts';
-import { combinedExitCode, groupBySubject, MergeError, mergeShards, type SubjectReport } from '../report/merge.ts';
+import { combinedExitCode, gateMerged, groupBySubject, MergeError, mergeShards, missingShards, type SubjectReport } from '../report/merge.ts';
 import type { Report } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { REPORT_FILES, writeReports } from '../report/write.ts';
@@ -19,7 +19,11 @@ Reports of different subjects (targets, clients) also give a conformance matrix,
 matrix.html in --out, and each subject's report set in --out/<subject>/.
 
 Options:
-  --out <dir>    where to write (default: reports/merged)
+  --out <dir>          where to write (default: reports/merged)
+  --require-checked    the certification gate on each subject's merged report: a selected rule that ends skipped,
+                       not-applicable or partial fails it (exit 1). On by itself for the shards of a run that had
+                       the gate on (run --shard … --require-checked, or a baseline's requireChecked), which leave it
+                       to the merge, with the baseline's expected skips
 
 A directory stands for the report.json in it; "label=path" names the subject of a report (say, the client it
 tested), which is the target's name otherwise.
@@ -68,6 +72,7 @@ export function subjectDir(subject: string): string {
 export async function mergeCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('merge', args, {
     out: { type: 'string', default: 'reports/merged' },
+    'require-checked': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
   if (values.help) {
@@ -86,12 +91,22 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
   const columns: { subject: string; report: Report }[] = [];
   const groups = groupBySubject(inputs);
   for (const [subject, group] of groups) {
+    const shards = group.map((g) => g.report);
     let merged: Report;
     try {
-      merged = mergeShards(group.map((g) => g.report));
+      merged = mergeShards(shards);
     } catch (err) {
       if (err instanceof MergeError) throw new UsageError(`${err.message}: ${group.map((g) => g.file).join(', ')}.`);
       throw err;
+    }
+    const missing = missingShards(shards);
+    if (missing !== undefined) process.stdout.write(`${subject}: ${missing}\n`);
+    const gated = gateMerged(merged, shards, values['require-checked']);
+    merged = gated.report;
+    for (const message of gated.messages) process.stdout.write(`${subject}: ✗ ${message}\n`);
+    if (merged.gate !== undefined) {
+      const g = merged.gate;
+      process.stdout.write(`${subject}: require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}\n`);
     }
     const dir = groups.size === 1 ? outDir : join(outDir, subjectDir(subject));
     const written = await writeReports(merged, dir, redactor);

@@ -33,7 +33,8 @@ Options:
                                  a listed one that passes fails it
   --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run)
   --require-checked              certification gate: a selected rule that ends skipped, not-applicable or partial
-                                 fails the run (exit 1), unless the baseline lists it under "expectedSkips"
+                                 fails the run (exit 1), unless the baseline lists it under "expectedSkips";
+                                 with --shard, "tds-conformance merge" applies it to the shards together
   --har <file>                   write every exchange of the run to a HAR 1.2 file (redacted; each entry tagged
                                  with its rule, check and correlation ID)
   --report-har                   write the same HAR as traffic.har beside the reports

@@ -59,6 +59,15 @@ export function renderMarkdown(report: Report): string {
     );
   }
 
+  if (report.deferredGate !== undefined) {
+    out.push(
+      '## Certification gate (--require-checked)',
+      '',
+      `Left to \`tds-conformance merge\`: this run is shard ${report.shard?.index ?? '?'}/${report.shard?.count ?? '?'} of the suites' files, and a rule's checks may be in another shard.`,
+      '',
+    );
+  }
+
   out.push('## Rules', '');
   for (const area of areas) {
     const rules = report.rules.filter((r) => r.area === area.id);

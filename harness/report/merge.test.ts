@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rules as catalog } from '../catalog/index.ts';
 import { buildReport } from './build.ts';
-import { mergeShards } from './merge.ts';
+import { gateMerged, mergeShards, missingShards } from './merge.ts';
+import { renderHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
 import type { Report } from './model.ts';
 import { buildOptions, record } from '../../test/support/report.ts';
 
@@ -25,5 +27,76 @@ describe('mergeShards: rules not selected', () => {
     expect(merged.rules.find((r) => r.id === 'REST-04')).toMatchObject({ status: 'skipped', reason: 'not covered yet: issue 99' });
     expect(merged.rules.find((r) => r.id === 'REST-04')).not.toHaveProperty('notSelected');
     expect(merged.summary).toMatchObject({ pass: 1, skipped: 1, notSelected: catalog.length - 2 });
+  });
+});
+
+describe('the certification gate of a sharded run', () => {
+  const selection = ['REST-03', 'REST-04', 'REST-05'] as const;
+  /** A shard that ran `ids`' checks, with the gate left to the merge (as `run --shard … --require-checked` leaves it). */
+  const shard = (index: number, ids: readonly string[], expectedSkips: { rule: 'REST-05'; reason: string }[] = []): Report => ({
+    ...buildReport(ids.map((id) => record(`${id}: a`)), { ...buildOptions, selection: [...selection] }),
+    shard: { index, count: 2 },
+    deferredGate: { expectedSkips, baselineFile: 'baseline.json' },
+  });
+
+  it('each shard leaves it to the merge, which applies it to the whole run: every rule checked in some shard passes it', () => {
+    const a = shard(1, ['REST-03']);
+    const b = shard(2, ['REST-04', 'REST-05']);
+    // Alone, each shard has rules it did not check (they are the other shard's).
+    expect(a.summary.skipped).toBe(2);
+    const { report, messages } = gateMerged(mergeShards([a, b]), [a, b]);
+    expect(messages).toEqual([]);
+    expect(report.gate).toMatchObject({ unchecked: [] });
+    expect(report.exitCode).toBe(0);
+    // The merged report is the whole run's: no shard, nothing left to the merge.
+    expect(report).not.toHaveProperty('shard');
+    expect(report).not.toHaveProperty('deferredGate');
+  });
+
+  it('fails the merged run on a rule no shard checked, unless a shard\'s baseline expects it skipped', () => {
+    const a = shard(1, ['REST-03']);
+    const b = shard(2, ['REST-04']);
+    const failed = gateMerged(mergeShards([a, b]), [a, b]);
+    expect(failed.report.exitCode).toBe(1);
+    expect(failed.report.gate?.unchecked.map((u) => u.rule)).toEqual(['REST-05']);
+    expect(failed.messages[0]).toContain('REST-05 ended skipped');
+    expect(failed.messages[0]).toContain('baseline.json');
+
+    const skipping = shard(2, ['REST-04'], [{ rule: 'REST-05', reason: 'the test account cannot' }]);
+    const accepted = gateMerged(mergeShards([a, skipping]), [a, skipping]);
+    expect(accepted.report.exitCode).toBe(0);
+    expect(accepted.report.gate?.expectedSkips).toEqual([{ rule: 'REST-05', status: 'skipped', reason: 'the test account cannot' }]);
+  });
+
+  it('is off when no shard asked for it, unless the merge does (merge --require-checked); a shard\'s own gate summary is not carried over', () => {
+    const plain = (r: Report): Report => {
+      const { deferredGate: _d, ...rest } = r;
+      return { ...rest, gate: { unchecked: [], expectedSkips: [], checkedAnyway: [], messages: ['a shard\'s message'] } };
+    };
+    const a = plain(shard(1, ['REST-03']));
+    const b = plain(shard(2, ['REST-04']));
+    const merged = mergeShards([a, b]);
+    expect(merged).not.toHaveProperty('gate');
+    expect(gateMerged(merged, [a, b]).report).toBe(merged);
+    const forced = gateMerged(merged, [a, b], true);
+    expect(forced.report.exitCode).toBe(1);
+    expect(forced.report.gate?.unchecked.map((u) => u.rule)).toEqual(['REST-05']);
+  });
+
+  it('a shard\'s report.md and report.html say the gate is left to the merge', () => {
+    const a = shard(1, ['REST-03']);
+    expect(renderMarkdown(a)).toContain("Left to `tds-conformance merge`: this run is shard 1/2 of the suites' files");
+    expect(renderHtml(a)).toContain('Left to <code>tds-conformance merge</code>: this run is shard 1/2');
+    const { deferredGate: _d, ...ungated } = a;
+    expect(renderMarkdown(ungated)).not.toContain('Certification gate');
+  });
+
+  it('says which shards of a run are missing', () => {
+    const three = (index: number): Report => ({ ...shard(index, []), shard: { index, count: 3 } });
+    expect(missingShards([three(1), three(2), three(3)])).toBeUndefined();
+    expect(missingShards([three(3), three(1)])).toBe('shard 2/3 not given: the checks of its files are missing from the merged report');
+    expect(missingShards([three(2)])).toBe('shards 1/3, 3/3 not given: the checks of their files are missing from the merged report');
+    const { shard: _s, ...unsharded } = three(1);
+    expect(missingShards([unsharded])).toBeUndefined();
   });
 });

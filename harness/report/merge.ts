@@ -7,7 +7,9 @@
  * rule again from them, as the unsharded run would have: status by the same precedence, clauses, prerequisites.
  */
 import { getRule, type RuleId } from '../catalog/index.ts';
+import type { ExpectedSkip } from './baseline.ts';
 import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
+import { applyGate } from './gate.ts';
 import { isNotSelected } from './model.ts';
 import type { CheckResult, Completion, Report, RuleResult, RunError, UnmappedTest } from './model.ts';
 
@@ -90,7 +92,8 @@ export function mergeShards(reports: readonly Report[]): Report {
   for (const r of reports) for (const e of r.runErrors) runErrors.set(`${e.code}\u0000${e.message}`, e);
   const selection = new Set<RuleId>(reports.flatMap((r) => r.selection));
   const completion = reports.map((r) => r.completion).reduce((a, b) => (COMPLETION_ORDER.indexOf(b) > COMPLETION_ORDER.indexOf(a) ? b : a));
-  const { baseline: _baseline, ...rest } = first;
+  // The baseline and the gate judged one shard; the merged report is the whole run's (the gate: see gateMerged).
+  const { baseline: _baseline, gate: _gate, deferredGate: _deferredGate, shard: _shard, ...rest } = first;
   return {
     ...rest,
     startedAt: reports.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
@@ -115,4 +118,34 @@ export function combinedExitCode(reports: readonly Report[]): 0 | 1 | 3 {
   if (reports.some((r) => r.exitCode === 1)) return 1;
   if (reports.some((r) => r.exitCode === 3)) return 3;
   return 0;
+}
+
+/**
+ * The certification gate of a run that was sharded: each shard with the gate on (`run --shard … --require-checked`,
+ * or a baseline's `requireChecked`) left it to the merge (`deferredGate`), as a shard cannot tell a rule left unchecked
+ * from one checked in another shard. Applied here to the merged report, with the shards' expected skips, when any
+ * shard asked for it or `requireChecked` (`merge --require-checked`) does. The report is returned as it is otherwise.
+ */
+export function gateMerged(merged: Report, shards: readonly Report[], requireChecked = false): { report: Report; messages: readonly string[] } {
+  const deferred = shards.flatMap((r) => (r.deferredGate ? [r.deferredGate] : []));
+  if (deferred.length === 0 && !requireChecked) return { report: merged, messages: [] };
+  const skips = new Map<RuleId, ExpectedSkip>();
+  for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, { rule: e.rule, reason: e.reason });
+  const { gate: _gate, deferredGate: _deferredGate, ...whole } = merged;
+  const baselineFile = deferred.find((d) => d.baselineFile !== undefined)?.baselineFile;
+  const { report, messages } = applyGate(whole, [...skips.values()], baselineFile);
+  return { report, messages };
+}
+
+/**
+ * What is missing from the shards of one run, in one sentence, or undefined: the shards given say how many there are
+ * (`report.shard`), and a shard that is not among them leaves its files' checks out of the merged report.
+ */
+export function missingShards(shards: readonly Report[]): string | undefined {
+  const parts = shards.flatMap((r) => (r.shard ? [r.shard] : []));
+  const count = parts[0]?.count;
+  if (count === undefined) return undefined;
+  const given = new Set(parts.filter((p) => p.count === count).map((p) => p.index));
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !given.has(i));
+  return missing.length === 0 ? undefined : `shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} not given: the checks of ${missing.length === 1 ? 'its' : 'their'} files are missing from the merged report`;
 }

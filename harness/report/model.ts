@@ -270,6 +270,14 @@ export interface GateSummary {
   readonly messages: readonly string[];
 }
 
+/** The certification gate a shard run asked for, for `merge` to apply (see {@link Report.deferredGate}). */
+export interface DeferredGate {
+  /** The baseline's expected skips (rule and reason), which the gate accepts. */
+  readonly expectedSkips: readonly { readonly rule: RuleId; readonly reason: string }[];
+  /** The baseline file they come from, for the gate's messages. */
+  readonly baselineFile?: string;
+}
+
 /** The run's correlation: its ID, the header its requests carried, and the HAR files of its traffic. */
 export interface Correlation {
   /** Every request's correlation ID starts with it (`<run>-<check>-<n>`). */
@@ -306,6 +314,16 @@ export interface Report {
   readonly baseline?: BaselineSummary;
   /** Present when the run had the certification gate on; `exitCode` then already takes it into account. */
   readonly gate?: GateSummary;
+  /**
+   * The part of the suites' files the run ran (`run --shard i/n`), when it ran a part: `tds-conformance merge` joins
+   * the shards of one run.
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * A shard run with the certification gate on does not apply it (a rule's checks may be in another shard): it
+   * records it here, with the baseline's expected skips, and `tds-conformance merge` applies it to the merged report.
+   */
+  readonly deferredGate?: DeferredGate;
   /** The run's ID and correlation header (runs of this version of the tool). */
   readonly correlation?: Correlation;
   /** What a live target showed of itself within the document's freedoms (also written as profile.json). */

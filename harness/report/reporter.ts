@@ -61,6 +61,11 @@ export interface ConformanceReporterOptions {
   readonly profile?: ((report: Report) => LearnedProfile | undefined) | undefined;
   /** The certification gate (`--require-checked`); also on when the baseline says `requireChecked`. */
   readonly requireChecked?: boolean | undefined;
+  /**
+   * The shard of the suites' files the run runs (`--shard`): recorded in the report; the gate is then recorded for
+   * `merge` rather than applied (a shard holds part of the checks).
+   */
+  readonly shard?: { readonly index: number; readonly count: number } | undefined;
   /** Resource counts known better than the checks' own (a live run's session registry), read when a report is built. */
   readonly resources?: (() => Partial<Resources>) | undefined;
 }
@@ -210,8 +215,9 @@ export class ConformanceReporter implements Reporter {
 
   #write(completion: Completion): Promise<Report> {
     const learn = (report: Report): Report => {
+      const shard = this.#options.shard;
       const profile = this.#options.profile?.(report);
-      return profile ? { ...report, profile } : report;
+      return { ...report, ...(shard !== undefined && { shard: { index: shard.index, count: shard.count } }), ...(profile && { profile }) };
     };
     const build = (): Report => learn(buildReport([...this.#records.values()], {
       toolVersion: this.#options.toolVersion,
@@ -233,7 +239,11 @@ export class ConformanceReporter implements Reporter {
       const baseline = given === undefined ? undefined : given.update ? createBaseline(report, given.baseline) : given.baseline;
       const judged = given === undefined || baseline === undefined ? report : applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
       const gated = this.#options.requireChecked === true || baseline?.requireChecked === true;
-      return gated ? applyGate(judged, baseline?.expectedSkips ?? [], given?.file).report : judged;
+      if (!gated) return judged;
+      const expectedSkips = baseline?.expectedSkips ?? [];
+      // A shard cannot tell a rule left unchecked from one checked in another shard: merge applies the gate.
+      if (this.#options.shard !== undefined) return { ...judged, deferredGate: { expectedSkips, ...(given?.file !== undefined && { baselineFile: given.file }) } };
+      return applyGate(judged, expectedSkips, given?.file).report;
     };
     // One write at a time: a flush and the final write must not interleave.
     const next = this.#writing.then(async () => {
@@ -322,6 +332,9 @@ export class ConformanceReporter implements Reporter {
       this.#print(`require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}`
         + `, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}`
         + (g.checkedAnyway.length > 0 ? ` (${g.checkedAnyway.join(', ')} listed as expected skips but checked: the baseline can drop them)` : ''));
+    }
+    if (report.deferredGate !== undefined) {
+      this.#print(`require-checked: left to "tds-conformance merge", which applies it to this run's shards together (shard ${report.shard?.index ?? '?'}/${report.shard?.count ?? '?'} ran part of the suites' files)`);
     }
     for (const error of report.runErrors) this.#print(this.#paint('error', `error ${error.code}: ${error.message}`));
     if (report.target.kind === 'live') {

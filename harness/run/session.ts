@@ -225,6 +225,7 @@ export class ConformanceSession {
       ...(guard && { resources: () => guard.resources() }),
       correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
       ...(options.requireChecked && { requireChecked: true }),
+      ...((options.shard ?? this.#defaults.shard) && { shard: options.shard ?? this.#defaults.shard }),
       // A live run learns the target's profile (harness/profile): the facts its workers saw, and its verdicts.
       ...(guard && {
         profile: (report: Report) => learnProfile(guard.registry.facts(), {
