@@ -2,13 +2,14 @@
  * Scale-out: the shards of a run (`run --shard i/n`), merged with `tds-conformance merge`, give the verdicts of the
  * same run unsharded; runs of different subjects merge into a conformance matrix.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeCommand } from './cli/merge.ts';
 import type { Report } from './report/index.ts';
 import { renderMatrixMarkdown } from './report/matrix.ts';
+import { readBaselineFile } from './report/baseline.ts';
 import { mergeShards } from './report/merge.ts';
 import { Redactor } from './report/redact.ts';
 import { writeReports } from './report/write.ts';
@@ -83,6 +84,25 @@ describe('run --shard and merge', () => {
     expect(await mergeCommand([paths[0]!, '--out', alone])).toBe(1);
     const half = JSON.parse(readFileSync(join(alone, 'report.json'), 'utf8')) as Report;
     expect(half.gate!.unchecked.length).toBeGreaterThan(whole.gate!.unchecked.length);
+  }, 120_000);
+
+  it('--baseline: the merge judges the merged rules by the shards\' baseline, as the run unsharded', async () => {
+    const file = join(dir, 'baseline.json');
+    writeFileSync(file, JSON.stringify({ knownFailures: [{ rule: 'REST-03', reason: 'token_type "Bearer" (a ticket)' }] }));
+    const baseline = await readBaselineFile(file);
+    const WITH: RunOptions = { ...RUN, baseline: { file, baseline } };
+    const whole = (await sharedRun(WITH)).report;
+    expect(whole.exitCode).toBe(0);
+    const shards = [(await sharedRun({ ...WITH, shard: { index: 1, count: 2 } })).report, (await sharedRun({ ...WITH, shard: { index: 2, count: 2 } })).report];
+    for (const shard of shards) expect(shard.deferredBaseline).toEqual({ file, baseline });
+    const paths = await Promise.all(shards.map(async (s, i) => (await writeReports(s, join(dir, `baseline-${i + 1}`), new Redactor())).files.json));
+    const out = join(dir, 'baseline-merged');
+    expect(await mergeCommand([...paths, '--out', out])).toBe(0);
+    const merged = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const { file: _f, ...summary } = merged.baseline!;
+    const { file: _g, ...expected } = whole.baseline!;
+    expect(summary).toEqual(expected);
+    expect(verdicts(merged)).toEqual(verdicts(whole));
   }, 120_000);
 
   it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {

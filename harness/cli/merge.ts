@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseReportJson } from '../report/diff.ts';
 import { ReportFileError } from '../report/errors.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../report/matrix.ts';
-import { combinedExitCode, gateMerged, groupBySubject, MergeError, mergeShards, missingShards, type SubjectReport } from '../report/merge.ts';
+import { combinedExitCode, judgeMerged, groupBySubject, MergeError, mergeShards, missingShards, type SubjectReport } from '../report/merge.ts';
 import type { Report } from '../report/model.ts';
 import { Redactor } from '../report/redact.ts';
 import { REPORT_FILES, writeReports } from '../report/write.ts';
@@ -16,7 +16,8 @@ Combines the report.json files of several runs into one report set (report.json,
 report.html, report.earl.jsonld). Reports of the same subject (the same target name, or the same label) are shards of
 one run (run --shard i/n): their checks are put together and every rule judged again, as one unsharded run would.
 Reports of different subjects (targets, clients) also give a conformance matrix, subject × rule: matrix.md and
-matrix.html in --out, and each subject's report set in --out/<subject>/.
+matrix.html in --out, and each subject's report set in --out/<subject>/. The baseline (--baseline) and the
+certification gate (--require-checked) of sharded runs are applied to the merged report, as to one unsharded run.
 
 Options:
   --out <dir>          where to write (default: reports/merged)
@@ -101,9 +102,13 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     }
     const missing = missingShards(shards);
     if (missing !== undefined) process.stdout.write(`${subject}: ${missing}\n`);
-    const gated = gateMerged(merged, shards, values['require-checked']);
+    const gated = judgeMerged(merged, shards, values['require-checked']);
     merged = gated.report;
     for (const message of gated.messages) process.stdout.write(`${subject}: ✗ ${message}\n`);
+    if (merged.baseline !== undefined) {
+      const b = merged.baseline;
+      process.stdout.write(`${subject}: baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, ${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged\n`);
+    }
     if (merged.gate !== undefined) {
       const g = merged.gate;
       process.stdout.write(`${subject}: require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}\n`);

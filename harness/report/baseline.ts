@@ -31,40 +31,10 @@ import type { RuleId } from '../catalog/index.ts';
 import { exitCodeFor, UNREACHABLE_CODES } from './build.ts';
 import { BaselineError } from './errors.ts';
 import { EXIT_CODES } from './model.ts';
-import type { BaselineSummary, Report, ReportExitCode, RuleResult } from './model.ts';
+import type { Baseline, BaselineSummary, ExpectedSkip, KnownFailure, KnownFlaky, Report, ReportExitCode, RuleResult } from './model.ts';
 
-/** One entry of a baseline: a rule, or some of its checks, expected to fail. */
-export interface KnownFailure {
-  readonly rule: RuleId;
-  /** Full titles of the rule's checks that are expected to fail; the whole rule when absent. */
-  readonly checks?: readonly string[];
-  /** Why it is known to fail (a ticket, a note). Kept by `--update-baseline`. */
-  readonly reason?: string;
-}
-
-/** A rule (or some of its checks) that may pass or fail from one run to the next. */
-export interface KnownFlaky {
-  readonly rule: RuleId;
-  /** Full titles of the rule's checks that may flip; the whole rule when absent. */
-  readonly checks?: readonly string[];
-  readonly reason?: string;
-}
-
-/** A rule the target cannot check, and why: the certification gate accepts it unchecked. */
-export interface ExpectedSkip {
-  readonly rule: RuleId;
-  readonly reason: string;
-}
-
-export interface Baseline {
-  readonly knownFailures: readonly KnownFailure[];
-  /** Absent: none. */
-  readonly knownFlaky?: readonly KnownFlaky[];
-  /** Absent: none. */
-  readonly expectedSkips?: readonly ExpectedSkip[];
-  /** The certification gate is on for every run with this baseline (as `--require-checked`). */
-  readonly requireChecked?: boolean;
-}
+// The baseline file's entries are part of the report model (a shard's report carries its baseline for the merge).
+export type { Baseline, ExpectedSkip, KnownFailure, KnownFlaky } from './model.ts';
 
 /** What applying a baseline to a report gives. */
 export interface BaselineOutcome {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rules as catalog } from '../catalog/index.ts';
 import { buildReport } from './build.ts';
-import { gateMerged, mergeShards, missingShards } from './merge.ts';
+import { judgeMerged, mergeShards, missingShards } from './merge.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { Report } from './model.ts';
-import { buildOptions, record } from '../../test/support/report.ts';
+import { buildOptions, failed, record } from '../../test/support/report.ts';
+import { applyBaseline } from './baseline.ts';
 
 describe('mergeShards: rules not selected', () => {
   it('counts the rules no shard selected apart from the rules skipped for a reason, also in reports written before the count', () => {
@@ -44,7 +45,7 @@ describe('the certification gate of a sharded run', () => {
     const b = shard(2, ['REST-04', 'REST-05']);
     // Alone, each shard has rules it did not check (they are the other shard's).
     expect(a.summary.skipped).toBe(2);
-    const { report, messages } = gateMerged(mergeShards([a, b]), [a, b]);
+    const { report, messages } = judgeMerged(mergeShards([a, b]), [a, b]);
     expect(messages).toEqual([]);
     expect(report.gate).toMatchObject({ unchecked: [] });
     expect(report.exitCode).toBe(0);
@@ -56,14 +57,14 @@ describe('the certification gate of a sharded run', () => {
   it('fails the merged run on a rule no shard checked, unless a shard\'s baseline expects it skipped', () => {
     const a = shard(1, ['REST-03']);
     const b = shard(2, ['REST-04']);
-    const failed = gateMerged(mergeShards([a, b]), [a, b]);
+    const failed = judgeMerged(mergeShards([a, b]), [a, b]);
     expect(failed.report.exitCode).toBe(1);
     expect(failed.report.gate?.unchecked.map((u) => u.rule)).toEqual(['REST-05']);
     expect(failed.messages[0]).toContain('REST-05 ended skipped');
     expect(failed.messages[0]).toContain('baseline.json');
 
     const skipping = shard(2, ['REST-04'], [{ rule: 'REST-05', reason: 'the test account cannot' }]);
-    const accepted = gateMerged(mergeShards([a, skipping]), [a, skipping]);
+    const accepted = judgeMerged(mergeShards([a, skipping]), [a, skipping]);
     expect(accepted.report.exitCode).toBe(0);
     expect(accepted.report.gate?.expectedSkips).toEqual([{ rule: 'REST-05', status: 'skipped', reason: 'the test account cannot' }]);
   });
@@ -77,8 +78,8 @@ describe('the certification gate of a sharded run', () => {
     const b = plain(shard(2, ['REST-04']));
     const merged = mergeShards([a, b]);
     expect(merged).not.toHaveProperty('gate');
-    expect(gateMerged(merged, [a, b]).report).toBe(merged);
-    const forced = gateMerged(merged, [a, b], true);
+    expect(judgeMerged(merged, [a, b]).report).toBe(merged);
+    const forced = judgeMerged(merged, [a, b], true);
     expect(forced.report.exitCode).toBe(1);
     expect(forced.report.gate?.unchecked.map((u) => u.rule)).toEqual(['REST-05']);
   });
@@ -89,6 +90,31 @@ describe('the certification gate of a sharded run', () => {
     expect(renderHtml(a)).toContain('Left to <code>tds-conformance merge</code>: this run is shard 1/2');
     const { deferredGate: _d, ...ungated } = a;
     expect(renderMarkdown(ungated)).not.toContain('Certification gate');
+  });
+
+  it('judges the merged rules by a shard\'s baseline again: a known failure is excused, a listed rule that passed in every shard is an unexpected pass', () => {
+    const baseline = { knownFailures: [{ rule: 'REST-03' as const, reason: 'ticket 1' }, { rule: 'REST-04' as const }] };
+    /** A shard with the baseline applied to it alone, as `run --shard … --baseline` writes it. */
+    const shardWith = (index: number, records: Parameters<typeof buildReport>[0]): Report => {
+      const alone = buildReport(records, { ...buildOptions, selection: [...selection] });
+      return { ...applyBaseline(alone, baseline, 'baseline.json').report, shard: { index, count: 2 }, deferredBaseline: { file: 'baseline.json', baseline } };
+    };
+    // REST-03 fails in shard 1 only; REST-04 passes in both.
+    const a = shardWith(1, [failed('REST-03: a', 'token_type "Bearer"'), record('REST-04: a')]);
+    const b = shardWith(2, [record('REST-03: b'), record('REST-04: b'), record('REST-05: b')]);
+    const merged = mergeShards([a, b]);
+    // Merged without the baseline, REST-03 fails the run; the shard's own marks are not carried over.
+    expect(merged.exitCode).toBe(1);
+    expect(merged.rules.find((r) => r.id === 'REST-03')).not.toHaveProperty('knownFailure');
+    const { report, messages } = judgeMerged(merged, [a, b]);
+    expect(report.baseline).toMatchObject({ file: 'baseline.json', knownFailures: ['REST-03'], unexpectedPasses: ['REST-04'] });
+    expect(report.rules.find((r) => r.id === 'REST-03')).toMatchObject({ knownFailure: true });
+    expect(messages).toHaveLength(1);
+    expect(report.exitCode).toBe(1);
+    // Without the REST-04 entry, the known failure alone does not fail the merged run.
+    const fixed = { knownFailures: [baseline.knownFailures[0]!] };
+    const withFixed = (r: Report): Report => ({ ...r, deferredBaseline: { file: 'baseline.json', baseline: fixed } });
+    expect(judgeMerged(merged, [withFixed(a), withFixed(b)]).report.exitCode).toBe(0);
   });
 
   it('says which shards of a run are missing', () => {

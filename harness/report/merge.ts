@@ -7,7 +7,7 @@
  * rule again from them, as the unsharded run would have: status by the same precedence, clauses, prerequisites.
  */
 import { getRule, type RuleId } from '../catalog/index.ts';
-import type { ExpectedSkip } from './baseline.ts';
+import { applyBaseline, type ExpectedSkip } from './baseline.ts';
 import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
 import { applyGate } from './gate.ts';
 import { isNotSelected } from './model.ts';
@@ -56,10 +56,15 @@ function mergeRule(id: RuleId, results: readonly RuleResult[]): RuleResult {
       checks.push(withoutFailedFirst(c));
     }
   }
-  const { status: _status, reason: _reason, notSelected: _notSelected, clauses: _clauses, checks: _checks, ...base } = first;
+  // A shard's baseline marks judged that shard; the merged rule is judged again (see judgeMerged).
+  const {
+    status: _status, reason: _reason, notSelected: _notSelected, clauses: _clauses, checks: _checks,
+    knownFailure: _knownFailure, knownFlaky: _knownFlaky, expectedSkip: _expectedSkip, ...base
+  } = first;
   if (checks.length === 0) {
     // No shard ran a check of it: not covered (the same reason in every shard that selected it), or not selected.
-    return results.find((r) => !isNotSelected(r)) ?? first;
+    const { knownFailure: _k, knownFlaky: _f, expectedSkip: _e, ...rule } = results.find((r) => !isNotSelected(r)) ?? first;
+    return rule;
   }
   const clauses = clauseResults(getRule(id), checks);
   return { ...base, ...withClauses(ruleStatus(checks), clauses), clauses, checks };
@@ -93,7 +98,7 @@ export function mergeShards(reports: readonly Report[]): Report {
   const selection = new Set<RuleId>(reports.flatMap((r) => r.selection));
   const completion = reports.map((r) => r.completion).reduce((a, b) => (COMPLETION_ORDER.indexOf(b) > COMPLETION_ORDER.indexOf(a) ? b : a));
   // The baseline and the gate judged one shard; the merged report is the whole run's (the gate: see gateMerged).
-  const { baseline: _baseline, gate: _gate, deferredGate: _deferredGate, shard: _shard, ...rest } = first;
+  const { baseline: _baseline, gate: _gate, deferredGate: _deferredGate, deferredBaseline: _deferredBaseline, shard: _shard, ...rest } = first;
   return {
     ...rest,
     startedAt: reports.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
@@ -121,19 +126,32 @@ export function combinedExitCode(reports: readonly Report[]): 0 | 1 | 3 {
 }
 
 /**
- * The certification gate of a run that was sharded: each shard with the gate on (`run --shard … --require-checked`,
- * or a baseline's `requireChecked`) left it to the merge (`deferredGate`), as a shard cannot tell a rule left unchecked
- * from one checked in another shard. Applied here to the merged report, with the shards' expected skips, when any
- * shard asked for it or `requireChecked` (`merge --require-checked`) does. The report is returned as it is otherwise.
+ * The run-level judgments of a run that was sharded, applied to the merged report as the unsharded run would have had
+ * them. A shard given a baseline (`run --shard … --baseline`) records it (`deferredBaseline`): the merge applies it
+ * again to the merged rules (a known failure excused, a listed rule that passed everywhere an unexpected pass). A shard
+ * with the certification gate on (`--require-checked`, or the baseline's `requireChecked`) left the gate to the merge
+ * (`deferredGate`), as a shard cannot tell a rule left unchecked from one checked in another shard: applied here, with
+ * the shards' expected skips, when any shard asked for it or `requireChecked` (`merge --require-checked`) does.
+ * The report is returned as it is when neither applies.
  */
-export function gateMerged(merged: Report, shards: readonly Report[], requireChecked = false): { report: Report; messages: readonly string[] } {
+export function judgeMerged(merged: Report, shards: readonly Report[], requireChecked = false): { report: Report; messages: readonly string[] } {
+  const messages: string[] = [];
+  let report = merged;
+  const baseline = shards.find((r) => r.deferredBaseline !== undefined)?.deferredBaseline;
+  if (baseline !== undefined) {
+    const judged = applyBaseline(report, baseline.baseline, baseline.file);
+    report = judged.report;
+    messages.push(...judged.messages);
+  }
   const deferred = shards.flatMap((r) => (r.deferredGate ? [r.deferredGate] : []));
-  if (deferred.length === 0 && !requireChecked) return { report: merged, messages: [] };
-  const skips = new Map<RuleId, ExpectedSkip>();
-  for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, { rule: e.rule, reason: e.reason });
-  const { gate: _gate, deferredGate: _deferredGate, ...whole } = merged;
-  const baselineFile = deferred.find((d) => d.baselineFile !== undefined)?.baselineFile;
-  const { report, messages } = applyGate(whole, [...skips.values()], baselineFile);
+  if (deferred.length > 0 || requireChecked) {
+    const skips = new Map<RuleId, ExpectedSkip>();
+    for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, { rule: e.rule, reason: e.reason });
+    const { gate: _gate, deferredGate: _deferredGate, ...whole } = report;
+    const gated = applyGate(whole, [...skips.values()], deferred.find((d) => d.baselineFile !== undefined)?.baselineFile);
+    report = gated.report;
+    messages.push(...gated.messages);
+  }
   return { report, messages };
 }
 

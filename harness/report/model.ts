@@ -270,6 +270,40 @@ export interface GateSummary {
   readonly messages: readonly string[];
 }
 
+/** One entry of a baseline: a rule, or some of its checks, expected to fail. */
+export interface KnownFailure {
+  readonly rule: RuleId;
+  /** Full titles of the rule's checks that are expected to fail; the whole rule when absent. */
+  readonly checks?: readonly string[];
+  /** Why it is known to fail (a ticket, a note). Kept by `--update-baseline`. */
+  readonly reason?: string;
+}
+
+/** A rule (or some of its checks) that may pass or fail from one run to the next. */
+export interface KnownFlaky {
+  readonly rule: RuleId;
+  /** Full titles of the rule's checks that may flip; the whole rule when absent. */
+  readonly checks?: readonly string[];
+  readonly reason?: string;
+}
+
+/** A rule the target cannot check, and why: the certification gate accepts it unchecked. */
+export interface ExpectedSkip {
+  readonly rule: RuleId;
+  readonly reason: string;
+}
+
+/** A baseline file's content (harness/report/baseline.ts reads and checks it). */
+export interface Baseline {
+  readonly knownFailures: readonly KnownFailure[];
+  /** Absent: none. */
+  readonly knownFlaky?: readonly KnownFlaky[];
+  /** Absent: none. */
+  readonly expectedSkips?: readonly ExpectedSkip[];
+  /** The certification gate is on for every run with this baseline (as `--require-checked`). */
+  readonly requireChecked?: boolean;
+}
+
 /** The certification gate a shard run asked for, for `merge` to apply (see {@link Report.deferredGate}). */
 export interface DeferredGate {
   /** The baseline's expected skips (rule and reason), which the gate accepts. */
@@ -324,6 +358,11 @@ export interface Report {
    * records it here, with the baseline's expected skips, and `tds-conformance merge` applies it to the merged report.
    */
   readonly deferredGate?: DeferredGate;
+  /**
+   * The baseline a shard run was given (`run --shard … --baseline`), for `tds-conformance merge` to apply again to the
+   * merged report: whether a listed rule failed, or passed, is known only from every shard's checks.
+   */
+  readonly deferredBaseline?: { readonly file: string; readonly baseline: Baseline };
   /** The run's ID and correlation header (runs of this version of the tool). */
   readonly correlation?: Correlation;
   /** What a live target showed of itself within the document's freedoms (also written as profile.json). */

@@ -237,7 +237,9 @@ export class ConformanceReporter implements Reporter {
     const judge = (report: Report): Report => {
       const given = this.#options.baseline;
       const baseline = given === undefined ? undefined : given.update ? createBaseline(report, given.baseline) : given.baseline;
-      const judged = given === undefined || baseline === undefined ? report : applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
+      const applied = given === undefined || baseline === undefined ? report : applyBaseline(report, baseline, given.file, this.#options.unreachableCodes ?? UNREACHABLE_CODES).report;
+      // A shard's baseline goes with its report: merge judges the merged rules by it again.
+      const judged = this.#options.shard !== undefined && given !== undefined && baseline !== undefined ? { ...applied, deferredBaseline: { file: given.file, baseline } } : applied;
       const gated = this.#options.requireChecked === true || baseline?.requireChecked === true;
       if (!gated) return judged;
       const expectedSkips = baseline?.expectedSkips ?? [];
