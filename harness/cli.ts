@@ -40,8 +40,16 @@ async function listRules(): Promise<number> {
  * stdout or stderr is dropped, the run goes on and writes its report. Without a listener, each failed write would be
  * an uncaught error whose message goes to the same closed stderr.
  */
+const TOLERATED = Symbol.for('tds-conformance.pipe-errors-tolerated');
+
 function toleratePipeErrors(): void {
-  for (const stream of [process.stdout, process.stderr]) if (stream.listenerCount('error') === 0) stream.on('error', () => undefined);
+  // Once per stream, whatever other listeners it has: a stream piped into stdout or stderr listens to its errors only
+  // until the first one unpipes it (from the TypeScript sources, in a checkout, one is piped in before the CLI starts).
+  for (const stream of [process.stdout, process.stderr] as (NodeJS.WriteStream & { [TOLERATED]?: true })[]) {
+    if (stream[TOLERATED]) continue;
+    stream[TOLERATED] = true;
+    stream.on('error', () => undefined);
+  }
 }
 
 /**
