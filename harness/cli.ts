@@ -35,13 +35,14 @@ async function listRules(): Promise<number> {
 }
 
 /** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
+/** Marks a stream that {@link toleratePipeErrors} already looks after. */
+const TOLERATED = Symbol.for('tds-conformance.pipe-errors-tolerated');
+
 /**
  * A console nobody reads any more (a pipe into `head`, a parent that died) must not stop a run: a failed write to
  * stdout or stderr is dropped, the run goes on and writes its report. Without a listener, each failed write would be
  * an uncaught error whose message goes to the same closed stderr.
  */
-const TOLERATED = Symbol.for('tds-conformance.pipe-errors-tolerated');
-
 function toleratePipeErrors(): void {
   // Once per stream, whatever other listeners it has: a stream piped into stdout or stderr listens to its errors only
   // until the first one unpipes it (from the TypeScript sources, in a checkout, one is piped in before the CLI starts).
