@@ -34,7 +34,6 @@ async function listRules(): Promise<number> {
   return 0;
 }
 
-/** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
 /** Marks a stream that {@link toleratePipeErrors} already looks after. */
 const TOLERATED = Symbol.for('tds-conformance.pipe-errors-tolerated');
 
@@ -62,6 +61,7 @@ function startWorker(args: readonly string[]): void {
   startWorkerEarly();
 }
 
+/** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
 export async function main(argv: readonly string[]): Promise<number> {
   mark('cli-start');
   toleratePipeErrors();
