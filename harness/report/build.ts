@@ -32,6 +32,14 @@ export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'TARGET_UNREACHABLE',
 ]);
 
+/** Why a selected rule has no check in a shard's report: its checks are in the files of the other shards. */
+export function shardSkipReason(shard: { readonly index: number; readonly count: number }): string {
+  return `${SHARD_SKIP_PREFIX} (--shard ${shard.index}/${shard.count}): its checks are in the files of the other shards`;
+}
+
+/** The start of {@link shardSkipReason}'s reasons, whatever the shard. */
+export const SHARD_SKIP_PREFIX = 'no check of it ran in this shard';
+
 export interface BuildOptions {
   readonly toolVersion: string;
   readonly target: ReportTarget;
@@ -53,6 +61,11 @@ export interface BuildOptions {
    * it: a property's own (seed and path) with these appended, or `--replay '<title>'` for a check without one.
    */
   readonly replayContext?: readonly string[] | undefined;
+  /**
+   * The part of the suites' files the run ran (`--shard i/n`): a selected rule none of whose checks ran is then said
+   * to have them in the other shards, not to have none.
+   */
+  readonly shard?: { readonly index: number; readonly count: number } | undefined;
   /** Rules waiting for the issue that will cover them; the spec's `notYetCovered` unless told otherwise. */
   readonly notYetCovered?: Readonly<Partial<Record<RuleId, string>>> | undefined;
   /**
@@ -97,7 +110,8 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     const ruleRecords = byRule.get(rule.id) ?? [];
     if (ruleRecords.length === 0) {
       const pending = (options.notYetCovered ?? notYetCovered)[rule.id];
-      const reason = pending === undefined ? 'no check verifies this rule yet' : `not covered yet: ${pending}`;
+      const reason = pending !== undefined ? `not covered yet: ${pending}`
+        : options.shard !== undefined ? shardSkipReason(options.shard) : 'no check verifies this rule yet';
       return { ...base, status: 'skipped', reason, checks: [] };
     }
     const checks = ruleRecords.map((record) => completeReplay(checkResult(record, rule, codes), options));

@@ -117,6 +117,19 @@ describe('the certification gate of a sharded run', () => {
     expect(judgeMerged(merged, [withFixed(a), withFixed(b)]).report.exitCode).toBe(0);
   });
 
+  it('a shard says a rule it ran no check of has them in the other shards; merged without their shard, the report says so', () => {
+    const only = (index: number, ids: readonly string[]) =>
+      buildReport(ids.map((id) => record(`${id}: a`)), { ...buildOptions, selection: [...selection], shard: { index, count: 3 } });
+    const first = only(1, ['REST-03']);
+    expect(first.rules.find((r) => r.id === 'REST-04')?.reason).toBe('no check of it ran in this shard (--shard 1/3): its checks are in the files of the other shards');
+    // Not a shard: the rule has no check at all.
+    expect(buildReport([], { ...buildOptions, selection: [...selection] }).rules.find((r) => r.id === 'REST-04')?.reason).toBe('no check verifies this rule yet');
+    // Shards 1 and 2 of 3: REST-05's checks were in shard 3.
+    const merged = mergeShards([first, only(2, ['REST-04'])]);
+    expect(merged.rules.find((r) => r.id === 'REST-05')).toMatchObject({ status: 'skipped', reason: 'no check of it ran in the shards merged: its files are in a shard not given' });
+    expect(merged.rules.find((r) => r.id === 'REST-04')?.status).toBe('pass');
+  });
+
   it('says which shards of a run are missing', () => {
     const three = (index: number): Report => ({ ...shard(index, []), shard: { index, count: 3 } });
     expect(missingShards([three(1), three(2), three(3)])).toBeUndefined();

@@ -8,7 +8,7 @@
  */
 import { getRule, type RuleId } from '../catalog/index.ts';
 import { applyBaseline, type ExpectedSkip } from './baseline.ts';
-import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, summarize, withClauses } from './build.ts';
+import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, SHARD_SKIP_PREFIX, summarize, withClauses } from './build.ts';
 import { applyGate } from './gate.ts';
 import { isNotSelected } from './model.ts';
 import type { CheckResult, Completion, Report, RuleResult, RunError, UnmappedTest } from './model.ts';
@@ -64,6 +64,8 @@ function mergeRule(id: RuleId, results: readonly RuleResult[]): RuleResult {
   if (checks.length === 0) {
     // No shard ran a check of it: not covered (the same reason in every shard that selected it), or not selected.
     const { knownFailure: _k, knownFlaky: _f, expectedSkip: _e, ...rule } = results.find((r) => !isNotSelected(r)) ?? first;
+    // Selected in shards that did not hold its files: the shard that did is not among those merged.
+    if (rule.reason?.startsWith(SHARD_SKIP_PREFIX)) return { ...rule, reason: 'no check of it ran in the shards merged: its files are in a shard not given' };
     return rule;
   }
   const clauses = clauseResults(getRule(id), checks);

@@ -233,6 +233,7 @@ export class ConformanceReporter implements Reporter {
       replayContext: this.#options.replayContext,
       resources: this.#options.resources?.(),
       correlation: this.#options.correlation,
+      shard: this.#options.shard,
     }));
     const judge = (report: Report): Report => {
       const given = this.#options.baseline;
