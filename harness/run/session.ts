@@ -92,7 +92,7 @@ export class ConformanceSession {
   readonly #switch: SwitchReporter;
   readonly #workers: WorkerKeeper;
   readonly #defaults: FileOrder;
-  /** The running run's shard and file order, which the session's sequencer reads when Vitest sorts the run's files. */
+  /** The running run's file order (its seed), which the session's sequencer reads when Vitest sorts the run's files. */
   readonly #order: { current: FileOrder };
   private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper, defaults: FileOrder, order: { current: FileOrder }) {
     this.#vitest = vitest;
