@@ -138,4 +138,9 @@ describe('the certification gate of a sharded run', () => {
     const { shard: _s, ...unsharded } = three(1);
     expect(missingShards([unsharded])).toBeUndefined();
   });
+
+  it('refuses shards of different splits of the files', () => {
+    expect(() => mergeShards([shard(1, ['REST-03']), { ...shard(2, ['REST-04']), shard: { index: 2, count: 3 } }]))
+      .toThrow("the reports of simulator come from different splits of the suites' files (--shard i/2 and i/3); the shards of one run share its count");
+  });
 });

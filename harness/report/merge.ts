@@ -88,6 +88,10 @@ export function mergeShards(reports: readonly Report[]): Report {
       throw new MergeError('MERGE_MIXED_RUNS', `the reports of ${first.target.name} come from different runs (${differs}); shards of one run share its seed, --runs and tool version`);
     }
   }
+  const counts = [...new Set(reports.flatMap((r) => (r.shard ? [r.shard.count] : [])))];
+  if (counts.length > 1) {
+    throw new MergeError('MERGE_MIXED_RUNS', `the reports of ${first.target.name} come from different splits of the suites' files (--shard i/${counts.join(' and i/')}); the shards of one run share its count`);
+  }
   const byId = new Map<RuleId, RuleResult[]>();
   for (const r of reports) for (const rule of r.rules) byId.set(rule.id, [...(byId.get(rule.id) ?? []), rule]);
   const merged = first.rules.map((rule) => mergeRule(rule.id, byId.get(rule.id) ?? [rule]));
