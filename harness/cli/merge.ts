@@ -30,8 +30,8 @@ A directory stands for the report.json in it; "label=path" names the subject of 
 tested), which is the target's name otherwise.
 
 Exit codes: 0 no MUST rule failed and nothing errored in any subject, 1 one did, 2 a file is missing, is not a
-report.json, or shards of one subject come from different runs (seed, --runs, tool version, shard count), 3 a target could not be
-reached.`;
+report.json, or shards of one subject come from different runs (seed, --runs, tool version, shard count), 3 a
+target could not be reached.`;
 
 /** Reads a whole report.json (a directory stands for the report.json in it), checked as `diff` checks it. */
 async function readReport(given: string): Promise<{ file: string; report: Report }> {
