@@ -105,6 +105,24 @@ describe('run --shard and merge', () => {
     expect(verdicts(merged)).toEqual(verdicts(whole));
   }, 120_000);
 
+  it('merge --baseline judges the merged shards by a baseline, and --update-baseline writes it from the whole run, not a shard', async () => {
+    // The shards of the first test, run without a baseline: REST-03 fails in one of them.
+    const plain = [1, 2].map((i) => join(dir, `shard-${i}`, 'report.json'));
+    const file = join(dir, 'from-merge.json');
+    expect(existsSync(file)).toBe(false);
+    expect(await mergeCommand([...plain, '--out', join(dir, 'updated'), '--baseline', file, '--update-baseline'])).toBe(0);
+    expect((await readBaselineFile(file)).knownFailures).toEqual([{ rule: 'REST-03' }]);
+    // The same shards judged by it: the known failure no longer fails the merge; without it, it does.
+    expect(await mergeCommand([...plain, '--out', join(dir, 'judged'), '--baseline', file])).toBe(0);
+    const judged = JSON.parse(readFileSync(join(dir, 'judged', 'report.json'), 'utf8')) as Report;
+    expect(judged.baseline).toMatchObject({ file, knownFailures: ['REST-03'], unexpectedPasses: [] });
+    expect(await mergeCommand([...plain, '--out', join(dir, 'unjudged')])).toBe(1);
+    // A baseline is one subject's: reports of two subjects are refused before anything is written.
+    await expect(mergeCommand([`a=${plain[0]}`, `b=${plain[1]}`, '--out', join(dir, 'two'), '--baseline', file, '--update-baseline']))
+      .rejects.toThrow('--update-baseline writes the baseline of one subject, and these reports are of 2 (a, b): merge the shards of one subject.');
+    expect(existsSync(join(dir, 'two'))).toBe(false);
+  }, 60_000);
+
   it('reports of different subjects merge into a subject × rule matrix (HTML and Markdown)', async () => {
     const base = (await sharedRun({ ...RUN, only: ['REST-03'], defects: [] })).report;
     const broken = (await sharedRun({ ...RUN, only: ['REST-03'] })).report;

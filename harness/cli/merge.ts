@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { parseReportJson } from '../report/diff.ts';
 import { ReportFileError } from '../report/errors.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../report/matrix.ts';
@@ -21,6 +22,10 @@ certification gate (--require-checked) of sharded runs are applied to the merged
 
 Options:
   --out <dir>          where to write (default: reports/merged)
+  --baseline <file>    judge each subject's merged report by this baseline (known failures, known-flaky rules,
+                       expected skips), in place of the one its shards were run with (run --baseline)
+  --update-baseline    write the merged run's failures to the --baseline file, as run --update-baseline does for
+                       one run (a shard cannot: it knows only its part); the shards of one subject only
   --require-checked    the certification gate on each subject's merged report: a selected rule that ends skipped,
                        not-applicable or partial fails it (exit 1). On by itself for the shards of a run that had
                        the gate on (run --shard … --require-checked, or a baseline's requireChecked), which leave it
@@ -73,6 +78,8 @@ export function subjectDir(subject: string): string {
 export async function mergeCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parse('merge', args, {
     out: { type: 'string', default: 'reports/merged' },
+    baseline: { type: 'string' },
+    'update-baseline': { type: 'boolean', default: false },
     'require-checked': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   });
@@ -87,10 +94,18 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     const { file, report } = await readReport(path);
     inputs.push({ subject: label ?? report.target.name, file, report });
   }
+  const baselineFile = values.baseline;
+  if (values['update-baseline'] && baselineFile === undefined) {
+    throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
+  }
+  const previous = baselineFile === undefined ? undefined : await readBaselineFile(resolve(baselineFile), baselineFile, { allowMissing: values['update-baseline'] });
   const outDir = resolve(values.out);
   const redactor = new Redactor();
   const columns: { subject: string; report: Report }[] = [];
   const groups = groupBySubject(inputs);
+  if (values['update-baseline'] && groups.size > 1) {
+    throw new UsageError(`--update-baseline writes the baseline of one subject, and these reports are of ${groups.size} (${[...groups.keys()].join(', ')}): merge the shards of one subject.`);
+  }
   for (const [subject, group] of groups) {
     const shards = group.map((g) => g.report);
     let merged: Report;
@@ -102,7 +117,10 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     }
     const missing = missingShards(shards);
     if (missing !== undefined) process.stdout.write(`${subject}: ${missing}\n`);
-    const gated = judgeMerged(merged, shards, values['require-checked']);
+    // With --update-baseline, the merged run is judged by the baseline it writes, as run --update-baseline judges one.
+    const baseline = previous === undefined || baselineFile === undefined ? undefined
+      : { file: baselineFile, baseline: values['update-baseline'] ? createBaseline(merged, previous) : previous };
+    const gated = judgeMerged(merged, shards, values['require-checked'], baseline);
     merged = gated.report;
     for (const message of gated.messages) process.stdout.write(`${subject}: ✗ ${message}\n`);
     if (merged.baseline !== undefined) {
@@ -112,6 +130,15 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     if (merged.gate !== undefined) {
       const g = merged.gate;
       process.stdout.write(`${subject}: require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}\n`);
+    }
+    if (values['update-baseline'] && baseline !== undefined) {
+      if (merged.completion === 'complete') {
+        await writeBaselineFile(resolve(baseline.file), baseline.baseline, baseline.file);
+        const n = baseline.baseline.knownFailures.length;
+        process.stderr.write(`wrote ${baseline.file}: ${n} known failure${n === 1 ? '' : 's'}\n`);
+      } else {
+        process.stderr.write(`${baseline.file} was not updated: a shard did not complete (${merged.completion}); run it again.\n`);
+      }
     }
     const dir = groups.size === 1 ? outDir : join(outDir, subjectDir(subject));
     const written = await writeReports(merged, dir, redactor);

@@ -53,6 +53,10 @@ describe('parseRunArgs', () => {
   it('refuses what it cannot act on', () => {
     expect(usage(() => parseRunArgs(['--update-baseline'])))
       .toBe('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
+    // A shard knows only its part of the run's failures: the merge updates the baseline.
+    expect(usage(() => parseRunArgs(['--shard', '1/2', '--baseline', 'known.json', '--update-baseline'])))
+      .toBe('--update-baseline writes what the whole run failed, which one shard does not know: run the shards with --baseline, then "tds-conformance merge <shards> --baseline <file> --update-baseline".');
+    expect(parseRunArgs(['--shard', '1/2', '--baseline', 'known.json']).baseline).toEqual({ file: 'known.json', update: false });
     expect(usage(() => parseRunArgs(['--replay', '@1'])))
       .toBe('--replay takes "<check title>@<path>" (or just the check title), as printed in a report\'s replay line.');
     expect(usage(() => parseRunArgs(['--suite', 'both']))).toBe('--suite must be service, client or all, not "both".');

@@ -31,7 +31,8 @@ Options:
   --replay <title[@path]>        re-run just one check (a property at a recorded path; see a report's replay line)
   --baseline <known.json>        known failures: listed rules (or checks) may fail without failing the run, and
                                  a listed one that passes fails it
-  --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run)
+  --update-baseline              write the run's failures to the --baseline file (keeping entries of rules not run);
+                                 not with --shard: merge updates it from the shards
   --require-checked              certification gate: a selected rule that ends skipped, not-applicable or partial
                                  fails the run (exit 1), unless the baseline lists it under "expectedSkips";
                                  with --shard, "tds-conformance merge" applies it to the shards together
@@ -142,6 +143,9 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
   }
   if (values['update-baseline'] && values.baseline === undefined) {
     throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
+  }
+  if (values['update-baseline'] && shard !== undefined) {
+    throw new UsageError('--update-baseline writes what the whole run failed, which one shard does not know: run the shards with --baseline, then "tds-conformance merge <shards> --baseline <file> --update-baseline".');
   }
   const header = values['correlation-header'];
   if (header !== undefined && values['no-correlation-header']) {

@@ -7,7 +7,7 @@
  * rule again from them, as the unsharded run would have: status by the same precedence, clauses, prerequisites.
  */
 import { getRule, type RuleId } from '../catalog/index.ts';
-import { applyBaseline, type ExpectedSkip } from './baseline.ts';
+import { applyBaseline, type Baseline, type ExpectedSkip } from './baseline.ts';
 import { clauseResults, exitCodeFor, nameFailedPrerequisites, ruleStatus, SHARD_SKIP_PREFIX, summarize, withClauses } from './build.ts';
 import { applyGate } from './gate.ts';
 import { isNotSelected } from './model.ts';
@@ -138,14 +138,22 @@ export function combinedExitCode(reports: readonly Report[]): 0 | 1 | 3 {
  * with the certification gate on (`--require-checked`, or the baseline's `requireChecked`) left the gate to the merge
  * (`deferredGate`), as a shard cannot tell a rule left unchecked from one checked in another shard: applied here, with
  * the shards' expected skips, when any shard asked for it or `requireChecked` (`merge --require-checked`) does.
- * The report is returned as it is when neither applies.
+ * `given` (`merge --baseline`) takes the place of the shards' baseline. The report is returned as it is when none of
+ * these applies.
  */
-export function judgeMerged(merged: Report, shards: readonly Report[], requireChecked = false): { report: Report; messages: readonly string[] } {
+export function judgeMerged(
+  merged: Report,
+  shards: readonly Report[],
+  requireChecked = false,
+  given?: { readonly file: string; readonly baseline: Baseline },
+): { report: Report; messages: readonly string[] } {
   const messages: string[] = [];
   let report = merged;
-  const baseline = shards.find((r) => r.deferredBaseline !== undefined)?.deferredBaseline;
+  const baseline = given ?? shards.find((r) => r.deferredBaseline !== undefined)?.deferredBaseline;
   if (baseline !== undefined) {
-    const judged = applyBaseline(report, baseline.baseline, baseline.file);
+    // Marks of a baseline the report was judged by before (a single report merged again) are not this one's.
+    const unmarked = { ...report, rules: report.rules.map(({ knownFailure: _k, knownFlaky: _f, ...rule }) => rule) };
+    const judged = applyBaseline(unmarked, baseline.baseline, baseline.file);
     report = judged.report;
     messages.push(...judged.messages);
   }
@@ -153,7 +161,8 @@ export function judgeMerged(merged: Report, shards: readonly Report[], requireCh
   if (deferred.length > 0 || requireChecked) {
     const skips = new Map<RuleId, ExpectedSkip>();
     for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, { rule: e.rule, reason: e.reason });
-    const { gate: _gate, deferredGate: _deferredGate, ...whole } = report;
+    const { gate: _gate, deferredGate: _deferredGate, ...ungated } = report;
+    const whole = { ...ungated, rules: ungated.rules.map(({ expectedSkip: _e, ...rule }) => rule) };
     const gated = applyGate(whole, [...skips.values()], deferred.find((d) => d.baselineFile !== undefined)?.baselineFile);
     report = gated.report;
     messages.push(...gated.messages);
