@@ -1,6 +1,7 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
+import { baselineLine, createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
+import { gateLine } from '../report/gate.ts';
 import { parseReportJson } from '../report/diff.ts';
 import { ReportFileError } from '../report/errors.ts';
 import { renderMatrixHtml, renderMatrixMarkdown } from '../report/matrix.ts';
@@ -94,16 +95,17 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     const { file, report } = await readReport(path);
     inputs.push({ subject: label ?? report.target.name, file, report });
   }
-  const baselineFile = values.baseline;
-  if (values['update-baseline'] && baselineFile === undefined) {
+  const update = values['update-baseline'];
+  if (update && values.baseline === undefined) {
     throw new UsageError('--update-baseline writes the file of --baseline: give both, as in "--baseline known.json --update-baseline".');
   }
-  const previous = baselineFile === undefined ? undefined : await readBaselineFile(resolve(baselineFile), baselineFile, { allowMissing: values['update-baseline'] });
+  const given = values.baseline === undefined ? undefined
+    : { file: values.baseline, baseline: await readBaselineFile(resolve(values.baseline), values.baseline, { allowMissing: update }) };
   const outDir = resolve(values.out);
   const redactor = new Redactor();
   const columns: { subject: string; report: Report }[] = [];
   const groups = groupBySubject(inputs);
-  if (values['update-baseline'] && groups.size > 1) {
+  if (update && groups.size > 1) {
     throw new UsageError(`--update-baseline writes the baseline of one subject, and these reports are of ${groups.size} (${[...groups.keys()].join(', ')}): merge the shards of one subject.`);
   }
   for (const [subject, group] of groups) {
@@ -118,20 +120,13 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
     const missing = missingShards(shards);
     if (missing !== undefined) process.stdout.write(`${subject}: ${missing}\n`);
     // With --update-baseline, the merged run is judged by the baseline it writes, as run --update-baseline judges one.
-    const baseline = previous === undefined || baselineFile === undefined ? undefined
-      : { file: baselineFile, baseline: values['update-baseline'] ? createBaseline(merged, previous) : previous };
+    const baseline = given && (update ? { file: given.file, baseline: createBaseline(merged, given.baseline) } : given);
     const gated = judgeMerged(merged, shards, values['require-checked'], baseline);
     merged = gated.report;
     for (const message of gated.messages) process.stdout.write(`${subject}: ✗ ${message}\n`);
-    if (merged.baseline !== undefined) {
-      const b = merged.baseline;
-      process.stdout.write(`${subject}: baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, ${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged\n`);
-    }
-    if (merged.gate !== undefined) {
-      const g = merged.gate;
-      process.stdout.write(`${subject}: require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}\n`);
-    }
-    if (values['update-baseline'] && baseline !== undefined) {
+    if (merged.baseline !== undefined) process.stdout.write(`${subject}: ${baselineLine(merged.baseline)}\n`);
+    if (merged.gate !== undefined) process.stdout.write(`${subject}: ${gateLine(merged.gate)}\n`);
+    if (update && baseline !== undefined) {
       if (merged.completion === 'complete') {
         await writeBaselineFile(resolve(baseline.file), baseline.baseline, baseline.file);
         const n = baseline.baseline.knownFailures.length;

@@ -290,6 +290,13 @@ export function applyBaseline(
   return { report: { ...report, rules, exitCode, baseline: summary }, exitCode, messages };
 }
 
+/** A baseline's outcome in one line, for the console of `run` and `merge`. */
+export function baselineLine(b: BaselineSummary): string {
+  return `baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, `
+    + `${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged`
+    + (b.knownFlaky ? `, ${b.knownFlaky.filter((k) => k.failed).length} of ${b.knownFlaky.length} known-flaky failed` : '');
+}
+
 /**
  * The baseline of a report's current failures, for `--update-baseline`: an entry per failed rule, keeping
  * `previous`'s reasons. The entry lists the whole rule, unless `previous` listed checks of it: then it lists the

@@ -10,7 +10,7 @@ import { EXIT_CODES, isNotSelected, NOT_SELECTED_REASON, REPORT_SCHEMA_VERSION }
 import { replayCommand, withContext } from './replay.ts';
 import type {
   CheckResult,
-  Correlation, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, Summary,
+  Correlation, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, ShardPart, Summary,
   TestRecord, Throttling, UnmappedTest,
 } from './model.ts';
 
@@ -33,7 +33,7 @@ export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Why a selected rule has no check in a shard's report: its checks are in the files of the other shards. */
-export function shardSkipReason(shard: { readonly index: number; readonly count: number }): string {
+export function shardSkipReason(shard: ShardPart): string {
   return `${SHARD_SKIP_PREFIX} (--shard ${shard.index}/${shard.count}): its checks are in the files of the other shards`;
 }
 
@@ -62,10 +62,10 @@ export interface BuildOptions {
    */
   readonly replayContext?: readonly string[] | undefined;
   /**
-   * The part of the suites' files the run ran (`--shard i/n`): a selected rule none of whose checks ran is then said
-   * to have them in the other shards, not to have none.
+   * The part of the suites' files the run ran (`--shard i/n`), which the report records: a selected rule none of whose
+   * checks ran is then said to have them in the other shards, not to have none.
    */
-  readonly shard?: { readonly index: number; readonly count: number } | undefined;
+  readonly shard?: ShardPart | undefined;
   /** Rules waiting for the issue that will cover them; the spec's `notYetCovered` unless told otherwise. */
   readonly notYetCovered?: Readonly<Partial<Record<RuleId, string>>> | undefined;
   /**
@@ -152,6 +152,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
     unmapped,
     runErrors,
     ...(options.correlation && { correlation: options.correlation }),
+    ...(options.shard && { shard: { index: options.shard.index, count: options.shard.count } }),
   };
 }
 

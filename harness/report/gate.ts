@@ -21,6 +21,13 @@ function whyUnchecked(rule: RuleResult): string {
   return check && 'message' in check ? check.message : rule.status;
 }
 
+/** The gate's outcome in one line, for the console of `run` and `merge`. */
+export function gateLine(g: GateSummary): string {
+  return `require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}`
+    + `, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}`
+    + (g.checkedAnyway.length > 0 ? ` (${g.checkedAnyway.join(', ')} listed as expected skips but checked: the baseline can drop them)` : '');
+}
+
 /** The message for a selected rule the gate does not accept. */
 export function uncheckedMessage(rule: RuleResult, baselineFile: string | undefined): string {
   const where = baselineFile === undefined ? 'a baseline (--baseline)' : baselineFile;

@@ -103,7 +103,7 @@ export function mergeShards(reports: readonly Report[]): Report {
   for (const r of reports) for (const e of r.runErrors) runErrors.set(`${e.code}\u0000${e.message}`, e);
   const selection = new Set<RuleId>(reports.flatMap((r) => r.selection));
   const completion = reports.map((r) => r.completion).reduce((a, b) => (COMPLETION_ORDER.indexOf(b) > COMPLETION_ORDER.indexOf(a) ? b : a));
-  // The baseline and the gate judged one shard; the merged report is the whole run's (the gate: see gateMerged).
+  // The baseline and the gate judged one shard; the merged report is the whole run's (see judgeMerged).
   const { baseline: _baseline, gate: _gate, deferredGate: _deferredGate, deferredBaseline: _deferredBaseline, shard: _shard, ...rest } = first;
   return {
     ...rest,
@@ -160,7 +160,7 @@ export function judgeMerged(
   const deferred = shards.flatMap((r) => (r.deferredGate ? [r.deferredGate] : []));
   if (deferred.length > 0 || requireChecked) {
     const skips = new Map<RuleId, ExpectedSkip>();
-    for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, { rule: e.rule, reason: e.reason });
+    for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, e);
     const { gate: _gate, deferredGate: _deferredGate, ...ungated } = report;
     const whole = { ...ungated, rules: ungated.rules.map(({ expectedSkip: _e, ...rule }) => rule) };
     const gated = applyGate(whole, [...skips.values()], deferred.find((d) => d.baselineFile !== undefined)?.baselineFile);
@@ -178,7 +178,8 @@ export function missingShards(shards: readonly Report[]): string | undefined {
   const parts = shards.flatMap((r) => (r.shard ? [r.shard] : []));
   const count = parts[0]?.count;
   if (count === undefined) return undefined;
-  const given = new Set(parts.filter((p) => p.count === count).map((p) => p.index));
+  // Shards of different counts were refused by mergeShards.
+  const given = new Set(parts.map((p) => p.index));
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !given.has(i));
   return missing.length === 0 ? undefined : `shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} not given: the checks of ${missing.length === 1 ? 'its' : 'their'} files are missing from the merged report`;
 }

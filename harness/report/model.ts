@@ -304,10 +304,16 @@ export interface Baseline {
   readonly requireChecked?: boolean;
 }
 
+/** Shard `index` (1-based) of `count`: the part of the suites' files a run ran (`run --shard i/n`). */
+export interface ShardPart {
+  readonly index: number;
+  readonly count: number;
+}
+
 /** The certification gate a shard run asked for, for `merge` to apply (see {@link Report.deferredGate}). */
 export interface DeferredGate {
   /** The baseline's expected skips (rule and reason), which the gate accepts. */
-  readonly expectedSkips: readonly { readonly rule: RuleId; readonly reason: string }[];
+  readonly expectedSkips: readonly ExpectedSkip[];
   /** The baseline file they come from, for the gate's messages. */
   readonly baselineFile?: string;
 }
@@ -352,7 +358,7 @@ export interface Report {
    * The part of the suites' files the run ran (`run --shard i/n`), when it ran a part: `tds-conformance merge` joins
    * the shards of one run.
    */
-  readonly shard?: { readonly index: number; readonly count: number };
+  readonly shard?: ShardPart;
   /**
    * A shard run with the certification gate on does not apply it (a rule's checks may be in another shard): it
    * records it here, with the baseline's expected skips, and `tds-conformance merge` applies it to the merged report.

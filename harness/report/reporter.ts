@@ -6,13 +6,13 @@
 import type { Reporter } from 'vitest/node';
 import { areas, getRule, isRuleId, ruleIdsInTitle } from '../catalog/index.ts';
 import type { AreaId, RuleId } from '../catalog/index.ts';
-import { applyBaseline, createBaseline } from './baseline.ts';
-import { applyGate } from './gate.ts';
+import { applyBaseline, baselineLine, createBaseline } from './baseline.ts';
+import { applyGate, gateLine } from './gate.ts';
 import type { Baseline } from './baseline.ts';
 import { buildReport, checkResult, UNREACHABLE_CODES } from './build.ts';
 import { UnknownRuleError } from './errors.ts';
 import { isNotSelected } from './model.ts';
-import type { CheckStatus, Completion, Correlation, Report, ReportTarget, Resources, RunError, TestRecord } from './model.ts';
+import type { CheckStatus, Completion, Correlation, Report, ReportTarget, Resources, RunError, ShardPart, TestRecord } from './model.ts';
 import { errorCode, toTestRecord } from './record.ts';
 import type { ErrorLike, TestCaseLike, TestModuleLike } from './record.ts';
 import { Redactor } from './redact.ts';
@@ -65,7 +65,7 @@ export interface ConformanceReporterOptions {
    * The shard of the suites' files the run runs (`--shard`): recorded in the report; the gate is then recorded for
    * `merge` rather than applied (a shard holds part of the checks).
    */
-  readonly shard?: { readonly index: number; readonly count: number } | undefined;
+  readonly shard?: ShardPart | undefined;
   /** Resource counts known better than the checks' own (a live run's session registry), read when a report is built. */
   readonly resources?: (() => Partial<Resources>) | undefined;
 }
@@ -215,9 +215,8 @@ export class ConformanceReporter implements Reporter {
 
   #write(completion: Completion): Promise<Report> {
     const learn = (report: Report): Report => {
-      const shard = this.#options.shard;
       const profile = this.#options.profile?.(report);
-      return { ...report, ...(shard !== undefined && { shard: { index: shard.index, count: shard.count } }), ...(profile && { profile }) };
+      return profile ? { ...report, profile } : report;
     };
     const build = (): Report => learn(buildReport([...this.#records.values()], {
       toolVersion: this.#options.toolVersion,
@@ -325,16 +324,12 @@ export class ConformanceReporter implements Reporter {
     if (report.baseline !== undefined) {
       const b = report.baseline;
       for (const message of b.messages) this.#print(this.#paint('fail', `✗     ${message}`));
-      this.#print(`baseline ${b.file}: ${b.knownFailures.length} known failure${b.knownFailures.length === 1 ? '' : 's'}, `
-        + `${b.unexpectedPasses.length} unexpected pass${b.unexpectedPasses.length === 1 ? '' : 'es'}, ${b.notJudged.length} not judged`
-        + (b.knownFlaky ? `, ${b.knownFlaky.filter((k) => k.failed).length} of ${b.knownFlaky.length} known-flaky failed` : ''));
+      this.#print(baselineLine(b));
     }
     if (report.gate !== undefined) {
       const g = report.gate;
       for (const message of g.messages) this.#print(this.#paint('fail', `✗     ${message}`));
-      this.#print(`require-checked: ${g.unchecked.length === 0 ? 'every selected rule checked' : `${g.unchecked.length} selected rule${g.unchecked.length === 1 ? '' : 's'} not checked`}`
-        + `, ${g.expectedSkips.length} expected skip${g.expectedSkips.length === 1 ? '' : 's'}`
-        + (g.checkedAnyway.length > 0 ? ` (${g.checkedAnyway.join(', ')} listed as expected skips but checked: the baseline can drop them)` : ''));
+      this.#print(gateLine(g));
     }
     if (report.deferredGate !== undefined) {
       this.#print(`require-checked: left to "tds-conformance merge", which applies it to this run's shards together (shard ${report.shard?.index ?? '?'}/${report.shard?.count ?? '?'} ran part of the suites' files)`);

@@ -6,7 +6,7 @@ import type { Budget } from '../checks/budget.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import type { RuleId } from '../catalog/index.ts';
 import type { Baseline } from '../report/baseline.ts';
-import type { Report } from '../report/model.ts';
+import type { Report, ShardPart } from '../report/model.ts';
 import type { ReplayTarget } from '../report/replay.ts';
 import type { CloseSummary, SessionCounts } from '../registry/registry.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
@@ -81,10 +81,7 @@ export interface RunOptions {
 }
 
 /** Shard `index` (1-based) of `count`. */
-export interface Shard {
-  readonly index: number;
-  readonly count: number;
-}
+export type Shard = ShardPart;
 
 /** Generated cases per property against a live target, unless `--runs` says otherwise: a careful guest. */
 export const LIVE_DEFAULT_RUNS = 5;

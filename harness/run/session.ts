@@ -181,6 +181,7 @@ export class ConformanceSession {
   async start(options: RunOptions): Promise<ActiveRun> {
     const suite = options.suite ?? 'service';
     const seed = options.seed ?? DEFAULT_SEED;
+    const shard = options.shard ?? this.#defaults.shard;
     const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
     const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile, options.fileProfiles);
     const redactor = redactorFor(spec, seed, accounts);
@@ -225,7 +226,7 @@ export class ConformanceSession {
       ...(guard && { resources: () => guard.resources() }),
       correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
       ...(options.requireChecked && { requireChecked: true }),
-      ...((options.shard ?? this.#defaults.shard) && { shard: options.shard ?? this.#defaults.shard }),
+      ...(shard && { shard }),
       // A live run learns the target's profile (harness/profile): the facts its workers saw, and its verdicts.
       ...(guard && {
         profile: (report: Report) => learnProfile(guard.registry.facts(), {
@@ -277,7 +278,6 @@ export class ConformanceSession {
         const found = files.length ? await this.#vitest.getRelevantTestSpecifications(files) : [];
         // The run's shard of the files it needs (the same partition as Vitest's --shard), then its order (the
         // session's sequencer reads the seed when Vitest sorts them).
-        const shard = options.shard ?? this.#defaults.shard;
         const mine = shard ? shardOf(found, shard, this.#vitest.config.root, (s) => s.moduleId) : found;
         const specs = pattern ? mine.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : mine;
         mark('run-start');
