@@ -24,7 +24,7 @@ certification gate (--require-checked) of sharded runs are applied to the merged
 Options:
   --out <dir>          where to write (default: reports/merged)
   --baseline <file>    judge each subject's merged report by this baseline (known failures, known-flaky rules,
-                       expected skips), in place of the one its shards were run with (run --baseline)
+                       expected skips, requireChecked), in place of the one its shards were run with (run --baseline)
   --update-baseline    write the merged run's failures to the --baseline file, as run --update-baseline does for
                        one run (a shard cannot: it knows only its part); the shards of one subject only
   --require-checked    the certification gate on each subject's merged report: a selected rule that ends skipped,

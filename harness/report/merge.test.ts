@@ -69,6 +69,25 @@ describe('the certification gate of a sharded run', () => {
     expect(accepted.report.gate?.expectedSkips).toEqual([{ rule: 'REST-05', status: 'skipped', reason: 'the test account cannot' }]);
   });
 
+  it('with merge --baseline, takes that baseline\'s requireChecked and expected skips, as one run with it would', () => {
+    const plain = (r: Report): Report => {
+      const { deferredGate: _d, ...rest } = r;
+      return rest;
+    };
+    const a = plain(shard(1, ['REST-03']));
+    const b = plain(shard(2, ['REST-04']));
+    const merged = mergeShards([a, b]);
+    const given = { file: 'merge-baseline.json', baseline: { knownFailures: [], requireChecked: true, expectedSkips: [{ rule: 'REST-05' as const, reason: 'not on CERT' }] } };
+    const { report, messages } = judgeMerged(merged, [a, b], false, given);
+    expect(messages).toEqual([]);
+    expect(report.exitCode).toBe(0);
+    expect(report.gate?.expectedSkips).toEqual([{ rule: 'REST-05', status: 'skipped', reason: 'not on CERT' }]);
+    // The same file without the expected skip: the gate is on by its requireChecked, and fails on REST-05.
+    const strict = judgeMerged(merged, [a, b], false, { ...given, baseline: { knownFailures: [], requireChecked: true } });
+    expect(strict.report.exitCode).toBe(1);
+    expect(strict.messages[0]).toContain('merge-baseline.json');
+  });
+
   it('is off when no shard asked for it, unless the merge does (merge --require-checked); a shard\'s own gate summary is not carried over', () => {
     const plain = (r: Report): Report => {
       const { deferredGate: _d, ...rest } = r;

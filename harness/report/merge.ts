@@ -138,8 +138,8 @@ export function combinedExitCode(reports: readonly Report[]): 0 | 1 | 3 {
  * with the certification gate on (`--require-checked`, or the baseline's `requireChecked`) left the gate to the merge
  * (`deferredGate`), as a shard cannot tell a rule left unchecked from one checked in another shard: applied here, with
  * the shards' expected skips, when any shard asked for it or `requireChecked` (`merge --require-checked`) does.
- * `given` (`merge --baseline`) takes the place of the shards' baseline. The report is returned as it is when none of
- * these applies.
+ * `given` (`merge --baseline`) takes the place of the shards' baseline, for the gate too (its `requireChecked` turns
+ * it on, its expected skips are accepted). The report is returned as it is when none of these applies.
  */
 export function judgeMerged(
   merged: Report,
@@ -158,12 +158,15 @@ export function judgeMerged(
     messages.push(...judged.messages);
   }
   const deferred = shards.flatMap((r) => (r.deferredGate ? [r.deferredGate] : []));
-  if (deferred.length > 0 || requireChecked) {
+  // As in one run: the gate is on by the flag or by the baseline the report is judged by, whose expected skips it
+  // accepts (the shards' own, which their deferred gates repeat, unless `merge --baseline` gave another).
+  if (deferred.length > 0 || requireChecked || baseline?.baseline.requireChecked === true) {
     const skips = new Map<RuleId, ExpectedSkip>();
-    for (const d of deferred) for (const e of d.expectedSkips) if (!skips.has(e.rule)) skips.set(e.rule, e);
+    const lists = baseline ? [baseline.baseline.expectedSkips ?? []] : deferred.map((d) => d.expectedSkips);
+    for (const list of lists) for (const e of list) if (!skips.has(e.rule)) skips.set(e.rule, e);
     const { gate: _gate, deferredGate: _deferredGate, ...ungated } = report;
     const whole = { ...ungated, rules: ungated.rules.map(({ expectedSkip: _e, ...rule }) => rule) };
-    const gated = applyGate(whole, [...skips.values()], deferred.find((d) => d.baselineFile !== undefined)?.baselineFile);
+    const gated = applyGate(whole, [...skips.values()], baseline?.file ?? deferred.find((d) => d.baselineFile !== undefined)?.baselineFile);
     report = gated.report;
     messages.push(...gated.messages);
   }
