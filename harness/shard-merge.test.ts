@@ -56,7 +56,7 @@ describe('run --shard and merge', () => {
     expect(verdicts(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report)).toEqual(verdicts(whole));
   }, 120_000);
 
-  it('--require-checked: each shard leaves the gate to the merge, which gives the gate of the run unsharded', async () => {
+  it('REST-02, REST-03, ERR-01, SOAP-02 with --require-checked: each shard leaves the gate to the merge, which gives the gate of the run unsharded', async () => {
     // Without the defect, a few rules at --runs 3: the gate finds what one run leaves unchecked (SOAP-02's clauses
     // these rules' files do not reach), and the merge must find the same, no more (a rule of the other shard) and no less.
     const GATED: RunOptions = { ...RUN, defects: [], requireChecked: true };
@@ -86,7 +86,7 @@ describe('run --shard and merge', () => {
     expect(half.gate!.unchecked.length).toBeGreaterThan(whole.gate!.unchecked.length);
   }, 120_000);
 
-  it('--baseline: the merge judges the merged rules by the shards\' baseline, as the run unsharded', async () => {
+  it('REST-03 a known failure (--baseline): the merge judges the merged rules by the shards\' baseline, as the run unsharded', async () => {
     const file = join(dir, 'baseline.json');
     writeFileSync(file, JSON.stringify({ knownFailures: [{ rule: 'REST-03', reason: 'token_type "Bearer" (a ticket)' }] }));
     const baseline = await readBaselineFile(file);
@@ -105,7 +105,7 @@ describe('run --shard and merge', () => {
     expect(verdicts(merged)).toEqual(verdicts(whole));
   }, 120_000);
 
-  it('merge --baseline judges the merged shards by a baseline, and --update-baseline writes it from the whole run, not a shard', async () => {
+  it('REST-03 a known failure: merge --baseline judges the merged shards by a baseline, and --update-baseline writes it from the whole run, not a shard', async () => {
     // The shards of the first test, run without a baseline: REST-03 fails in one of them.
     const plain = [1, 2].map((i) => join(dir, `shard-${i}`, 'report.json'));
     const file = join(dir, 'from-merge.json');
