@@ -65,7 +65,37 @@ export const latitudes: readonly Latitude[] = [
     text: 'A client may request its next token shortly before its token expires: within the last tenth of the token\'s lifetime or its last 300 s, whichever is longer.',
     basis: '"Reuse the same token until it expires": the client learns the lifetime from `expires_in`, counted from when it received the answer, not from the service\'s clock; the document does not say how close to the end a client must wait.',
   },
+  {
+    id: 'token-per-environment',
+    side: 'client',
+    text: 'A client configured for several environments may obtain a token from each of them, ahead of its calls: a token held for one environment is no reason not to request one from the other.',
+    basis: '"A token must be requested from the environment it is used in"; "Reuse the same token until it expires" speaks of the token a call uses, which is the environment\'s own.',
+  },
+  {
+    id: 'refused-call-reported',
+    side: 'client',
+    text: 'When a call is refused for its token, a client may report that call\'s refusal to its caller and use a new token from the next call on, or obtain one at once and send the call again.',
+    basis: '"When the token expires, request a new one (token refresh is by obtaining a new token)": whether the refused call is sent again is not said.',
+  },
   // SOAP
+  {
+    id: 'session-close-timing',
+    side: 'client',
+    text: 'A client may keep a session open after its caller is done with it or after a call in it failed (a pool of its own), and close it later: at the end of its work, or at its shutdown at the latest.',
+    basis: '"A server-side session is allocated and must be closed": when is not said. The session stays usable after a refused business call.',
+  },
+  {
+    id: 'conversation-per-workflow',
+    side: 'client',
+    text: 'A session may serve several traveler workflows one after the other (a client\'s pool): each workflow keeps its own ConversationId, so one session\'s requests may carry several. Traffic does not show where a workflow starts and ends.',
+    basis: '"eb:ConversationId: Optional caller-created identifier carried through one traveler workflow": a workflow, not a session.',
+  },
+  {
+    id: 'pool-full-retries',
+    side: 'client',
+    text: 'A client may retry a SessionCreateRQ refused for a full pool as often as it likes, as long as it pauses before each retry (100 ms or more): only retries sent at once, more than one in a row, make a storm.',
+    basis: 'The document warns that unclosed sessions exhaust the pool and says nothing of retries; SESS-08 (a SHOULD of the catalog) asks for no retry storm.',
+  },
   {
     id: 'soap-prefixes',
     text: 'Namespace prefixes of the SOAP envelope, the ebXML header and the security header are free (`soap-env`, `SOAP-ENV`, `S`…); only the namespaces count.',

@@ -61,9 +61,19 @@ describe('bearerRefusal (API calls refused for their Authorization header)', () 
     });
   });
 
-  it('is nothing when an API call was accepted, or the refused calls carried a well-formed header', () => {
+  it('is nothing when an API call was accepted, or the refused calls carried a well-formed header with an issued token', () => {
     expect(bearerRefusal([api('BearerT1', 'api-refused-token'), api('Bearer T1', 'api-ok')])).toBeUndefined();
-    expect(bearerRefusal([api('Bearer T1', 'api-refused-token')])).toBeUndefined();
+    expect(bearerRefusal([event({ tokenIssued: 'T1' }), { ...api('Bearer T1', 'api-refused-token'), tokenUsed: 'T1' }])).toBeUndefined();
+  });
+
+  it('names API-03 when every API call was refused and one carried a token the service never issued (altered by the client)', () => {
+    const altered = { ...api('Bearer t1', 'api-refused-token'), tokenUsed: 't1' };
+    expect(bearerRefusal([event({ tokenIssued: 'T1' }), altered])).toEqual({
+      after: ['API-03'],
+      reason: 'the service refused the client\'s 1 API call(s) whose bearer token is not one it issued and accepted none, so the client\'s use of its token could not be seen (see API-03)',
+    });
+    // The tokens issued are read from the history when given (a token of an earlier window).
+    expect(bearerRefusal([{ ...api('Bearer T1', 'api-refused-token'), tokenUsed: 'T1' }], [event({ tokenIssued: 'T1' })])).toBeUndefined();
   });
 });
 

@@ -22,7 +22,17 @@ export interface ClientContext extends CheckContext {
    * Configures the client with the simulator's environments and accounts (the main ones unless given). `omitDomains`
    * leaves the domains out, so the client must use its defaults.
    */
-  configure(options?: { accounts?: Partial<Record<Environment, Account>>; omitDomains?: boolean; sessionPoolSize?: number; environments?: readonly Environment[] }): Promise<void>;
+  configure(options?: {
+    accounts?: Partial<Record<Environment, Account>>;
+    omitDomains?: boolean;
+    sessionPoolSize?: number;
+    environments?: readonly Environment[];
+    /**
+     * The client waits its back-offs for real (no `clock: "virtual"` in `configure`): for the one check that judges
+     * how long a client pauses (SESS-08.no-retry-storm), on the simulator's clock, which runs with real time.
+     */
+    realClock?: boolean;
+  }): Promise<void>;
   /** The simulator's events since the check started (or since `mark()`). */
   events(): Promise<readonly SimEvent[]>;
   /** Every event of the check, whatever the window. */
@@ -111,17 +121,29 @@ const WELL_FORMED_BEARER = /^Bearer [^\s]+$/;
 
 /**
  * When the client held a token but the service accepted none of its API calls, refusing them for an Authorization
- * header that is not `Bearer <token>` (API-03 judges the header): the rule and why. `undefined` when an API call was
- * accepted, or none was refused for its header.
+ * header that is not `Bearer <token>`, or for a bearer token the service never issued (`history`: the events that show
+ * every token issued; API-03 judges both): the rule and why. `undefined` when an API call was accepted, or none was
+ * refused for its header.
  */
-export function bearerRefusal(events: readonly SimEvent[]): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
+export function bearerRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
   const calls = events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));
   if (calls.some((e) => e.outcome === 'api-ok')) return undefined;
-  const malformed = calls.filter((e) => e.outcome === 'api-refused-token' && !WELL_FORMED_BEARER.test(e.headers.authorization ?? ''));
-  if (malformed.length === 0) return undefined;
+  const refused = calls.filter((e) => e.outcome === 'api-refused-token');
+  const malformed = refused.filter((e) => !WELL_FORMED_BEARER.test(e.headers.authorization ?? ''));
+  if (malformed.length > 0) {
+    return {
+      after: ['API-03'],
+      reason: `the service refused the client's ${malformed.length} API call(s) whose Authorization header is not "Bearer <token>" and accepted none, so the client's use of its token could not be seen (see API-03)`,
+    };
+  }
+  // A well-formed header carrying a token the service never issued (the client altered it): API-03's "the token as
+  // issued". The refusals that follow say nothing of how the client reuses or renews the tokens it was given.
+  const issued = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+  const unissued = refused.filter((e) => e.tokenUsed !== undefined && !issued.has(e.tokenUsed));
+  if (unissued.length === 0) return undefined;
   return {
     after: ['API-03'],
-    reason: `the service refused the client's ${malformed.length} API call(s) whose Authorization header is not "Bearer <token>" and accepted none, so the client's use of its token could not be seen (see API-03)`,
+    reason: `the service refused the client's ${unissued.length} API call(s) whose bearer token is not one it issued and accepted none, so the client's use of its token could not be seen (see API-03)`,
   };
 }
 
@@ -193,7 +215,7 @@ export function explainFailure(err: unknown, events: readonly SimEvent[], needs:
   if (err instanceof PrerequisiteFailed || err instanceof DriverFailure) return err;
   if (needs === 'token') {
     // Only an op that failed is explained by a refused call; a check's own finding stands.
-    const refusals = [tokenRefusal(events), bearerRefusal(events), err instanceof ClientError ? callRefusal(events, history) : undefined];
+    const refusals = [tokenRefusal(events), bearerRefusal(events, history), err instanceof ClientError ? callRefusal(events, history) : undefined];
     for (const refusal of refusals) {
       if (refusal && !refusal.after.some((id) => own.includes(id))) return new PrerequisiteFailed(refusal.reason, refusal.after);
     }
@@ -264,8 +286,9 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
           environments[env] = { restBaseUrl: urls.restBaseUrl, soapUrl: urls.soapUrl, credentials };
         }
         try {
-          // The service is the simulator: the client may skip its back-offs' waits (nothing here is timed).
-          await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4, clock: 'virtual' });
+          // The service is the simulator: the client may skip its back-offs' waits (nothing is timed but where a check
+          // asks for real waits).
+          await started.configure({ environments, sessionPoolSize: options.sessionPoolSize ?? target.sessionPoolSize ?? 4, ...(!options.realClock && { clock: 'virtual' as const }) });
         } catch (err) {
           // `configure` is every driver's first op: answering it `unsupported` is a broken driver (an error). Any other
           // error answer is the client refusing a valid configuration: judged by the credential checks.

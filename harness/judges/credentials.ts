@@ -20,9 +20,14 @@ export type Cred02Reading =
 export function readCred02(header: string | undefined, password?: string): Cred02Reading {
   const match = BASIC.exec(header ?? '');
   if (!match) {
+    // The Client ID of credentials sent with the scheme in another case or spacing is still read: CRED-01 judges it
+    // (one deviation, one rule).
+    const loose = /^basic\s+(\S+)\s*$/i.exec(header ?? '');
+    const layers = loose ? decodeCredentials(loose[1]!) : undefined;
     return {
       ok: false,
       problem: problem('CRED-02.basic-scheme', 'the token request does not carry "Authorization: Basic <ENCODED_CREDENTIALS>"', 'Basic <ENCODED_CREDENTIALS>', header === undefined ? '(no header)' : header.replace(/\s.*$/, ' …')),
+      ...(layers?.ok && { clientId: layers.clientId }),
     };
   }
   const layers = decodeCredentials(match[1]!);

@@ -42,6 +42,12 @@ describe('CRED-02 judge (the client suite and observe)', () => {
     expect(readCred02(single)).not.toHaveProperty('clientId');
   });
 
+  it('still reads the Client ID of credentials sent with the scheme in another case or spacing, so that CRED-01 is judged on them', () => {
+    const encoded = basicAuthorization({ userid: 'u', group: 'g', domain: 'AA', password: 'secret' }).slice('Basic '.length);
+    expect(readCred02(`basic ${encoded}`)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.basic-scheme' }, clientId: 'V1:u:g:AA' });
+    expect(readCred02(`Basic  ${encoded}`)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.basic-scheme' }, clientId: 'V1:u:g:AA' });
+  });
+
   it('still reads the Client ID when only the secret half is broken, so that CRED-01 is judged even when CRED-02 fails', () => {
     const secretNotBase64 = `Basic ${encodeBase64Utf8(`${encodeBase64Utf8('V1:u:g:AA')}:not base64!`)}`;
     expect(readCred02(secretNotBase64)).toMatchObject({ ok: false, problem: { clause: 'CRED-02.inner-layer' }, clientId: 'V1:u:g:AA' });

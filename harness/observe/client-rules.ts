@@ -494,6 +494,14 @@ function expectedPcc(t: Traffic, m: SoapMessage): string | undefined {
   return (TOKEN_CREATING.has(m.action ?? '') ? m.account : t.accountOfToken(m.tokenUsed, m.x.env))?.pcc;
 }
 
+/**
+ * SOAP-05.conversation-id of a session whose requests carry `ids` ConversationIds (more than one), the session opened
+ * at `at`: unchecked, not failed (latitude conversation-per-workflow). The batch judge and the running judge say it alike.
+ */
+export function conversationsUnchecked(at: string, ids: number): ClauseVerdict {
+  return notSeen('SOAP-05.conversation-id', `the session opened at ${at} carries ${ids} ConversationIds: traffic does not show whether one workflow changed its ID or the session served several workflows one after the other (latitude conversation-per-workflow); a driven run (run --suite client) checks this clause`);
+}
+
 function soap05(t: Traffic): ClauseVerdict[] {
   const sent = t.soap.filter((m) => m.request);
   let cpaid: ClauseVerdict;
@@ -512,19 +520,28 @@ function soap05(t: Traffic): ClauseVerdict[] {
       ?? (judged.length > 0 ? held('SOAP-05.cpaid', `${plural(judged.length, 'SOAP request')} with the account's PCC`)
       : notSeen('SOAP-05.cpaid', t.accountsKnown ? 'the SOAP requests carry credentials or tokens of no account the harness knows' : `the caller's PCC is not known: ${ACCOUNT_HINT}`));
   }
+  // "One workflow keeps one ConversationId": traffic does not show where a traveler workflow starts and ends, and a
+  // session may serve several, one after the other (latitude conversation-per-workflow). A session whose requests
+  // all carry one ConversationId shows every workflow in it kept its own; one that carries several is no evidence
+  // either way (a workflow that changed its ID, or the next workflow): the clause is left unchecked, never failed.
+  // A driven client is asked for its workflows, and its check decides (suites/client/soap.test.ts).
   const sessions = t.soap.filter((m) => m.action === 'SessionCreateRQ' && m.tokenIssued);
-  let conversation: ClauseVerdict | undefined;
   let judgedSessions = 0;
+  let several: { readonly at: string; readonly ids: number } | undefined;
   for (const create of sessions) {
     const inSession = t.soapByToken.get(create.tokenIssued!) ?? [];
     if (inSession.length === 0) continue;
     judgedSessions++;
-    const p = soap05ConversationProblem([create, ...inSession].map((m) => m.request!));
-    if (p && !conversation) conversation = brokenBy(p, [create.x, ...inSession.map((m) => m.x)]);
+    const requests = [create, ...inSession].map((m) => m.request!);
+    if (several === undefined && soap05ConversationProblem(requests)) {
+      several = { at: `#${create.x.seq}`, ids: new Set(requests.map((r) => r.messageHeader?.conversationId)).size };
+    }
   }
-  conversation ??= judgedSessions > 0
-    ? held('SOAP-05.conversation-id', `${plural(judgedSessions, 'session')}, each with one ConversationId`)
-    : notSeen('SOAP-05.conversation-id', 'no session with a call in it seen: let the application open a session and call an API in it');
+  const conversation = several
+    ? conversationsUnchecked(several.at, several.ids)
+    : judgedSessions > 0
+      ? held('SOAP-05.conversation-id', `${plural(judgedSessions, 'session')}, each with one ConversationId`)
+      : notSeen('SOAP-05.conversation-id', 'no session with a call in it seen: let the application open a session and call an API in it');
   return [cpaid, conversation];
 }
 

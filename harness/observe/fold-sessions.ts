@@ -11,7 +11,7 @@ import {
 import type { Environment } from '../catalog/index.ts';
 import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { IssuedToken, SoapMessage } from './exchange-facts.ts';
-import { isClose } from './client-rules.ts';
+import { conversationsUnchecked, isClose } from './client-rules.ts';
 import type { TokenRecord } from './token-book.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
 
@@ -197,9 +197,8 @@ export class SessionFold {
   #conversationOf(r: TokenRecord, found: (order: number, verdict: ClauseVerdict) => void): void {
     const s = r.session!;
     if (s.inSession === 0) return;
-    const create = s.create;
-    const p = soap05ConversationIdsProblem(s.conversations);
-    if (p) found(r.order, this.#fail(p, [create, ...s.firstCalls]));
+    // Several ConversationIds in one session are no evidence (latitude conversation-per-workflow): see client-rules.ts.
+    if (soap05ConversationIdsProblem(s.conversations)) found(r.order, conversationsUnchecked(`#${s.create.seq}`, new Set(s.conversations).size));
   }
 
   /** SESS-05, SESS-06, SESS-08, and SOAP-05.conversation-id, over the sessions forgotten and `kept`. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { clientProperty, op } from '../../harness/checks/client.ts';
-import { failOn } from '../../harness/checks/index.ts';
+import { bearerRefusal, clientProperty, op } from '../../harness/checks/client.ts';
+import { failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { env02Problems } from '../../harness/judges/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
 import { restEndpoints, type Environment } from '../../harness/catalog/index.ts';
@@ -30,12 +30,17 @@ clientProperty(
       }
     }
     const events = await ctx.events();
-    const from = issuingEnvironment(events);
+    const from = issuingEnvironment(await ctx.history());
+    let judged = 0;
     for (const e of events) {
       if (!e.tokenUsed) continue;
+      if (from.has(e.tokenUsed)) judged++;
       // The judge observe uses too (harness/judges).
       failOn(env02Problems({ calledEnv: e.env, tokenEnv: from.get(e.tokenUsed), what: `${e.method} ${e.path}${e.action ? ` ${e.action}` : ''}` })[0]);
     }
+    // Tokens the service never issued (a client that alters its token: API-03) show nothing of where a token came from.
+    const refusal = judged === 0 ? bearerRefusal(events, await ctx.history()) : undefined;
+    if (refusal) throw new PrerequisiteFailed(refusal.reason, refusal.after);
     if (failure !== undefined) throw failure;
   },
   {

@@ -39,6 +39,7 @@ export function createClient(options: ReferenceClientOptions = {}): ClientAdapte
         const clock = options.clock ?? (request.clock === 'virtual' ? virtualClock() : undefined);
         client = new TdsClient({ ...options, ...(clock && { clock }), environments: request.environments, sessionPoolSize: request.sessionPoolSize });
       }
+      await client.obtainTokensAhead();
     },
     async restCall(request) {
       return current().rest(request.environment, request.method, request.path, request.body);

@@ -36,7 +36,22 @@ export interface TdsClientOptions {
   readonly partyId?: string;
   /** Deliberate deviations, for the harness's mutant clients only (`fixtures/mutants/`). */
   readonly faults?: readonly ClientFault[];
+  /**
+   * Choices the interface document leaves a client, other than this client's own (harness/catalog/latitudes.ts,
+   * `side: 'client'`), for the harness's conforming client variants (`fixtures/client-latitudes/`).
+   */
+  readonly latitudes?: readonly ClientLatitude[];
 }
+
+/**
+ * The client latitudes the reference client can take (harness/catalog/latitudes.ts):
+ * - `token-per-environment`: a token from every configured environment as soon as it is configured;
+ * - `refused-call-reported`: a REST call refused for its token is reported as answered (401), the next call gets a new token;
+ * - `session-close-timing`: a session the caller closes, or in which a call failed, is kept open in a pool of the
+ *   client's own, given to the next opening of a session, and closed at shutdown;
+ * - `pool-full-retries`: a SessionCreateRQ refused for a full pool is retried three times, after 1, 2 and 4 back-offs.
+ */
+export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries';
 
 /** How the client reads the time and waits. */
 export interface ClientClock {
@@ -89,7 +104,8 @@ const AUTH_FAULTS: ReadonlySet<string> = new Set([
 ]);
 
 interface Session {
-  readonly handle: string;
+  /** Changes when a session kept in the client's pool is given out again (latitude `session-close-timing`). */
+  handle: string;
   readonly env: Environment;
   /** One ConversationId for the whole workflow, also when a refused session is replaced (SOAP-05). */
   readonly conversationId: string;
@@ -140,6 +156,9 @@ export class TdsClient {
   readonly #restTokens: TokenCache;
   readonly #soapTokens: TokenCache;
   readonly #sessions = new Map<string, Session>();
+  /** Sessions closed by the caller but kept open, for the next opening (latitude `session-close-timing`). */
+  readonly #pooled: Session[] = [];
+  readonly #latitudes: ReadonlySet<ClientLatitude>;
   readonly #slots = new Map<Environment, number>();
   #closing: Promise<CloseSummary> | undefined;
 
@@ -159,6 +178,7 @@ export class TdsClient {
     this.#sleep = (ms) => clock.sleep(ms);
     this.#partyId = options.partyId ?? 'tds-reference-client';
     this.#faults = new Set(options.faults ?? []);
+    this.#latitudes = new Set(options.latitudes ?? []);
     const policy: TokenCachePolicy = {
       reuse: !this.#faults.has('api04-token-per-call'),
       singleFlight: !this.#faults.has('api05-no-single-flight'),
@@ -183,6 +203,7 @@ export class TdsClient {
     if (first.status !== 401) return first;
     // "When the token expires, request a new one": the refused token is dropped and never sent again.
     this.#restTokens.refuse(token);
+    if (this.#latitudes.has('refused-call-reported')) return first;
     const renewed = await this.#restTokens.get(source);
     return this.#callApi(target, renewed, method, path, body);
   }
@@ -271,6 +292,15 @@ export class TdsClient {
     return basicAuthorization({ ...parts, password: c.password });
   }
 
+  /**
+   * A REST token from every configured environment now (latitude `token-per-environment`; otherwise a no-op). Best
+   * effort: a refused token request is reported by the first call that needs the token.
+   */
+  async obtainTokensAhead(): Promise<void> {
+    if (!this.#latitudes.has('token-per-environment')) return;
+    for (const env of Object.keys(this.#environments) as Environment[]) await this.#restTokens.get(this.#tokenSource(env)).catch(() => undefined);
+  }
+
   // ---- SOAP, sessionless ------------------------------------------------------------------------------------------
 
   /**
@@ -308,6 +338,13 @@ export class TdsClient {
   async openSession(env: Environment): Promise<string> {
     this.#assertOpen();
     this.#environment(env);
+    const pooled = this.#pooled.findIndex((s) => s.env === env && !s.closed && s.token !== undefined);
+    if (pooled !== -1) {
+      const [kept] = this.#pooled.splice(pooled, 1);
+      kept!.handle = `session-${randomUUID()}`;
+      this.#sessions.set(kept!.handle, kept!);
+      return kept!.handle;
+    }
     const session: Session = {
       handle: `session-${randomUUID()}`, env, conversationId: newId(this.#partyId), token: undefined, holdsSlot: false, closed: false, keepAlive: undefined,
       tail: Promise.resolve(),
@@ -347,7 +384,7 @@ export class TdsClient {
         if (isRefusedToken(answer)) this.#forget(session);
       }
       const fault = answer.fault;
-      if (fault && fault.faultcodeLocal !== INVALID_SECURITY_TOKEN && !this.#faults.has('sess06-never-closes')) {
+      if (fault && fault.faultcodeLocal !== INVALID_SECURITY_TOKEN && !this.#faults.has('sess06-never-closes') && !this.#latitudes.has('session-close-timing')) {
         // SESS-06: a call inside the session failed, so the session is closed.
         await this.#closeNow(session).catch(() => undefined);
       }
@@ -358,6 +395,11 @@ export class TdsClient {
   /** Closes a session (SessionCloseRQ, SESS-05). A session already closed or refused is just forgotten. */
   async closeSession(handle: string): Promise<void> {
     const session = this.#session(handle);
+    if (this.#latitudes.has('session-close-timing') && !session.closed && session.token !== undefined) {
+      this.#sessions.delete(handle);
+      this.#pooled.push(session);
+      return;
+    }
     try {
       await this.#inSession(session, () => this.#closeNow(session));
     } finally {
@@ -372,7 +414,7 @@ export class TdsClient {
   }
 
   async #shutdown(): Promise<CloseSummary> {
-    const sessions = [...this.#sessions.values()];
+    const sessions = [...this.#sessions.values(), ...this.#pooled.splice(0)];
     for (const s of sessions) this.#clearKeepAlive(s);
     const results = await Promise.allSettled(sessions.map((s) => this.#inSession(s, () => this.#closeNow(s))));
     this.#sessions.clear();
@@ -387,7 +429,7 @@ export class TdsClient {
   async #acquire(session: Session): Promise<void> {
     this.#takeSlot(session);
     try {
-      const attempts = this.#faults.has('sess08-ta-limit-storm') ? FAULT_BOUNDS.taLimitAttempts : 2;
+      const attempts = this.#faults.has('sess08-ta-limit-storm') ? FAULT_BOUNDS.taLimitAttempts : this.#latitudes.has('pool-full-retries') ? 4 : 2;
       for (let attempt = 1; ; attempt++) {
         const answer = await this.#exchange({
           env: session.env, action: 'SessionCreateRQ', security: this.#usernameToken(session.env),
@@ -395,7 +437,7 @@ export class TdsClient {
         });
         if (answer.fault?.faultcodeLocal === REACHED_TA_LIMIT && attempt < attempts) {
           // SESS-08: a full pool is not a reason for a retry storm.
-          if (!this.#faults.has('sess08-ta-limit-storm')) await this.#sleep(this.#poolFullBackoffMs);
+          if (!this.#faults.has('sess08-ta-limit-storm')) await this.#sleep(this.#poolFullBackoffMs * (this.#latitudes.has('pool-full-retries') ? 2 ** (attempt - 1) : 1));
           continue;
         }
         session.token = tokenOf(answer, 'SessionCreateRQ');

@@ -62,7 +62,7 @@ export const rules: readonly Rule[] = [
       { id: "API-04.reuse", text: "While its token is valid the client requests no new one, however many calls it makes." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
-    latitudes: ["renew-ahead"],
+    latitudes: ["renew-ahead", "token-per-environment"],
   },
   {
     id: "API-05",
@@ -76,6 +76,6 @@ export const rules: readonly Rule[] = [
       { id: "API-05.single-flight", text: "Concurrent first calls of a client without a token cause one token request." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
-    latitudes: [],
+    latitudes: ["token-per-environment"],
   },
 ];

@@ -78,7 +78,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-05.body", text: "Its body is a `SessionCloseRQ` element with POS/Source `PseudoCityCode`, `TimeStamp` and `Version`." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
-    latitudes: [],
+    latitudes: ["session-close-timing"],
   },
   {
     id: "SESS-06",
@@ -94,7 +94,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-06.after-failure", text: "The client closes a session when a call inside it failed." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
-    latitudes: [],
+    latitudes: ["session-close-timing"],
   },
   {
     id: "SESS-07",
@@ -123,6 +123,6 @@ export const rules: readonly Rule[] = [
       { id: "SESS-08.no-retry-storm", text: "The client answers a pool-full refusal without a retry storm." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
-    latitudes: [],
+    latitudes: ["pool-full-retries"],
   },
 ];

@@ -65,7 +65,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-04.action-code", text: "`eb:Action` carries the called API's action code." },
     ],
     dependsOn: ["SOAP-03"],
-    latitudes: [],
+    latitudes: ["session-close-timing"],
   },
   {
     id: "SOAP-05",
@@ -80,6 +80,6 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-05.conversation-id", text: "One workflow keeps one `eb:ConversationId`." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
-    latitudes: [],
+    latitudes: ["conversation-per-workflow"],
   },
 ];

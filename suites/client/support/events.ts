@@ -29,11 +29,13 @@ const restIssued = (events: readonly SimEvent[]) => events.filter((e) => e.proto
 
 /**
  * A driven client's token request with the newest REST token it held when it sent it (API-04's facts): the calls are
- * sequential, so the events before the request are what the client had seen; times are the simulator's clock.
+ * sequential, so the events before the request are what the client had seen; times are the simulator's clock. The
+ * token held is the one of the request's environment: a token for CERT is no reason not to ask PROD for one (a client
+ * may log in to each environment it is configured for, ahead of its calls, as `observe` keys a client by environment).
  */
 export function reuseRequest(events: readonly SimEvent[], request: SimEvent, lifetimeSeconds: number): ReuseRequest {
   const before = events.filter((e) => e.seq < request.seq);
-  const from = restIssued(before).at(-1);
+  const from = restIssued(before).filter((e) => e.env === request.env).at(-1);
   const token = from?.tokenIssued;
   const uses = before.filter((e) => e.tokenUsed !== undefined && e.tokenUsed === token);
   const refused = uses.find((e) => e.outcome === 'api-refused-token');
