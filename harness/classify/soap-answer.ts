@@ -48,10 +48,22 @@ export function classifySoap(
   if (marker?.kind === 'poolFull') return { kind: 'pool-full', code, faultstring };
   if (marker?.kind === 'busy') return { kind: 'busy', code, faultstring };
   // No code of a list: a fault saying it does not know the action is read as such (it is never a refusal anyway).
-  if (/action/i.test(code) || /\b(unknown|unsupported|not supported|invalid|no such)\b.{0,40}\baction\b|\baction\b.{0,40}\b(unknown|not supported|not found|invalid)\b/i.test(faultstring)) {
+  if (codeNamesAction(code) || /\b(unknown|unsupported|not supported|invalid|no such)\b.{0,40}\baction\b|\baction\b.{0,40}\b(unknown|not supported|not found|invalid)\b/i.test(faultstring)) {
     return { kind: 'unknown-action', code, faultstring };
   }
   return { kind: 'other-fault', code, faultstring };
+}
+
+/**
+ * Whether a faultcode's local part has "action" as one of its words: split on `.`, `:`, `_`, `-`, blanks and
+ * camel-case boundaries (`Client.InvalidAction`, `Client.ACTION_UNKNOWN`), so that `Client.TransactionLimitReached` or
+ * `Client.NotAuthorizedForTransaction` (where "action" is only inside a word) are not read as an unknown action.
+ */
+export function codeNamesAction(code: string): boolean {
+  return code
+    .split(/[.:_\-\s]+/)
+    .flatMap((segment) => segment.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/))
+    .some((word) => word.toLowerCase() === 'action');
 }
 
 /** A short description of a classified answer, for messages and evidence. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NS, parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
-import { answerKind, answerSchema, err03Problems, err04Problem, err05Observation, isInvalidClient, soap02Problem, stokProblems, type SoapAnswerSeen } from './index.ts';
+import { answerKind, answerSchema, err03Problems, err04Problem, err05Observation, isInvalidClient, issuedToken, soap02Problem, stokProblems, type SoapAnswerSeen } from './index.ts';
 
 const TOKEN = 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/ACPCRTC!ICESMSLB\\/CRT.LB!-1';
 const STACK = 'com.sabre.universalservices.base.session.SessionException: errors.session.USG_INVALID_SECURITY_TOKEN';
@@ -52,6 +52,10 @@ describe('SOAP-02 judge (the service suite and observe)', () => {
     expect(answerKind(undefined, 'OTA_PingRQ')).toBe('call');
     expect(answerSchema('call')).toBe('response-business');
     expect(answerSchema('fault')).toBe('response');
+    // The answer to SessionCloseRQ: not shown beyond the invalidation of the token, its body free (even empty).
+    expect(answerSchema('session-close')).toBe('response-business');
+    expect(answerSchema('token-create')).toBe('response');
+    expect(answerSchema('session-create')).toBe('response');
   });
 
   it('finds nothing in an answer with the named action, the ConversationId echoed and RefToMessageId the MessageId', () => {
@@ -78,6 +82,15 @@ describe('STOK-01 and STOK-02 judges (the service suite and observe)', () => {
     expect(stokProblems('TokenCreateRQ', answer(), sent)).toEqual([]);
     // STOK-02 does not ask for RefToMessageId.
     expect(stokProblems('SessionCreateRQ', answer({ action: 'SessionCreateRS', refTo: null }), sent)).toEqual([]);
+  });
+
+  it('do not count a token the request itself carried, echoed back, as one the answer issued (STOK-03)', () => {
+    const echoed = answer({ action: 'ErrorRS', token: 'not-a-token', fault: { code: 'Client.AuthenticationFailed', string: 'Authentication failed', stack: null } });
+    expect(issuedToken(echoed)).toBe('not-a-token');
+    expect(issuedToken(echoed, ['not-a-token'])).toBeUndefined();
+    expect(issuedToken(echoed, [' not-a-token '])).toBeUndefined();
+    // A token the request did not send is still one the answer carries.
+    expect(issuedToken(answer({ token: 'T1RLAQ-issued' }), ['not-a-token'])).toBe('T1RLAQ-issued');
   });
 
   it('name every clause broken, in clause order', () => {
@@ -115,6 +128,32 @@ describe('ERR-04 judge (the service suite and observe)', () => {
     expect(p(fault({ string: `Bad token ${TOKEN}` }))?.message).toBe('the faultstring for SessionCloseRQ does not say the token is invalid or expired');
     expect(p(fault({ string: 'Invalid or Expired binary security token' }))?.message).toBe('the faultstring for SessionCloseRQ does not quote the token');
     expect(p(fault({ stack: null }))).toMatchObject({ message: 'the fault for SessionCloseRQ has no StackTrace naming the invalid-security-token session error', actual: '(none)' });
+  });
+
+  it('accepts other words for invalid or expired, and a StackTrace naming an invalid binary security token', () => {
+    const p = (f: Built['fault']) => err04Problem('ERR-04.unknown-token', fault(f), TOKEN, 'SessionCloseRQ');
+    for (const string of [`Security token ${TOKEN} is not valid or has timed out`, `Token ${TOKEN} is no longer valid`, `Session of ${TOKEN} timed out`, `The token ${TOKEN} has expired`]) {
+      expect(p({ string }), string).toBeUndefined();
+    }
+    for (const stack of ['com.example.SessionException: invalid binary security token', 'SessionError: InvalidBinarySecurityToken', 'errors.session.USG_INVALID_BINARY_SECURITY_TOKEN', 'Invalid security token']) {
+      expect(p({ stack }), stack).toBeUndefined();
+    }
+    // Still caught: a faultstring saying nothing of validity, a StackTrace naming another error.
+    expect(p({ string: `Token ${TOKEN} was refused` })?.message).toBe('the faultstring for SessionCloseRQ does not say the token is invalid or expired');
+    expect(p({ stack: 'errors.session.USG_AUTHENTICATION_FAILED' })?.message).toBe('the fault for SessionCloseRQ has no StackTrace naming the invalid-security-token session error');
+    expect(p({ stack: 'invalid binary data in security token' })?.message).toBe('the fault for SessionCloseRQ has no StackTrace naming the invalid-security-token session error');
+  });
+
+  it('reads a namespace-qualified StackTrace and one nested deeper in detail', () => {
+    const withDetail = (detail: string) => {
+      const parsed = parseEnvelope(`<soap-env:Envelope xmlns:soap-env="${NS.soapEnv}"><soap-env:Body><soap-env:Fault><faultcode>soap-env:Client.InvalidSecurityToken</faultcode>`
+        + `<faultstring>Invalid or Expired binary security token: ${TOKEN}</faultstring><detail>${detail}</detail></soap-env:Fault></soap-env:Body></soap-env:Envelope>`);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return err04Problem('ERR-04.unknown-token', { status: 500, envelope: parsed.envelope }, TOKEN, 'SessionCloseRQ');
+    };
+    expect(withDetail(`<ns1:StackTrace xmlns:ns1="${NS.sws}">${STACK}</ns1:StackTrace>`)).toBeUndefined();
+    expect(withDetail(`<Error xmlns="urn:e"><StackTrace>${STACK}</StackTrace></Error>`)).toBeUndefined();
+    expect(withDetail('<Error>no trace</Error>')?.actual).toBe('(none)');
   });
 
   it('records the statuses of faults (ERR-05), against the publicly seen 500', () => {

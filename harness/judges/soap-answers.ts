@@ -24,9 +24,14 @@ export function answerKind(answer: Pick<ParsedEnvelope, 'fault'> | undefined, re
   }
 }
 
-/** The schema an answer validates against: a business answer's body is outside the document (latitude business-payloads). */
+/**
+ * The schema an answer validates against: the envelope and header only (`response-business`) where the body is free —
+ * a business answer's (outside the document, latitude business-payloads) and the answer to SessionCloseRQ without a
+ * fault ("Not shown beyond the invalidation of the token", latitude soap-response-bodies: its body, even an empty one,
+ * and its action are free).
+ */
 export function answerSchema(kind: AnswerKind): 'response' | 'response-business' {
-  return kind === 'call' ? 'response-business' : 'response';
+  return kind === 'call' || kind === 'session-close' ? 'response-business' : 'response';
 }
 
 /** The response actions the document names; the others (close, calls, faults) are free (latitude). */
@@ -75,14 +80,19 @@ export function soap02SchemaProblem(a: Pick<SoapAnswerSeen, 'what' | 'kind' | 's
   const schema = answerSchema(a.kind);
   const shown = (text: string) => (a.excerpt === undefined ? text : `${text}\n${a.excerpt}`);
   return problem(`SOAP-02.${a.kind}`, `the answer to ${a.what} does not validate against the response schema`,
-    `a valid envelope (fixtures/xsd/${schema}.xsd${a.kind === 'call' ? ': the envelope and header; the business body is free' : ''})`,
+    `a valid envelope (fixtures/xsd/${schema}.xsd${a.kind === 'call' ? ': the envelope and header; the business body is free' : a.kind === 'session-close' ? ': the envelope and header; the body is free' : ''})`,
     shown(`${a.schema.code}: ${a.schema.errors.slice(0, 2).join('; ')}`));
 }
 
-/** The token in an answer's wsse:BinarySecurityToken, if any. */
-export function issuedToken(answer: Pick<ParsedEnvelope, 'security'> | undefined): string | undefined {
+/**
+ * The token in an answer's wsse:BinarySecurityToken, if any. `sent`: the tokens the request itself carried; one of
+ * them found in the answer is the request's token echoed back (the public service echoes a bad token in the fault's
+ * header), not one the answer issued, and is ignored.
+ */
+export function issuedToken(answer: Pick<ParsedEnvelope, 'security'> | undefined, sent: readonly string[] = []): string | undefined {
   const s = answer?.security;
-  return s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
+  const token = s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
+  return token !== undefined && sent.some((t) => t.trim() === token) ? undefined : token;
 }
 
 /** The clauses of STOK-01 and STOK-02 judged on an answer (STOK-01.sessionless is not in the answer). */
@@ -118,6 +128,18 @@ export interface SoapAnswerStatus {
 }
 
 /**
+ * A faultstring stating that the token is invalid or expired, in the document's words or others' ("not valid", "no
+ * longer valid", "timed out").
+ */
+const SAYS_INVALID_OR_EXPIRED = /invalid|expired|\bnot\s+(?:be\s+)?valid\b|\bno\s+longer\s+valid\b|\btimed[\s-]*out\b/i;
+
+/**
+ * A StackTrace naming the invalid-security-token session error: `USG_INVALID_SECURITY_TOKEN`, `InvalidSecurityToken`,
+ * "invalid security token", and the same with "binary" before "security token" ("invalid binary security token").
+ */
+const NAMES_INVALID_SECURITY_TOKEN = /invalid[\s_.-]*(?:binary[\s_.-]*)?security[\s_.-]*token/i;
+
+/**
  * ERR-04 on the answer to a request carrying an invalid `token` (unknown, of a closed or of an expired session: the
  * side knows which, and names the `clause`): a SOAP fault with faultcode `Client.InvalidSecurityToken`, its prefix bound
  * to the SOAP envelope namespace, a faultstring saying the token is invalid or expired and quoting it, and a
@@ -134,9 +156,9 @@ export function err04Problem(clause: string, a: SoapAnswerStatus, token: string,
     return problem(clause, `the faultcode for ${what} is not namespace-prefixed`, `a prefix bound to ${NS.soapEnv} (e.g. soap-env:Client.InvalidSecurityToken)`, fault.faultcode);
   }
   const text = fault.faultstring ?? '';
-  if (!/invalid|expired/i.test(text)) return problem(clause, `the faultstring for ${what} does not say the token is invalid or expired`, 'Invalid or Expired binary security token: <token>', text);
+  if (!SAYS_INVALID_OR_EXPIRED.test(text)) return problem(clause, `the faultstring for ${what} does not say the token is invalid or expired`, 'Invalid or Expired binary security token: <token>', text);
   if (token !== '' && !text.includes(token)) return problem(clause, `the faultstring for ${what} does not quote the token`, 'the token, quoted', text);
-  if (!/invalid[\s_.-]*security[\s_.-]*token/i.test(fault.stackTrace ?? '')) {
+  if (!NAMES_INVALID_SECURITY_TOKEN.test(fault.stackTrace ?? '')) {
     return problem(clause, `the fault for ${what} has no StackTrace naming the invalid-security-token session error`, '…SessionException: errors.session.USG_INVALID_SECURITY_TOKEN', fault.stackTrace ?? '(none)');
   }
   return undefined;

@@ -75,6 +75,21 @@ describe('SOAP envelope parsing', () => {
     expect(envelope.body.root?.localName).toBe('Fault');
   });
 
+  it('finds the StackTrace in detail by its local name, whatever its namespace and depth', () => {
+    const withDetail = (detail: string) => {
+      const r = parseEnvelope(`<soap-env:Envelope xmlns:soap-env="${NS.soapEnv}"><soap-env:Body><soap-env:Fault><faultcode>soap-env:Client.InvalidSecurityToken</faultcode>`
+        + `<faultstring>Invalid</faultstring><detail>${detail}</detail></soap-env:Fault></soap-env:Body></soap-env:Envelope>`);
+      if (!r.ok) throw new Error(r.message);
+      return r.envelope.fault?.stackTrace;
+    };
+    expect(withDetail('<StackTrace> plain </StackTrace>')).toBe('plain');
+    expect(withDetail(`<ns1:StackTrace xmlns:ns1="${NS.sws}">qualified</ns1:StackTrace>`)).toBe('qualified');
+    expect(withDetail('<Error xmlns="urn:e"><Code>1</Code><StackTrace>nested</StackTrace></Error>')).toBe('nested');
+    expect(withDetail('<Other>x</Other><StackTrace>second child</StackTrace>')).toBe('second child');
+    expect(withDetail('<StackTrace><![CDATA[in CDATA]]></StackTrace>')).toBe('in CDATA');
+    expect(withDetail('<Other>no trace</Other>')).toBeUndefined();
+  });
+
   it('tells an empty Security header from a missing one', () => {
     expect(parsed('response-fault-authentication-failed.xml').security).toEqual({ kind: 'none', securityHeader: true });
     expect(parsed('response-fault-reached-ta-limit-no-security.xml').security).toEqual({ kind: 'none', securityHeader: false });

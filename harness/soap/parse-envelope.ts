@@ -73,7 +73,10 @@ export interface ParsedFault {
   readonly faultcodeLocal: string;
   readonly faultstring: string | undefined;
   readonly faultactor: string | undefined;
-  /** The text of `detail/StackTrace`. */
+  /**
+   * The text of the first `StackTrace` in `detail`, by local name whatever its namespace (`<ns1:StackTrace>`) and at
+   * any depth (`detail/Error/StackTrace`): the document names the element, not its namespace or place.
+   */
   readonly stackTrace: string | undefined;
 }
 
@@ -225,8 +228,18 @@ function parseFault(fault: XmlElement): ParsedFault {
     faultcodeLocal: colon < 0 ? faultcode : faultcode.slice(colon + 1),
     faultstring: trimmed(childElement(fault, undefined, 'faultstring')),
     faultactor: trimmed(childElement(fault, undefined, 'faultactor')),
-    stackTrace: trimmed(childElement(childElement(fault, undefined, 'detail'), undefined, 'StackTrace')),
+    stackTrace: trimmed(descendantByLocalName(childElement(fault, undefined, 'detail'), 'StackTrace')),
   };
+}
+
+/** The first element below `parent` (document order, depth first) with the local name `localName`, in any namespace. */
+function descendantByLocalName(parent: XmlElement | undefined, localName: string): XmlElement | undefined {
+  for (const child of parent?.children ?? []) {
+    if (child.localName === localName) return child;
+    const below = descendantByLocalName(child, localName);
+    if (below) return below;
+  }
+  return undefined;
 }
 
 /**

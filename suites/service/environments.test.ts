@@ -19,10 +19,14 @@ function needBoth(ctx: CheckContext): void {
 
 const up = (env: Environment) => env.toUpperCase();
 
+/** How one direction of an ENV-01 clause went: judged, no token of `from` by any route, or the token not served in `from`. */
+type Direction = 'judged' | 'no-token' | 'not-served';
+
 /**
  * A token of `from` and the same call in `from` (the control, served) and in `to` (the trial): the two differ in the
  * environment alone, so an answer in `to` that is neither a success nor a refusal is still the environment's refusal.
- * No token of `from` by any route leaves the clause unchecked in that direction, not the whole rule.
+ * No token of `from` by any route, or a token its own environment does not serve (a refusal in `to` would then say
+ * nothing about the environment), leaves the clause unchecked in that direction, not the whole rule.
  */
 async function crossEnvironment(
   ctx: CheckContext,
@@ -30,7 +34,7 @@ async function crossEnvironment(
   [fromEnv, toEnv]: readonly [Environment, Environment],
   hint: string,
   get: () => Promise<{ token: string; close?: () => Promise<unknown>; call: (env: Environment) => Promise<Answer> }>,
-): Promise<boolean> {
+): Promise<Direction> {
   const what = `${up(fromEnv)} → ${up(toEnv)}`;
   let got: Awaited<ReturnType<typeof get>>;
   try {
@@ -38,24 +42,32 @@ async function crossEnvironment(
   } catch (err) {
     if (!(err instanceof PrerequisiteFailed)) throw err;
     ctx.note(`${what}: no token (${err.reason})`);
-    return false;
+    return 'no-token';
   }
   try {
     const before = await got.call(fromEnv);
     if (before.answer.kind !== 'success') {
-      ctx.note(`${clause}, ${what}: the token was not served in its own environment (${describeAnswer(before)}), so the other environment's answer is judged as it stands`);
+      ctx.note(`${clause}, ${what}: the token was not served in its own environment (${describeAnswer(before)}), so a refusal in ${up(toEnv)} would say nothing about the environment: not judged in this direction`);
+      return 'not-served';
     }
     await expectRefused(await got.call(toEnv), `a ${clause.split('.')[1]} token from ${up(fromEnv)} in ${up(toEnv)}`, hint, 'a refusal', { factor: 'environment', before, again: () => got.call(fromEnv) });
-    return true;
+    return 'judged';
   } finally {
     await got.close?.();
   }
 }
 
+/** Why an ENV-01 clause judged in neither direction went unchecked. */
+function uncheckedReason(directions: readonly Direction[]): string {
+  return directions.includes('not-served')
+    ? 'no token of this kind was served in its own environment by the probe (the control), so no refusal in the other could be told to be about the environment (see the notes)'
+    : 'neither environment gave a token of this kind by any route (see the notes)';
+}
+
 ruleTest('ENV-01', 'a token obtained in one environment is refused by the other, as a REST bearer and as a SOAP BinarySecurityToken', async (ctx) => {
   needBoth(ctx);
-  const judged = new Map<string, number>();
-  const count = (clause: string, ok: boolean) => judged.set(clause, (judged.get(clause) ?? 0) + (ok ? 1 : 0));
+  const judged = new Map<string, Direction[]>();
+  const count = (clause: string, how: Direction) => judged.set(clause, [...(judged.get(clause) ?? []), how]);
   for (const from of ['cert', 'prod'] as const) {
     const to: Environment = otherEnvironment(from);
     // A REST token of `from` by any route; failing that, a TokenCreateRQ token of `from` (the document: "A sessionless
@@ -73,9 +85,11 @@ ruleTest('ENV-01', 'a token obtained in one environment is refused by the other,
       return { token: session.token, close: () => sessionClose(ctx, session), call: async (env) => soapAnswer(await callSessionProbe(ctx, env, session.token)) };
     }));
   }
-  const none = [...judged].filter(([, n]) => n === 0).map(([clause]) => clause);
-  if (none.length === judged.size) throw new PrerequisiteFailed('no environment gave a token by any route (REST, TokenCreateRQ, SessionCreateRQ in CERT and PROD): see the notes', ['CRED-03', 'STOK-01', 'STOK-02']);
-  for (const clause of none) ctx.unchecked(clause, 'neither environment gave a token of this kind by any route (see the notes)');
+  const none = [...judged].filter(([, how]) => !how.includes('judged'));
+  if (none.length === judged.size && none.every(([, how]) => how.every((h) => h === 'no-token'))) {
+    throw new PrerequisiteFailed('no environment gave a token by any route (REST, TokenCreateRQ, SessionCreateRQ in CERT and PROD): see the notes', ['CRED-03', 'STOK-01', 'STOK-02']);
+  }
+  for (const [clause, how] of none) ctx.unchecked(clause, uncheckedReason(how));
 }, { clauses: ['ENV-01.rest-bearer', 'ENV-01.soap-sessionless', 'ENV-01.soap-session'] });
 
 /** The declared accounts that are valid in one environment only. */
@@ -98,6 +112,17 @@ ruleTest('ENV-03', 'credentials valid in only one environment obtain no token in
     const token = accessTokenOf(res);
     registerSecret(token);
     if (token) throw new CheckFailure(`${up(env)}-only credentials obtained a REST token in ${up(other)}`, { expected: 'no token (invalid_client)', actual: describeTokenAnswer(res) });
+    // The SOAP control: the account obtains a SOAP token (TokenCreateRQ) in its own environment. Without it, a refusal
+    // in the other environment may be about the credentials on SOAP, not the environment: ENV-03.soap is unchecked
+    // (a token or session obtained in the other environment still fails, whatever the control).
+    let soapControl: string | undefined;
+    try {
+      soapControl = await obtainSoapToken(ctx, env, account);
+      registerSecret(soapControl);
+    } catch (err) {
+      if (!(err instanceof PrerequisiteFailed)) throw err;
+      ctx.note(`ENV-03.soap: the ${up(env)}-only account obtained no SOAP token in ${up(env)} (${err.reason})`);
+    }
     const x = await tokenCreate(ctx, other, account);
     const answer = soapAnswerOf(ctx, x);
     if (answer.kind === 'success' && responseToken(x)) throw new CheckFailure(`${up(env)}-only credentials obtained a SOAP token in ${up(other)}`, { expected: 'a SOAP fault, no token', actual: describeAnswer(soap(answer)) });
@@ -106,6 +131,9 @@ ruleTest('ENV-03', 'credentials valid in only one environment obtain no token in
     if (session.session) {
       await sessionClose(ctx, session.session);
       throw new CheckFailure(`${up(env)}-only credentials opened a session in ${up(other)}`, { expected: 'a SOAP fault, no session', actual: 'SessionCreateRS with a session token' });
+    }
+    if (soapControl === undefined) {
+      ctx.unchecked('ENV-03.soap', `the ${up(env)}-only account obtained no SOAP token in its own environment (the control), so its refusal in ${up(other)} says nothing about the environment (see the notes)`);
     }
   }
 }, { clauses: ['ENV-03.rest', 'ENV-03.soap'] });

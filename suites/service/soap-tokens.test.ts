@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, credentialsOf, expectEqual, expectThat, failOn, Inconclusive, obtainSoapToken, PrerequisiteFailed, responseToken, ruleProperty, ruleTest,
+  CheckFailure, credentialsOf, expectEqual, expectThat, failOn, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
   sessionClose, sessionCreate, soapAccount, soapCall, tokenCreate, type CheckContext, type SoapExchange,
 } from '../../harness/checks/index.ts';
-import { stokProblems } from '../../harness/judges/index.ts';
+import { issuedToken, stokProblems } from '../../harness/judges/index.ts';
 import { sessionCreateRQBody, tokenCreateRQBody, type RequestSecurity } from '../../harness/soap/index.ts';
 import { auditExchanges } from './support/audits.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
@@ -55,6 +55,7 @@ ruleTest('STOK-02', 'SessionCreateRQ with valid credentials gets SessionCreateRS
 type Wrong = { readonly label: string; readonly security: (good: Extract<RequestSecurity, { kind: 'usernameToken' }>) => RequestSecurity };
 
 const WRONG_PASSWORD: Wrong = { label: 'a wrong password', security: (g) => ({ ...g, password: `${g.password}x` }) };
+const BINARY_INSTEAD: Wrong = { label: 'a BinarySecurityToken instead of a UsernameToken', security: () => ({ kind: 'binarySecurityToken', token: 'not-a-token' }) };
 
 const wrongCredentials: fc.Arbitrary<Wrong> = fc.oneof(
   stringArbitrary({ minLength: 1, maxLength: 16 }).map((p): Wrong => ({ label: 'a wrong password', security: (g) => ({ ...g, password: g.password === p ? `${p}x` : p }) })),
@@ -63,7 +64,7 @@ const wrongCredentials: fc.Arbitrary<Wrong> = fc.oneof(
   fc.constant<Wrong>({ label: 'an empty password', security: (g) => ({ ...g, password: '' }) }),
   fc.constant<Wrong>({ label: 'no UsernameToken (empty Security header)', security: () => ({ kind: 'empty' }) }),
   fc.constant<Wrong>({ label: 'no Security header', security: () => ({ kind: 'none' }) }),
-  fc.constant<Wrong>({ label: 'a BinarySecurityToken instead of a UsernameToken', security: () => ({ kind: 'binarySecurityToken', token: 'not-a-token' }) }),
+  fc.constant<Wrong>(BINARY_INSTEAD),
 );
 
 const controls = new WeakMap<CheckContext, Promise<string>>();
@@ -79,8 +80,11 @@ ruleProperty(
     const account = soapAccount(ctx, 'cert');
     const good = credentialsOf(account) as Extract<RequestSecurity, { kind: 'usernameToken' }>;
     const body = action === 'TokenCreateRQ' ? tokenCreateRQBody() : sessionCreateRQBody({ pseudoCityCode: account.pcc });
-    const x = await soapCall(ctx, 'cert', { action, security: wrong.security(good), body, cpaId: account.pcc });
-    const token = responseToken(x);
+    const security = wrong.security(good);
+    const x = await soapCall(ctx, 'cert', { action, security, body, cpaId: account.pcc });
+    // A token the request itself carried, echoed back in the fault's header (as the public service does), is not one
+    // the answer issued: only a token the request did not send counts.
+    const token = issuedToken(x.envelope, security.kind === 'binarySecurityToken' ? [security.token] : []);
     if (action === 'SessionCreateRQ' && token && !x.envelope?.fault) await sessionClose(ctx, { env: 'cert', token, conversationId: x.request.conversationId, cpaId: account.pcc });
     const answer = soapAnswerOf(ctx, x);
     if (answer.kind === 'busy') throw new Inconclusive(`${action} with ${wrong.label} got ${describeAnswer(soap(answer))}`);
@@ -92,8 +96,9 @@ ruleProperty(
   {
     numRuns: 20,
     clauses: ['STOK-03.refused', 'STOK-03.no-token'],
-    // Tried first whatever the seed: the plainest wrong credentials, a wrong password, on both token-creating actions.
-    examples: (['TokenCreateRQ', 'SessionCreateRQ'] as const).map((action) => ({ action, wrong: WRONG_PASSWORD })),
+    // Tried first whatever the seed: the plainest wrong credentials, a wrong password, and a BinarySecurityToken in
+    // place of the UsernameToken (the public service echoes it in the fault's header), on both token-creating actions.
+    examples: (['TokenCreateRQ', 'SessionCreateRQ'] as const).flatMap((action) => [WRONG_PASSWORD, BINARY_INSTEAD].map((wrong) => ({ action, wrong }))),
   },
 );
 
