@@ -21,7 +21,9 @@ export const restTokenErrors: Readonly<Record<RestTokenError['key'], RestTokenEr
     condition: 'Credentials missing or syntactically wrong',
     error: 'invalid_client',
     describes: 'that credentials are missing or the syntax is not correct',
-    mustMention: [['missing', 'syntax', 'syntactically', 'malformed', 'format', 'formatted', 'absent', 'required', 'empty', 'decode', 'decoded', 'decoding', 'parse', 'parsed', 'parsing', 'encoding', 'encoded', 'base', 'unreadable', 'garbled', 'no']],
+    // Words that state the case anywhere in the text; `describes` adds the phrases that do only in context ("not
+    // provided", "could not be read", "no credentials", "not base64-encoded", …).
+    mustMention: [['missing', 'syntax', 'syntactically', 'malformed', 'format', 'formatted', 'form', 'absent', 'required', 'empty', 'incomplete', 'decode', 'decoding', 'undecodable', 'parse', 'parsed', 'parsing', 'unparsable', 'unparseable', 'encoding', 'base', 'unreadable', 'garbled', 'scheme', 'no']],
     publicDescription: 'Credentials are missing or the syntax is not correct',
     publicStatus: 401,
     rules: ['ERR-01'],
@@ -120,15 +122,48 @@ export const soapFaults = {
   },
 } as const satisfies Record<string, SoapFault>;
 
+/** Words after "no …" that make it a statement about an account, not about credentials that are missing ("No client found"). */
+const NO_ACCOUNT = /\bno\s+(?:[a-z]+\s+){0,3}?(?:found|match|matches|matching|registered|known|exists?)\b/i;
+
+/** Phrases that state that credentials are missing or unreadable, where no single word does (ERR-01). */
+const MISSING_OR_SYNTAX_PHRASES: readonly RegExp[] = [
+  // "were not provided", "not present", "not supplied", "has not been sent"
+  /\bnot\s+(?:been\s+|be\s+)?(?:provided|supplied|present|given|sent|included|specified|passed|set|found\s+in\s+the\s+(?:request|header))\b/i,
+  /\b(?:header|authorization)\s+(?:[a-z]+\s+)?not\s+found\b/i,
+  // "could not be read", "cannot be read", "unable to read"
+  /\b(?:can\s*not|could\s+not|couldn['\u2019]?t|can['\u2019]?t|unable\s+to)\s+(?:be\s+)?(?:read|understood|interpreted|decoded|parsed)\b/i,
+  /\bnot\s+(?:be\s+)?(?:readable|decodable|parsable|parseable)\b/i,
+  // "not base64-encoded", "not properly encoded", "badly encoded"
+  /\bnot\s+(?:[a-z0-9-]+\s+)?(?:properly\s+|correctly\s+|valid\s+)?(?:base\s*-?\s*64[\s-]*)?(?:encoded|decoded)\b/i,
+  /\b(?:badly|wrongly|incorrectly|improperly|doubly|double)[\s-]+(?:encoded|formed|formatted)\b/i,
+  // "Invalid Authorization header", "unsupported authentication type"
+  /\b(?:invalid|bad|wrong|unsupported|unknown|unexpected)\s+(?:basic\s+)?(?:authorization|authentication|auth)\s+(?:header|scheme|type)\b/i,
+];
+
+/** Phrases that state that the client ID or secret is wrong, where no single word does (ERR-02). */
+const WRONG_CLIENT_PHRASES: readonly RegExp[] = [
+  /\bno\s+(?:such|matching)\b/i,
+  NO_ACCOUNT,
+  // "does not match", "doesn't match", "is not registered"
+  /(?:\bnot|n['\u2019]t)\s+(?:valid|correct|recogni[sz]ed|found|match|matching|known|registered|exist|exists)\b/i,
+];
+
 /**
- * True when an `error_description` says what `errorKey` must say: a word of each group of `mustMention`. The texts
- * are not fixed by the document ("Text stating …"), so the groups are wide; the check is that the text states the
- * case, and (for ERR-02) that it does not state the other one.
+ * True when an `error_description` says what `errorKey` must say: a word of each group of `mustMention` (or, for a
+ * group, a phrase that states it in context). The texts are not fixed by the document ("Text stating …"), so the
+ * groups are wide; the check is that the text states the case, and (for ERR-02) that it does not state the other one.
+ * A word is read in context where it could state either case: "no" states missing credentials ("No credentials"),
+ * not an account that is not there ("No client found for this client ID and secret").
  */
 export function describes(description: string, errorKey: RestTokenError['key']): boolean {
   const words = new Set(description.toLowerCase().split(/[^a-z]+/));
-  if (errorKey === 'missing-or-syntax' && words.has('no') && !/\bno\s+(credentials?|authorization|auth|client)\b/i.test(description)) words.delete('no');
-  if (errorKey === 'wrong-client' && words.has('not') && !/\bnot\s+(valid|correct|recogni[sz]ed|found|match)/i.test(description)) words.delete('not');
-  if (errorKey === 'wrong-client' && /\bno\s+such\b/i.test(description)) words.add('unknown');
+  if (errorKey === 'missing-or-syntax') {
+    if (words.has('no') && !(/\bno\s+(?:client\s+)?(?:credentials?|authorization|authentication|auth|basic|header|client\s*id|secret|client)\b/i.test(description) && !NO_ACCOUNT.test(description))) words.delete('no');
+    if (MISSING_OR_SYNTAX_PHRASES.some((p) => p.test(description))) words.add('missing');
+  }
+  if (errorKey === 'wrong-client') {
+    words.delete('not');
+    if (WRONG_CLIENT_PHRASES.some((p) => p.test(description))) words.add('unknown');
+  }
   return restTokenErrors[errorKey].mustMention.every((group) => group.some((word) => words.has(word)));
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildResponse, faultBody, parseEnvelope, replyToOf, tokenCreateRSBody } from '../soap/index.ts';
 import { createSimTarget, type Target, type Transport } from '../targets/index.ts';
-import { callSessionProbe, expectAccepted, expectRefused, rest, soap, soapProbe } from './probe.ts';
+import { callRest, callSessionProbe, expectAccepted, expectRefused, rest, restAnswer, SERVER_ERROR_RESENDS, soap, soapProbe } from './probe.ts';
 import { CheckFailure } from './failure.ts';
 import { Inconclusive, PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
@@ -119,6 +119,50 @@ describe('expectAccepted and expectRefused', () => {
       await expect(expectAccepted(status400, 'x', 'h', 'accepted', { factor: 'token', before: served, again: async () => down })).rejects.toThrow(/not served either/);
       await expect(expectAccepted(rest({ kind: 'rate-limited', status: 429 }), 'x', 'h', 'accepted', { factor: 'token', before: served, again: async () => served })).rejects.toThrow(Inconclusive);
       await expect(expectAccepted(status400, 'x', 'h')).rejects.toThrow(/no control differing only in the token/);
+    });
+
+    it('never reads a server error seen once as a refusal, between served controls: the trial is sent again (REST-04, XPROTO-*)', async () => {
+      const control = { factor: 'token' as const, before: served, again: async () => served };
+      for (const status of [500, 502, 504]) {
+        const failing = rest({ kind: 'server-error', status }, `GET … → ${status}`);
+        await expect(expectAccepted(failing, 'x', 'h', 'accepted', control)).rejects.toThrow(Inconclusive);
+        await expect(expectRefused(failing, 'x', 'h', 'a refusal', control)).rejects.toThrow(Inconclusive);
+      }
+      const gatewayPage = soap({ kind: 'not-soap', status: 502, reason: 'not a SOAP envelope' }, 'BargainFinderMaxRQ → 502');
+      await expect(expectAccepted(gatewayPage, 'x', 'h', 'accepted', { factor: 'protocol', before: soap({ kind: 'success', action: 'X' }), again: async () => soap({ kind: 'success', action: 'X' }) })).rejects.toThrow(Inconclusive);
+      // Sent again: a 502 once, then served, is a success; a 502 that stays is resent a bounded number of times.
+      let sent = 0;
+      const once = { ...rest({ kind: 'server-error', status: 502 }, 'GET … → 502'), resend: async () => { sent++; return served; } };
+      await expect(expectAccepted(once, 'x', 'h', 'accepted', control)).resolves.toBeUndefined();
+      expect(sent).toBe(1);
+      // A server error the request gets every time it is resent is the service's answer to it, not a hiccup: against
+      // controls served before and after, it is attributed (a gateway that puts a 500 page in place of every fault).
+      sent = 0;
+      const stays: ReturnType<typeof rest> = { ...rest({ kind: 'server-error', status: 500 }, 'GET … → 500'), resend: async () => { sent++; return stays; } };
+      await expect(expectRefused(stays, 'x', 'h', 'a refusal', control)).resolves.toBeUndefined();
+      expect(sent).toBe(SERVER_ERROR_RESENDS);
+      // One that cannot be resent says nothing.
+      await expect(expectRefused(rest({ kind: 'server-error', status: 500 }, 'GET … → 500'), 'x', 'h', 'a refusal', control)).rejects.toThrow(/HTTP 500: a server error, neither an acceptance nor a refusal/);
+      // A real refusal after a server error is judged as such.
+      const thenRefused = { ...rest({ kind: 'server-error', status: 504 }, 'GET … → 504'), resend: async () => rest({ kind: 'refused', status: 401 }) };
+      await expect(expectAccepted(thenRefused, 'x', 'h', 'accepted', control)).rejects.toThrow(CheckFailure);
+    });
+
+    it('resends a probe call answered with a server error (callRest)', async () => {
+      const sim = await createSimTarget();
+      targets.push(sim);
+      let calls = 0;
+      const transport: Transport = {
+        async request() {
+          calls++;
+          return { status: calls === 1 ? 502 : 200, headers: { 'content-type': 'application/json' }, body: '{}', durationMs: 1 };
+        },
+        async close() {},
+      };
+      const ctx = contextOf({ ...sim, transport });
+      const control = { factor: 'token' as const, before: served, again: async () => served };
+      await expect(expectAccepted(restAnswer(await callRest(ctx, 'cert', 'Bearer x')), 'x', 'h', 'accepted', control)).resolves.toBeUndefined();
+      expect(calls).toBe(2);
     });
   });
 });

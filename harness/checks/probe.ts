@@ -42,8 +42,13 @@ export async function callRest(ctx: CheckContext, env: Environment, authorizatio
     ...(body !== undefined && { body }),
   });
   const line = `${probe.method} ${env.toUpperCase()} ${probe.path} with ${authorization === null ? 'no Authorization header' : authorizationLabel(authorization)} → ${response.status}`;
-  return { response, answer: classifyRest(response.status), line };
+  const result: RestProbeResult = { response, answer: classifyRest(response.status), line };
+  resends.set(result, async () => restAnswer(await callRest(ctx, env, authorization, probe)));
+  return result;
 }
+
+/** How to send a probe's request once more (the same request), by its result: a server error is resent before it is judged. */
+const resends = new WeakMap<object, () => Promise<Answer>>();
 
 /** What an Authorization header is, without its secret: the scheme and, for a bearer token, where it came from is the caller's to say. */
 function authorizationLabel(authorization: string): string {
@@ -53,12 +58,16 @@ function authorizationLabel(authorization: string): string {
 
 /** A REST call's answer for expectAccepted, expectRefused and attribution. */
 export function restAnswer(r: RestProbeResult): Answer {
-  return rest(r.answer, r.line);
+  return withResend(rest(r.answer, r.line), resends.get(r));
 }
 
 /** A SOAP call's answer for expectAccepted, expectRefused and attribution. */
 export function soapAnswer(r: SoapProbeResult): Answer {
-  return soap(r.answer, `${r.request.action ?? 'a SOAP request'} → ${r.response.status}`);
+  return withResend(soap(r.answer, `${r.request.action ?? 'a SOAP request'} → ${r.response.status}`), resends.get(r));
+}
+
+function withResend(a: Answer, resend: (() => Promise<Answer>) | undefined): Answer {
+  return resend ? { ...a, resend } : a;
 }
 
 /** The body of a SOAP probe: the configured XML, or the harness's own for the action. */
@@ -155,7 +164,9 @@ async function callSoapWith(ctx: CheckContext, env: Environment, token: string, 
     body: probeBody(probe),
     ...(conversationId !== undefined && { conversationId }),
   });
-  return { ...x, answer: soapAnswerOf(ctx, x) };
+  const result: SoapProbeResult = { ...x, answer: soapAnswerOf(ctx, x) };
+  resends.set(result, async () => soapAnswer(await callSoapWith(ctx, env, token, probe, conversationId)));
+  return result;
 }
 
 /** What a SOAP exchange's answer means, with the target's own fault codes. */
@@ -208,15 +219,49 @@ export function inconclusiveAnswer(answer: RestAnswer | SoapAnswer, message: str
   });
 }
 
+/**
+ * `resend`: the same request once more (set by {@link restAnswer} and {@link soapAnswer}), for a server error.
+ * `reproduced`: a server error the request got again each time it was resent ({@link settled}).
+ */
 type Answer =
-  | { readonly protocol: 'rest'; readonly answer: RestAnswer; readonly line?: string }
-  | { readonly protocol: 'soap'; readonly answer: SoapAnswer; readonly line?: string };
+  | { readonly protocol: 'rest'; readonly answer: RestAnswer; readonly line?: string; readonly resend?: () => Promise<Answer>; readonly reproduced?: true }
+  | { readonly protocol: 'soap'; readonly answer: SoapAnswer; readonly line?: string; readonly resend?: () => Promise<Answer>; readonly reproduced?: true };
 
 const describe = (a: Answer) => (a.protocol === 'rest' ? describeRestAnswer(a.answer) : describeSoapAnswer(a.answer));
 const accepted = (a: Answer) => a.answer.kind === 'success';
 const refused = (a: Answer) => (a.protocol === 'rest' ? isTokenRefusal(a.answer) : a.answer.kind === 'refused');
-/** Answers that say nothing about any request (rate limiting, a busy service): never attributed to a factor. */
-const transient = (a: Answer) => a.answer.kind === 'rate-limited' || a.answer.kind === 'busy';
+/**
+ * A server error: a REST 5xx, or an answer to a SOAP request that is no SOAP envelope with a status of 500 or more (a
+ * gateway's error page). Alone, it says nothing about the request (a gateway's hiccup): the request is sent again
+ * ({@link settled}), and a server error that was not reproduced is never attributed to a factor.
+ */
+export const isServerError = (a: Answer) => (a.protocol === 'rest' ? a.answer.kind === 'server-error' : a.answer.kind === 'not-soap' && a.answer.status >= 500);
+/**
+ * Answers that say nothing about any request (rate limiting, a busy service, a server error seen once): never
+ * attributed to a factor. A server error the request got every time it was sent ({@link settled}) is the service's
+ * answer to that request (a gateway that puts a 500 page in place of every SOAP fault, say): it is attributed like
+ * any other, against controls served before and after it.
+ */
+const transient = (a: Answer) => a.answer.kind === 'rate-limited' || a.answer.kind === 'busy' || (isServerError(a) && !a.reproduced);
+
+/** How many times a request answered with a server error is sent again before the answer is taken as it is. */
+export const SERVER_ERROR_RESENDS = 2;
+
+/**
+ * The answer to judge: `a`, or — when it is a server error and the request can be sent again — the answer to the
+ * same request sent again (at most {@link SERVER_ERROR_RESENDS} times), so that one gateway hiccup between two
+ * served controls is not read as a refusal. A server error that came back every time is marked `reproduced`; one
+ * that could not be resent stays transient (inconclusive).
+ */
+export async function settled(a: Answer): Promise<Answer> {
+  let answer = a;
+  let resent = 0;
+  while (resent < SERVER_ERROR_RESENDS && isServerError(answer) && answer.resend) {
+    answer = await answer.resend();
+    resent++;
+  }
+  return resent === SERVER_ERROR_RESENDS && isServerError(answer) ? { ...answer, reproduced: true } : answer;
+}
 
 /** `line`: the request and its answer in one line (`GET /v1/lists/… → 400`), for messages that show both exchanges. */
 export function rest(answer: RestAnswer, line?: string): Answer {
@@ -249,6 +294,16 @@ export interface Control {
 
 /** The verdict on an answer: as classified, or — when it is neither a success nor a refusal — by difference from its control. */
 export async function attributeAnswer(a: Answer, control?: Control): Promise<Attribution> {
+  return (await judged(a, control)).verdict;
+}
+
+/** The answer judged (after resending a server error: {@link settled}) and the verdict on it. */
+async function judged(first: Answer, control?: Control): Promise<{ answer: Answer; verdict: Attribution }> {
+  const a = await settled(first);
+  return { answer: a, verdict: await attributeSettled(a, control) };
+}
+
+async function attributeSettled(a: Answer, control?: Control): Promise<Attribution> {
   const trial = observed(a);
   if (!control) return attribute(trial, 'token');
   const controls = [observed(control.before)];
@@ -259,10 +314,11 @@ export async function attributeAnswer(a: Answer, control?: Control): Promise<Att
 /**
  * The token must have been accepted: a success passes, a refusal fails (`what` says what was refused), and so does
  * any other answer when a control differing in one factor was served (attribution by difference); anything else (a
- * probe the service does not offer, a fault that is not a refusal, a server error) is inconclusive, with `hint`.
+ * probe the service does not offer, a fault that is not a refusal, a server error that stays when the request is sent
+ * again) is inconclusive, with `hint`.
  */
-export async function expectAccepted(a: Answer, what: string, hint: string, expected = 'accepted', control?: Control): Promise<void> {
-  const verdict = await attributeAnswer(a, control);
+export async function expectAccepted(first: Answer, what: string, hint: string, expected = 'accepted', control?: Control): Promise<void> {
+  const { answer: a, verdict } = await judged(first, control);
   if (verdict.kind === 'served') return;
   if (verdict.kind === 'refused') {
     throw new CheckFailure(verdict.by === 'answer' ? `${what} was refused` : `${what} was refused: ${verdict.because}`, { expected, actual: describe(a) });
@@ -271,8 +327,8 @@ export async function expectAccepted(a: Answer, what: string, hint: string, expe
 }
 
 /** The token must have been refused: a refusal (by classification or by difference) passes, a success fails, anything else is inconclusive. */
-export async function expectRefused(a: Answer, what: string, hint: string, expected = 'a refusal', control?: Control): Promise<void> {
-  const verdict = await attributeAnswer(a, control);
+export async function expectRefused(first: Answer, what: string, hint: string, expected = 'a refusal', control?: Control): Promise<void> {
+  const { answer: a, verdict } = await judged(first, control);
   if (verdict.kind === 'refused') return;
   if (verdict.kind === 'served') throw new CheckFailure(`${what} was accepted`, { expected, actual: describe(a) });
   throw inconclusiveAnswer(a.answer, `${what}: the answer was ${describe(a)}, neither an acceptance nor a refusal of the token (${verdict.why}); ${hint}`);

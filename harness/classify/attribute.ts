@@ -13,8 +13,9 @@ export interface Observed {
   /** `served`: a success; `refused`: a refusal by the classification (401/403, an auth fault); `other`: anything else. */
   readonly outcome: 'served' | 'refused' | 'other';
   /**
-   * The answer says nothing about any request, however it differs (rate limiting, a busy service, a server error,
-   * no answer): it is never attributed, even against a control that was served.
+   * The answer says nothing about any request, however it differs (rate limiting, a busy service, a server error
+   * that did not come back when the request was sent again, no answer): it is never attributed, even against a
+   * control that was served.
    */
   readonly transient?: boolean;
   /** One line: the request and what came back (`GET /v1/… → 400 invalid_request`), for the check's message. */

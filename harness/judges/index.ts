@@ -17,7 +17,7 @@ export {
   answerKind, answerSchema, err04Problem, err05Observation, issuedToken, soap02Problem, soap02SchemaProblem, STOK_CLAUSES, stokProblems,
 } from './soap-answers.ts';
 export { isJsonContentType, rest03Problems, rest05Problems } from './token-answer.ts';
-export { err02DistinguishableProblem, err03Problems, err06KeepsProblem, err06LoopProblem, isInvalidClient, serviceSaid } from './token-errors.ts';
+export { err02DistinguishableProblem, err03Problems, err03Unchecked, err06KeepsProblem, err06LoopProblem, err07AnswerProblem, isInvalidClient, serviceSaid } from './token-errors.ts';
 export { rest01Problems } from './token-request.ts';
 export { api04Problem, api05Problem, life03Problem, renewableFrom, usableUntil } from './token-reuse.ts';
 

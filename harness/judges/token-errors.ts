@@ -1,5 +1,5 @@
 import { MIN_SECRET_LENGTH, secretForms } from '../report/redact.ts';
-import { problem, type Problem } from './problem.ts';
+import { plural, problem, type Problem } from './problem.ts';
 import { isJsonContentType, jsonObject, type TokenAnswer } from './token-answer.ts';
 
 /** Whether a token error says `invalid_client` (its JSON body's `error`). */
@@ -85,4 +85,33 @@ export function err02DistinguishableProblem(answer: ServiceSaid, err01Answers: r
   if (!same) return undefined;
   const shown = `HTTP ${answer.status}, error ${JSON.stringify(answer.error)}, error_description ${JSON.stringify(answer.description)}`;
   return problem('ERR-02.distinguishable', `${what} cannot be told from the answer to ${same.what} (ERR-01's case): both are ${shown}`, 'an answer that differs from ERR-01\'s (its error_description saying the client ID or secret is wrong)', shown);
+}
+
+/** What ERR-03's check judged: the token errors it received (no time-out, no drop, not a success), and of them the `invalid_client` ones. */
+export interface Err03Judged {
+  readonly answers: number;
+  readonly invalidClient: number;
+}
+
+/**
+ * ERR-03's clauses that no answer exercised, with the reason: all three when no token error came back in time (every
+ * request timed out or was dropped: ERR-07 judges that), `ERR-03.status-401` alone when none said `invalid_client`.
+ */
+export function err03Unchecked(judged: Err03Judged): { clause: string; reason: string }[] {
+  if (judged.answers === 0) {
+    const reason = 'no token error was answered in time (every bad token request timed out, was dropped or was served): no answer was there to judge';
+    return ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'].map((clause) => ({ clause, reason }));
+  }
+  if (judged.invalidClient === 0) return [{ clause: 'ERR-03.status-401', reason: `none of the ${plural(judged.answers, 'token error')} received said "invalid_client"` }];
+  return [];
+}
+
+/**
+ * ERR-07.rest-malformed on an answer to a malformed token request (`what`): a clearly invalid one (`due: 'error'`)
+ * must get an error response, any status of 400 or more (latitude malformed-request-answers: any error); a lenient
+ * service may serve the others (`due: 'any'`). A hang or a drop is the caller's to report: there is no answer.
+ */
+export function err07AnswerProblem(status: number, due: 'error' | 'any', what: string, actual = `HTTP ${status}`): Problem | undefined {
+  if (due === 'any' || status >= 400) return undefined;
+  return problem('ERR-07.rest-malformed', `${what} was not answered with an error`, 'an error response (HTTP 400 or more: RFC 6749 §5.2 suggests invalid_request or unsupported_grant_type)', actual);
 }

@@ -34,10 +34,15 @@ ruleProperty(
     const withIp = await requestToken(ctx, env, { account, body: `grant_type=${GRANT_TYPE}&source_ip=${encodeURIComponent(sourceIp)}` });
     const served = (res: HttpResponse) => res.status >= 200 && res.status < 300;
     if (!served(without) && !served(withIp)) throw new PrerequisiteFailed(`the account obtained no token in ${env.toUpperCase()} with or without source_ip (${describeTokenAnswer(without)})`, ['CRED-03']);
+    const statusClass = (res: HttpResponse) => `${Math.floor(res.status / 100)}xx`;
     const differs = served(withIp) !== served(without) ? ` (the two requests differ in source_ip alone: ${describeTokenAnswer(without)} without it, ${describeTokenAnswer(withIp)} with it)` : '';
-    expectEqual(`status with source_ip (the same as without)${differs}`, withIp.status, without.status);
-    const shape = (v: unknown) => (isRecord(v) ? { keys: Object.keys(v).sort(), token_type: v.token_type, expires_in: v.expires_in } : v);
-    expectEqual('token response with source_ip (keys, token_type, expires_in as without)', shape(jsonBody(withIp)), shape(jsonBody(without)));
+    expectEqual(`status class with source_ip (the same as without)${differs}`, statusClass(withIp), statusClass(without));
+    // What the document fixes of a token answer, not its key set: a service may add fields of its own (latitude
+    // token-extra-fields), and they may depend on source_ip.
+    const fixed = (v: unknown) => (isRecord(v)
+      ? { access_token: typeof v.access_token === 'string' && v.access_token !== '' ? 'present (a non-empty string)' : v.access_token, token_type: v.token_type, expires_in: v.expires_in }
+      : v);
+    expectEqual('token response with source_ip (access_token present, token_type and expires_in as without)', fixed(jsonBody(withIp)), fixed(jsonBody(without)));
   },
   { numRuns: 10, clauses: ['REST-02.source-ip'] },
 );

@@ -4,7 +4,8 @@ import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/rout
 import {
   CheckFailure, expectEqual, expectThat, failOn, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
-import { err02DistinguishableProblem, err03Problems, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
+import { err02DistinguishableProblem, err03Problems, err03Unchecked, err07AnswerProblem, isInvalidClient, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
+import { scaledRuns } from '../../harness/checks/rule-test.ts';
 import { describes, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/catalog/index.ts';
 import { TransportError, type HttpResponse } from '../../harness/targets/index.ts';
 import { malformedAuthorizations, wrongGrantType, wrongSecret } from './support/arbitraries.ts';
@@ -89,7 +90,9 @@ function expectInvalidClient(res: HttpResponse, what: string, kind: RestTokenErr
   expectEqual(`"error" of the answer to ${what}`, error, 'invalid_client');
   const text = typeof description === 'string' ? description : '';
   const other: RestTokenError['key'] = kind === 'wrong-client' ? 'missing-or-syntax' : 'wrong-client';
-  // ERR-01's text must state its case; ERR-02's must state its own and, to be told apart, not ERR-01's.
+  // ERR-01's text must state its case; ERR-02's must state its own and not say the credentials are missing or
+  // malformed (ERR-02.distinguishable). `describes` reads the words in context, so a text that states a wrong client
+  // ID or secret ("No client found for this client ID and secret") is not taken for ERR-01's.
   const ok = describes(text, kind) && (kind === 'missing-or-syntax' || !describes(text, other));
   expectThat(ok, `the "error_description" of the answer to ${what} does not state ${restTokenErrors[kind].describes}${kind === 'wrong-client' ? ' (and only that, to be told apart from a syntax error)' : ''}`, {
     expected: `a text stating ${restTokenErrors[kind].describes} (publicly seen: ${JSON.stringify(restTokenErrors[kind].publicDescription)})`,
@@ -139,6 +142,10 @@ ruleProperty(
   { numRuns: 10, clauses: ['ERR-02.unknown-client-id', 'ERR-02.distinguishable'] },
 );
 
+/** ERR-03's count of what it judged, over the runs of its property (one check context), and the runs made. */
+const err03Judged = new WeakMap<CheckContext, { runs: number; answers: number; invalidClient: number }>();
+const ERR03_RUNS = 6;
+
 ruleProperty(
   'ERR-03',
   'every invalid_client answer has status 401, every token error a JSON body, and none echoes the secret',
@@ -156,6 +163,9 @@ ruleProperty(
       { what: 'a wrong client secret', authorization: authorizationFor({ ...acct, password: secret }), body: route.body, secrets: [secret, acct.password] },
       { what: `grant_type=${JSON.stringify(grantType)}`, authorization: authorizationFor(acct), body: route.body.replace(`grant_type=${GRANT_TYPE}`, `grant_type=${encodeURIComponent(grantType)}`), secrets: [acct.password] },
     ];
+    let judged = err03Judged.get(ctx);
+    if (!judged) err03Judged.set(ctx, (judged = { runs: 0, answers: 0, invalidClient: 0 }));
+    judged.runs++;
     for (const r of requests) {
       let res: HttpResponse;
       try {
@@ -166,17 +176,21 @@ ruleProperty(
         throw err;
       }
       if (res.status >= 200 && res.status < 300) continue; // not an error: ERR-01, ERR-02 and ERR-07 judge that
+      judged.answers++;
+      if (isInvalidClient(res)) judged.invalidClient++;
       failOn(err03Problems(res, r.secrets, `the token error for ${r.what}`)[0]);
     }
+    // After the last run: a clause no answer exercised (every answer timed out, say) is unchecked, never passed.
+    if (judged.runs === scaledRuns(ERR03_RUNS, runConfig().runs)) for (const u of err03Unchecked(judged)) ctx.unchecked(u.clause, u.reason);
   },
-  { numRuns: 6, clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'] },
+  { numRuns: ERR03_RUNS, clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'] },
 );
 
 type MalformedRequest = {
   readonly label: string;
   readonly contentType: string | null;
   readonly body: string;
-  /** `error`: clearly invalid (no or a wrong grant_type): a 4xx is due. `any`: a lenient service may serve it. */
+  /** `error`: clearly invalid (no or a wrong grant_type): an error response is due. `any`: a lenient service may serve it. */
   readonly due: 'error' | 'any';
 };
 
@@ -201,7 +215,8 @@ function malformedRequests(seed: number): MalformedRequest[] {
 
 ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for clearly invalid ones), never a hang or a dropped connection', async (ctx) => {
   const run = runConfig();
-  const timeoutMs = Math.min(run.requestTimeoutMs, 3_000);
+  // Answers may take time within the request time limit (latitude timing): only no answer within it is a hang.
+  const timeoutMs = run.requestTimeoutMs;
   for (const m of malformedRequests(run.seed)) {
     let res: HttpResponse;
     try {
@@ -216,13 +231,13 @@ ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for
       }
       throw err;
     }
-    if (m.due === 'error') {
-      expectThat(res.status >= 400 && res.status < 500, `a token request with ${m.label} was not answered with a client error`, {
-        expected: 'a 4xx status (RFC 6749 §5.2: invalid_request or unsupported_grant_type)',
-        actual: describeTokenAnswer(res),
-      });
-    }
+    // A clearly invalid request gets an error: any status of 400 or more (latitude malformed-request-answers).
+    failOn(err07AnswerProblem(res.status, m.due, `a token request with ${m.label}`, describeTokenAnswer(res)));
   }
-}, { clauses: ['ERR-07.rest-malformed'] });
+}, {
+  clauses: ['ERR-07.rest-malformed'],
+  // Every request may take up to the request time limit and still be answered in time (latitude timing).
+  timeout: malformedRequests(runConfig().seed).length * runConfig().requestTimeoutMs + 30_000,
+});
 
 auditExchanges('token error checks');

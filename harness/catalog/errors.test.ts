@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { describes } from './errors.ts';
+import { DESCRIPTIONS } from '../sim/latitude.ts';
+import { UNIFORM_401_BODY } from '../sim/front.ts';
+
+/** ERR-02's text test as the check applies it: it states its case, and not ERR-01's. */
+const statesWrongClientOnly = (text: string) => describes(text, 'wrong-client') && !describes(text, 'missing-or-syntax');
+
+describe('describes (error-description-wording)', () => {
+  it('reads conforming ERR-01 wordings as stating missing or malformed credentials', () => {
+    for (const text of [
+      'Client credentials were not provided',
+      'Authorization header not present',
+      'Credentials not supplied',
+      'Client ID must have the form V1:userid:group:domain',
+      'Basic credentials could not be read',
+      'Authorization header is required',
+      'Unsupported authentication scheme; use Basic',
+      'Credential string is not valid Base64',
+      'No credentials',
+      ...DESCRIPTIONS.syntax,
+    ]) expect(describes(text, 'missing-or-syntax'), text).toBe(true);
+  });
+
+  it('reads conforming ERR-02 wordings as stating a wrong client ID or secret, and not missing or malformed credentials', () => {
+    for (const text of [
+      'No client found for this client ID and secret',
+      'No client matches the given client ID and secret',
+      'Invalid client credentials: the encoded client ID is unknown',
+      'The client secret doesn\'t match the client ID',
+      'Wrong client ID or client secret (no match)',
+      'Wrong client secret for the client ID in the Authorization header',
+      ...DESCRIPTIONS.wrongClient,
+    ]) expect(statesWrongClientOnly(text), text).toBe(true);
+  });
+
+  it('still reads a wrong-client text as no ERR-01 text, and a syntax text as no ERR-02 text (err01-wrong-description, err02-syntax-description)', () => {
+    for (const text of [...DESCRIPTIONS.wrongClient, 'Client authentication failed', 'Invalid credentials']) expect(describes(text, 'missing-or-syntax'), text).toBe(false);
+    for (const text of DESCRIPTIONS.syntax) expect(statesWrongClientOnly(text), text).toBe(false);
+    expect(describes(JSON.parse(UNIFORM_401_BODY).error_description, 'missing-or-syntax')).toBe(false);
+  });
+});
