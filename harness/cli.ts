@@ -61,6 +61,19 @@ function startWorker(args: readonly string[]): void {
   startWorkerEarly();
 }
 
+/**
+ * A command without options: `--help` (or `-h`) prints `usage` and is answered (true); any other argument is a usage
+ * error, before the command does anything.
+ */
+function simpleCommandHelp(command: string, args: readonly string[], usage: string): boolean {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return true;
+  }
+  if (args.length > 0) throw new UsageError(`"${command}" takes no options, not ${JSON.stringify(args[0])} (see "tds-conformance ${command} --help").`);
+  return false;
+}
+
 /** Runs the CLI and returns its exit code. Errors the user can fix are one paragraph on stderr with exit code 2. */
 export async function main(argv: readonly string[]): Promise<number> {
   mark('cli-start');
@@ -91,8 +104,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'merge':
         return await (await import('./cli/merge.ts')).mergeCommand(args);
       case 'rules':
+        if (simpleCommandHelp('rules', args, 'Usage: tds-conformance rules\n\nLists the rule catalog: ID, side, level, where it applies, and its statement.')) return 0;
         return await listRules();
       case 'docs': {
+        if (simpleCommandHelp('docs', args, 'Usage: tds-conformance docs\n\nWrites docs/rules.md (the rules, their quotes, clauses, latitudes and tests, state diagrams) from the catalog,\nwhen it differs from what is there.')) return 0;
         const { RULES_MD, writeRulesMarkdown } = await import('./docs/write.ts');
         const changed = writeRulesMarkdown();
         process.stdout.write(`${changed ? 'wrote' : 'up to date:'} ${RULES_MD}\n`);

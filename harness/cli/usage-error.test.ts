@@ -47,6 +47,11 @@ describe('bad input to run', () => {
     ['calibrate without a profile', ['calibrate', '--target', 'cert'], 'give the learned profile with --profile <profile.json> (a live run writes it beside its reports).'],
     ['calibrate with a threshold past 100', ['calibrate', '--target', 'cert', '--profile', notProfile, '--min-fidelity', '120'], '--min-fidelity takes a percentage from 0 to 100, not "120".'],
   );
+  // Commands without options (before, `docs --help` wrote docs/rules.md and `rules --help` listed the rules).
+  cases.push(
+    ['an argument to docs', ['docs', '--out', 'x'], '"docs" takes no options, not "--out" (see "tds-conformance docs --help").'],
+    ['an argument to rules', ['rules', 'SESS'], '"rules" takes no options, not "SESS" (see "tds-conformance rules --help").'],
+  );
   // A place that cannot be written (Linux: nothing can be created under /proc; Node's own recursive mkdir never returns there).
   if (process.platform === 'linux') {
     cases.push(['an --out that cannot be created', ['run', '--out', '/proc/x'], '--out "/proc/x" cannot be created (ENOENT): give a directory you can write to (it is created if absent).']);
@@ -57,5 +62,12 @@ describe('bad input to run', () => {
     expect(stderr).toBe(`tds-conformance: ${message}\n`);
     expect(stdout).toBe('');
     expect(code).toBe(2);
+  }, 60_000);
+
+  it.concurrent.each([['docs'], ['rules']])('%s --help prints its usage and does nothing else', async (command) => {
+    const { code, stdout, stderr } = await cli([command, '--help']);
+    expect(stdout).toMatch(new RegExp(`^Usage: tds-conformance ${command}\\n`));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   }, 60_000);
 });
