@@ -23,7 +23,7 @@ export interface TdsClientOptions {
   readonly sessionTimeoutSeconds?: number;
   /** Ping a session that has been idle this long (default two thirds of the session timeout: 10 minutes). */
   readonly keepAliveAfterMs?: number;
-  /** Wait this long before the one retry of a SessionCreateRQ refused with Client.ReachedTALimit (default 1 s). */
+  /** Wait this long before the one retry of a SessionCreateRQ refused with Client.ReachedTALimit (default 250 ms: a pause, not a storm; SESS-08 holds a retry sent within 100 ms to be none). */
   readonly poolFullBackoffMs?: number;
   /** The client's clock, ms since the epoch (default `Date.now`): token expiry and envelope timestamps. */
   readonly now?: () => number;
@@ -172,7 +172,7 @@ export class TdsClient {
     this.#renewBeforeSeconds = options.renewBeforeExpirySeconds ?? 300;
     const sessionTimeoutSeconds = options.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds;
     this.#keepAliveAfterMs = options.keepAliveAfterMs ?? Math.round((sessionTimeoutSeconds * 1000 * 2) / 3);
-    this.#poolFullBackoffMs = options.poolFullBackoffMs ?? 1_000;
+    this.#poolFullBackoffMs = options.poolFullBackoffMs ?? 250;
     const clock: ClientClock = options.clock ?? { now: options.now ?? Date.now, sleep: delay };
     this.#now = () => clock.now();
     this.#sleep = (ms) => clock.sleep(ms);
