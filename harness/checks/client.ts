@@ -48,8 +48,11 @@ export interface ClientContext extends CheckContext {
  */
 export class ConfigurationRefused extends PrerequisiteFailed {
   override readonly name = 'ConfigurationRefused';
-  constructor(readonly kind: DriverErrorKind, readonly clientMessage: string) {
+  /** The client's error answer, as it reported it (code, description, status: a client that logs in as it is configured). */
+  readonly error: ClientError | undefined;
+  constructor(readonly kind: DriverErrorKind, readonly clientMessage: string, error?: ClientError) {
     super(`the client refused its configuration (error kind "${kind}"): ${clientMessage}`, ['CRED-02', 'CRED-01']);
+    this.error = error;
   }
 }
 
@@ -293,7 +296,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
           // `configure` is every driver's first op: answering it `unsupported` is a broken driver (an error). Any other
           // error answer is the client refusing a valid configuration: judged by the credential checks.
           if (err instanceof ClientError && err.kind === 'unsupported') throw new DriverFailure('DRIVER_PROTOCOL', `the client refused "configure" (error kind "${err.kind}"): ${err.message}`);
-          if (err instanceof ClientError) throw new ConfigurationRefused(err.kind, err.message);
+          if (err instanceof ClientError) throw new ConfigurationRefused(err.kind, err.message, err);
           throw err;
         }
       },

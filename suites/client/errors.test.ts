@@ -1,4 +1,4 @@
-import { clientTest, op } from '../../harness/checks/client.ts';
+import { clientTest, ConfigurationRefused, op } from '../../harness/checks/client.ts';
 import { failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { err06KeepsProblem, err06LoopProblem, serviceSaid } from '../../harness/judges/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
@@ -9,13 +9,24 @@ const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
 
 clientTest('ERR-06', 'on invalid_client the client reports an auth error with the code and description, and retries at most once', async (ctx) => {
   const main = ctx.target.accounts.cert!;
-  await ctx.configure({ accounts: { cert: { ...main, password: `${main.password}-wrong` } }, environments: ['cert'] });
   let error: unknown;
+  let configured = true;
   try {
-    await op('rest.call', () => ctx.client.restCall({ environment: 'cert', method: 'GET', path: themes.path }));
+    await ctx.configure({ accounts: { cert: { ...main, password: `${main.password}-wrong` } }, environments: ['cert'] });
   } catch (err) {
-    if (err instanceof PrerequisiteFailed) throw err;
-    error = err;
+    // A client that obtains its token as it is configured may report the refusal there: an authentication error is
+    // the report this rule judges, not a configuration the client refused.
+    if (!(err instanceof ConfigurationRefused && err.kind === 'auth' && err.error)) throw err;
+    error = err.error;
+    configured = false;
+  }
+  if (configured) {
+    try {
+      await op('rest.call', () => ctx.client.restCall({ environment: 'cert', method: 'GET', path: themes.path }));
+    } catch (err) {
+      if (err instanceof PrerequisiteFailed) throw err;
+      error = err;
+    }
   }
   const requests = tokenRequests(await ctx.events());
   // ERR-06 judges what the client does with invalid_client: a token request refused for its form (invalid_request,

@@ -293,12 +293,17 @@ export class TdsClient {
   }
 
   /**
-   * A REST token from every configured environment now (latitude `token-per-environment`; otherwise a no-op). Best
-   * effort: a refused token request is reported by the first call that needs the token.
+   * A REST token from every configured environment now (latitude `token-per-environment`; otherwise a no-op). Refused
+   * credentials (`invalid_client`) are reported at once, as the configuration's error; any other trouble is left to the
+   * first call that needs the token.
    */
   async obtainTokensAhead(): Promise<void> {
     if (!this.#latitudes.has('token-per-environment')) return;
-    for (const env of Object.keys(this.#environments) as Environment[]) await this.#restTokens.get(this.#tokenSource(env)).catch(() => undefined);
+    for (const env of Object.keys(this.#environments) as Environment[]) {
+      await this.#restTokens.get(this.#tokenSource(env)).catch((err: unknown) => {
+        if (err instanceof ClientError && err.kind === 'auth') throw err;
+      });
+    }
   }
 
   // ---- SOAP, sessionless ------------------------------------------------------------------------------------------
