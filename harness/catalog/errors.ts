@@ -167,3 +167,11 @@ export function describes(description: string, errorKey: RestTokenError['key']):
   }
   return restTokenErrors[errorKey].mustMention.every((group) => group.some((word) => words.has(word)));
 }
+
+/**
+ * Whether an `error_description` states its case of the Errors table as ERR-01 and ERR-02 read it: the case, and for
+ * a wrong client ID or secret (ERR-02) that case only, so that it can be told from a syntax error.
+ */
+export function statesErrorCase(description: string, errorKey: RestTokenError['key']): boolean {
+  return describes(description, errorKey) && (errorKey === 'missing-or-syntax' || !describes(description, 'missing-or-syntax'));
+}

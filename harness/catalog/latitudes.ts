@@ -123,7 +123,7 @@ export const latitudes: readonly Latitude[] = [
   },
   {
     id: 'fault-texts',
-    text: 'The faultstring of `Client.InvalidSecurityToken` may word "invalid or expired" as the service likes, as long as it says so and quotes the token; the StackTrace names the invalid-security-token error in the service\'s own words.',
+    text: 'The faultstring of `Client.InvalidSecurityToken` may word "invalid or expired" as the service likes, as long as it says so and quotes the token; the StackTrace names the invalid-security-token error in the service\'s own words, anywhere in `detail` (in a namespace of its own, or nested).',
     basis: 'Errors › SOAP: "faultstring that states the token is invalid or expired and quotes the token; detail with a StackTrace text naming an invalid-security-token session error" (described, not fixed).',
   },
   {
@@ -148,7 +148,7 @@ export const latitudes: readonly Latitude[] = [
   },
   {
     id: 'malformed-request-answers',
-    text: 'A malformed request (not XML, a truncated envelope, a wrong `grant_type`) may be answered with any error: a SOAP fault with HTTP 500 or 200, or a plain HTTP 4xx.',
+    text: 'A malformed request (not XML, a truncated envelope, a wrong `grant_type`) may be answered with any error: a SOAP fault with HTTP 500 or 200, or a plain HTTP 4xx or 500.',
     basis: 'What the service answers to malformed requests is not shown (ERR-07 asks only for an answer, in time).',
   },
 ];

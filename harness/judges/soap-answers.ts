@@ -139,6 +139,16 @@ const SAYS_INVALID_OR_EXPIRED = /invalid|expired|\bnot\s+(?:be\s+)?valid\b|\bno\
  */
 const NAMES_INVALID_SECURITY_TOKEN = /invalid[\s_.-]*(?:binary[\s_.-]*)?security[\s_.-]*token/i;
 
+/** Whether a faultstring says the token is invalid or expired (ERR-04's test; the learned profile reads texts with it too). */
+export function saysInvalidOrExpired(faultstring: string): boolean {
+  return SAYS_INVALID_OR_EXPIRED.test(faultstring);
+}
+
+/** Whether a StackTrace text names the invalid-security-token session error (ERR-04's test). */
+export function namesInvalidSecurityToken(stackTrace: string): boolean {
+  return NAMES_INVALID_SECURITY_TOKEN.test(stackTrace);
+}
+
 /**
  * ERR-04 on the answer to a request carrying an invalid `token` (unknown, of a closed or of an expired session: the
  * side knows which, and names the `clause`): a SOAP fault with faultcode `Client.InvalidSecurityToken`, its prefix bound
@@ -156,9 +166,9 @@ export function err04Problem(clause: string, a: SoapAnswerStatus, token: string,
     return problem(clause, `the faultcode for ${what} is not namespace-prefixed`, `a prefix bound to ${NS.soapEnv} (e.g. soap-env:Client.InvalidSecurityToken)`, fault.faultcode);
   }
   const text = fault.faultstring ?? '';
-  if (!SAYS_INVALID_OR_EXPIRED.test(text)) return problem(clause, `the faultstring for ${what} does not say the token is invalid or expired`, 'Invalid or Expired binary security token: <token>', text);
+  if (!saysInvalidOrExpired(text)) return problem(clause, `the faultstring for ${what} does not say the token is invalid or expired`, 'Invalid or Expired binary security token: <token>', text);
   if (token !== '' && !text.includes(token)) return problem(clause, `the faultstring for ${what} does not quote the token`, 'the token, quoted', text);
-  if (!NAMES_INVALID_SECURITY_TOKEN.test(fault.stackTrace ?? '')) {
+  if (!namesInvalidSecurityToken(fault.stackTrace ?? '')) {
     return problem(clause, `the fault for ${what} has no StackTrace naming the invalid-security-token session error`, '…SessionException: errors.session.USG_INVALID_SECURITY_TOKEN', fault.stackTrace ?? '(none)');
   }
   return undefined;

@@ -89,7 +89,7 @@ function soapAspects(res: HttpResponse, sentToken?: string): Record<string, stri
   const id = e.messageHeader?.messageData?.messageId;
   if (id) out['MessageId form'] = messageIdForm(id);
   const ts = e.messageHeader?.messageData?.timestamp;
-  if (ts) out['Timestamp form'] = timestampForm(ts) === 'utc' ? 'with zone' : 'without zone';
+  if (ts) out['Timestamp form'] = { utc: 'with zone', 'utc-basic': 'with zone (basic form)', zoneless: 'without zone' }[timestampForm(ts)];
   const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>/.exec(res.body);
   if (bst) out['BinarySecurityToken attributes'] = (bst[1] ?? '').replace(/\s+/g, ' ').trim().replace(/="[^"]*"/g, '') || '(none)';
   if (e.fault) {

@@ -8,7 +8,8 @@
 import { classifySoap, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
 import { decodeAuthorization } from '../credentials/index.ts';
 import { jsonObject } from '../judges/token-answer.ts';
-import { parseEnvelope, type ParsedEnvelope } from '../soap/index.ts';
+import { NS, parseEnvelope, type ParsedEnvelope, type XmlElement } from '../soap/index.ts';
+import { parseXmlTree } from '../soap/xml-tree.ts';
 import type { HttpRequest, HttpResponse } from '../targets/index.ts';
 import { emptyFacts, MAX_DURATIONS, MAX_TOKENS, MAX_VALUES, type ProfileFacts } from './fact-counts.ts';
 
@@ -45,8 +46,50 @@ const UUIDISH = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
 
 /** How an eb:MessageId of an answer is written (latitude `soap-header-details`). */
 export const messageIdForm = (id: string): 'numeric' | 'uuid' | 'other' => (/^\d+$/.test(id) ? 'numeric' : UUIDISH.test(id) ? 'uuid' : 'other');
-/** Whether an eb:Timestamp of an answer names its zone (latitude `soap-header-details`). */
-export const timestampForm = (ts: string): 'utc' | 'zoneless' => (/(Z|[+-]\d\d:?\d\d)$/.test(ts) ? 'utc' : 'zoneless');
+/**
+ * Whether an eb:Timestamp of an answer names its zone (latitude `soap-header-details`): as xs:dateTime writes it (`Z`,
+ * `+00:00`), in ISO 8601's basic form (`+0000`), or not.
+ */
+export const timestampForm = (ts: string): 'utc' | 'utc-basic' | 'zoneless' => (/(Z|[+-]\d\d:\d\d)$/.test(ts) ? 'utc' : /[+-]\d{4}$/.test(ts) ? 'utc-basic' : 'zoneless');
+
+/** The header blocks of an answer beyond eb:MessageHeader and wsse:Security: `trace` for the simulator's own, `other`. */
+export function headerBlockForm(xml: string): 'none' | 'trace' | 'other' {
+  const tree = parseXmlTree(xml);
+  if (!tree.ok) return 'none';
+  const header = tree.root.children.find((c) => c.namespace === NS.soapEnv && c.localName === 'Header');
+  const extra = (header?.children ?? []).filter((c) => !(c.namespace === NS.eb && c.localName === 'MessageHeader') && !(c.namespace === NS.wsse && c.localName === 'Security'));
+  if (extra.length === 0) return 'none';
+  return extra.length === 1 && extra[0]!.namespace === 'urn:trace' && extra[0]!.localName === 'Trace' ? 'trace' : 'other';
+}
+
+/** Where the StackTrace of a fault sits in `detail` (latitude fault-texts), or undefined where there is none. */
+export function stackTracePlacementOf(xml: string): 'plain' | 'namespaced' | 'nested' | undefined {
+  const tree = parseXmlTree(xml);
+  if (!tree.ok) return undefined;
+  const body = tree.root.children.find((c) => c.namespace === NS.soapEnv && c.localName === 'Body');
+  const fault = body?.children.find((c) => c.namespace === NS.soapEnv && c.localName === 'Fault');
+  const detail = fault?.children.find((c) => c.localName === 'detail');
+  if (!detail) return undefined;
+  const direct = detail.children.find((c) => c.localName === 'StackTrace');
+  if (direct) return direct.namespace === undefined ? 'plain' : 'namespaced';
+  return detail.children.some((c) => c.children.some((g) => g.localName === 'StackTrace')) ? 'nested' : undefined;
+}
+
+/** What a TokenCreateRS body holds (latitude soap-response-bodies): a child element, else a `status` attribute, else nothing. */
+function tokenCreateBodyForm(root: XmlElement | undefined): 'success' | 'status' | 'empty' {
+  if (root?.children.length) return 'success';
+  return root?.attributes.some((a) => a.localName === 'status') ? 'status' : 'empty';
+}
+
+/** What a SessionCreateRS body holds (latitude soap-response-bodies), as the simulator's `createBody` names it. */
+function createBodyForm(root: XmlElement | undefined): 'public' | 'Version' | 'success' | 'Version-success' | 'other' {
+  if (root?.localName !== 'SessionCreateRS') return 'other';
+  const has = (name: string) => root.attributes.some((a) => a.localName === name);
+  const success = root.children.some((c) => c.localName === 'Success');
+  if (has('Version') && !has('version')) return success ? 'Version-success' : 'Version';
+  if (has('version') && !has('Version')) return success ? 'success' : 'public';
+  return 'other';
+}
 const TOKEN_ERROR_FORM = 'application/x-www-form-urlencoded';
 
 /** Collects the facts of every exchange of a run (in a worker), as the tracing transport hands them over. */
@@ -92,7 +135,10 @@ export class FactCollector {
     if (body && type) count(this.facts, 'jsonContentType', type);
     if (body) this.#headers(res);
     if (res.status >= 200 && res.status < 300 && body && typeof body.access_token === 'string') {
-      count(this.facts, 'tokenFields', JSON.stringify(Object.keys(body)));
+      // A `source_ip` field in the answer to a request that carried one is the echo's (tokenSourceIpEcho), not an extra field.
+      const sourceIp = /(?:^|&)source_ip=/.test(req.body ?? '');
+      if (sourceIp) count(this.facts, 'tokenSourceIpEcho', 'source_ip' in body);
+      count(this.facts, 'tokenFields', JSON.stringify(Object.keys(body).filter((k) => !(sourceIp && k === 'source_ip'))));
       if (type) count(this.facts, 'tokenContentType', type);
       count(this.facts, 'tokenType', String(body.token_type));
       count(this.facts, 'expiresIn', typeof body.expires_in === 'number' ? body.expires_in : `"${String(body.expires_in)}"`);
@@ -136,6 +182,7 @@ export class FactCollector {
     if (!request.ok) {
       // A body that is not a SOAP envelope (ERR-07's garbage): a fault, or a plain 400 (`malformed-request-answers`).
       if (res.status >= 400 && res.status < 500 && !parsed.ok) count(this.facts, 'garbageAnswer', 'http-400');
+      else if (res.status === 500 && !parsed.ok) count(this.facts, 'garbageAnswer', 'http-500');
       else if (parsed.ok && parsed.envelope.fault) count(this.facts, 'garbageAnswer', 'fault');
       return;
     }
@@ -148,20 +195,29 @@ export class FactCollector {
     const data = answer.messageHeader?.messageData;
     if (data?.messageId) count(this.facts, 'responseMessageId', messageIdForm(data.messageId));
     if (data?.timestamp) count(this.facts, 'responseTimestamp', timestampForm(data.timestamp));
+    // eb:version: the request's echoed, or the service's own value (counted where the request named one).
+    const sentVersion = request.envelope.messageHeader?.version;
+    const version = answer.messageHeader?.version;
+    if (sentVersion && version) count(this.facts, 'ebVersion', version === sentVersion ? 'echo' : version);
+    if (answer.messageHeader) count(this.facts, 'headerBlock', headerBlockForm(res.body));
     const action = request.envelope.action;
     const sentToken = /<(?:[\w.-]+:)?BinarySecurityToken[^>]*>\s*([^<\s]+)\s*</.exec(sent)?.[1];
     if (answer.fault) {
       this.#fault(answer, res, action, sentToken, sent);
+      const placement = answer.fault.stackTrace === undefined ? undefined : stackTracePlacementOf(res.body);
+      if (placement) count(this.facts, 'stackTracePlacement', placement);
       return;
     }
     const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>\s*([^<\s]+)\s*</.exec(res.body);
     if (bst) count(this.facts, 'bstAttributes', /valueType=/.test(bst[1] ?? '') ? 'public' : 'none');
     if (action === 'TokenCreateRQ') {
       // A TokenCreateRS with content (a Success element) or without (an empty element, or nothing).
-      count(this.facts, 'tokenCreateBody', /<(?:[\w.-]+:)?TokenCreateRS\b[^>]*[^/]>\s*<(?:[\w.-]+:)?\w/.test(res.body) ? 'success' : 'empty');
+      count(this.facts, 'tokenCreateBody', tokenCreateBodyForm(answer.body.root));
       if (bst?.[2]) this.#sessionless.add(bst[2]);
     }
+    if (action === 'SessionCreateRQ' && bst) count(this.facts, 'createBody', createBodyForm(answer.body.root));
     if (action === 'SessionCloseRQ' && answer.action) count(this.facts, 'closeAction', answer.action);
+    if (action === 'SessionCloseRQ') count(this.facts, 'closeBody', answer.body.root === undefined ? 'empty' : answer.body.root.localName === 'SessionCloseRS' ? 'public' : 'other');
     if (action && /^(BargainFinderMaxRQ|OTA_HotelAvailLLSRQ|OTA_PingRQ)$/.test(action)) {
       count(this.facts, 'businessBody', /xmlns="http:\/\/www\.opentravel\.org\/OTA\/2002\/11"/.test(res.body) ? 'harness' : 'other');
       if (sentToken && this.#sessionless.has(sentToken) && action !== 'OTA_PingRQ') count(this.facts, 'sessionlessAction', action);
@@ -185,6 +241,13 @@ export class FactCollector {
     if (kind.kind === 'refused' && kind.why === 'authentication' && /Password/.test(sent) && (action === 'TokenCreateRQ' || action === 'SessionCreateRQ')) {
       count(this.facts, 'authFaultCode', fault.faultcodeLocal);
     }
+    // A refusal of credentials to a request that carried a BinarySecurityToken: is the request's own echoed back?
+    if (kind.kind === 'refused' && kind.why === 'authentication' && sentToken && (action === 'TokenCreateRQ' || action === 'SessionCreateRQ')) {
+      const s = answer.security;
+      const back = s.kind === 'binarySecurityToken' ? s.token : s.kind === 'both' ? s.binarySecurityToken.token : undefined;
+      count(this.facts, 'authFaultEchoesToken', back?.trim() === sentToken);
+    }
+    if (kind.kind === 'pool-full') count(this.facts, 'poolFullFaultCode', fault.faultcodeLocal);
     if (kind.kind === 'unknown-action') count(this.facts, 'unknownActionFaultCode', fault.faultcodeLocal);
   }
 }

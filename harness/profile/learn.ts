@@ -5,7 +5,9 @@
  * defect. `serve --profile` makes a stand-in of it (see `serve.ts`). No secret, token, account value or header value
  * that identifies a caller is in it.
  */
-import { describes, latitudes } from '../catalog/index.ts';
+import { latitudes } from '../catalog/index.ts';
+import { statesErrorCase } from '../catalog/errors.ts';
+import { namesInvalidSecurityToken, saysInvalidOrExpired } from '../judges/soap-answers.ts';
 import type { Report } from '../report/model.ts';
 import type { DefectId } from '../sim/defects.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
@@ -19,8 +21,8 @@ export type { LatitudeObservation, LearnedDeviation, LearnedProfile, Percentiles
 
 /** Which profile values each service-side latitude of the catalog holds. */
 export const LATITUDE_FIELDS: Readonly<Record<string, readonly (keyof LatitudeProfile)[]>> = {
-  'token-format': ['tokenShape'],
-  'token-extra-fields': ['tokenExtraFields', 'tokenFieldOrder'],
+  'token-format': ['tokenShape', 'restTokenAnyCase'],
+  'token-extra-fields': ['tokenExtraFields', 'tokenFieldOrder', 'tokenSourceIpEcho'],
   'json-content-type-parameters': ['jsonContentType'],
   'extra-response-headers': ['extraHeaders'],
   'error-description-wording': ['syntaxDescription', 'wrongClientDescription'],
@@ -30,12 +32,12 @@ export const LATITUDE_FIELDS: Readonly<Record<string, readonly (keyof LatitudePr
   timing: ['latencyMs'],
   throttling: ['throttle'],
   'soap-prefixes': ['soapEnvPrefix', 'ebPrefix'],
-  'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes'],
-  'soap-response-bodies': ['tokenCreateBody', 'closeAction'],
+  'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'ebVersion', 'headerBlock'],
+  'soap-response-bodies': ['tokenCreateBody', 'createBody', 'closeBody', 'closeAction'],
   'business-payloads': ['businessBody'],
   'fault-status': ['faultStatus'],
-  'fault-texts': ['invalidTokenFaultstring', 'invalidTokenStackTrace'],
-  'other-fault-codes': ['authFaultCode', 'unknownActionFaultCode'],
+  'fault-texts': ['invalidTokenFaultstring', 'invalidTokenStackTrace', 'stackTracePlacement'],
+  'other-fault-codes': ['authFaultCode', 'poolFullFaultCode', 'unknownActionFaultCode', 'authFaultEchoesToken'],
   'api-token-kinds': ['sessionlessAction'],
   'session-timeout-per-account': ['sessionTimeoutSeconds'],
   'pool-size': ['poolSize'],
@@ -93,10 +95,14 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
 
   const shape = learnShape(facts.tokens);
   set('tokenShape', shape?.shape, 'no access token was seen');
+  // A run never presents an issued token in another letter case (API-02's tampered token differs under case folding).
+  set('restTokenAnyCase', undefined, 'not seen: no request presents an issued token in another letter case');
   const fields = majority(facts, 'tokenFields');
   const keys = fields ? (JSON.parse(fields) as string[]) : undefined;
   set('tokenExtraFields', keys && keys.some((k) => !['access_token', 'token_type', 'expires_in'].includes(k)), 'no token answer was seen');
   set('tokenFieldOrder', keys && (keys.indexOf('access_token') <= keys.indexOf('expires_in') ? 'document' : 'reversed'), 'no token answer was seen');
+  const echo = majority(facts, 'tokenSourceIpEcho');
+  set('tokenSourceIpEcho', echo === undefined ? undefined : echo === 'true', 'no token was issued to a request with source_ip');
   set('jsonContentType', majority(facts, 'jsonContentType'), 'no JSON answer was seen');
   const answers = facts.counts.answers?.json ?? 0;
   // A header the target sends on most of its JSON answers is its own.
@@ -117,10 +123,13 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('latencyMs', all.length ? Math.max(0, Math.floor(percentiles(all)!.p50)) : undefined, 'no answer was timed');
   const t = ctx.report.throttling;
   set('throttle', t === undefined ? undefined : (t.statuses['429'] ?? 0) > 0 ? '429' : (t.statuses['503'] ?? 0) > 0 ? '503' : 'none', 'the run kept no throttling counts');
-  for (const key of ['soapEnvPrefix', 'ebPrefix', 'closeAction', 'invalidTokenFaultstring', 'invalidTokenStackTrace', 'authFaultCode', 'unknownActionFaultCode'] as const) {
+  for (const key of ['soapEnvPrefix', 'ebPrefix', 'ebVersion', 'closeAction', 'invalidTokenFaultstring', 'invalidTokenStackTrace', 'authFaultCode', 'unknownActionFaultCode'] as const) {
     set(key, majority(facts, key), `not seen: no SOAP answer showed it`);
   }
-  for (const key of ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'tokenCreateBody', 'businessBody', 'sessionlessAction', 'garbageAnswer'] as const) {
+  set('poolFullFaultCode', majority(facts, 'poolFullFaultCode'), 'not seen: no SessionCreateRQ was refused for a full pool (SESS-04 fills the pool with --allow-opt-in and sessionPoolSize in the config)');
+  const echoes = majority(facts, 'authFaultEchoesToken');
+  set('authFaultEchoesToken', echoes === undefined ? undefined : echoes === 'true', 'not seen: no TokenCreateRQ or SessionCreateRQ carrying a BinarySecurityToken was refused for its credentials');
+  for (const key of ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'tokenCreateBody', 'createBody', 'closeBody', 'stackTracePlacement', 'businessBody', 'sessionlessAction', 'garbageAnswer'] as const) {
     const v = majority(facts, key);
     set(key, v === 'other' ? undefined : (v as LatitudeProfile[typeof key] | undefined), v === 'other' ? 'seen in a form the simulator does not make' : 'not seen: no SOAP answer showed it');
   }
@@ -139,10 +148,11 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
       why[key] = `the target's value breaks ${rule} (listed under deviations): the conforming stand-in keeps the simulator's own`;
     }
   };
-  deviating('syntaxDescription', 'ERR-01', (v: string) => describes(v, 'missing-or-syntax'));
-  deviating('wrongClientDescription', 'ERR-02', (v: string) => describes(v, 'wrong-client') && !describes(v, 'missing-or-syntax'));
-  deviating('invalidTokenFaultstring', 'ERR-04', (v: string) => v.includes('%s') && /invalid|expired/i.test(v));
-  deviating('invalidTokenStackTrace', 'ERR-04', (v: string) => /invalid[\s_.-]*security[\s_.-]*token/i.test(v));
+  // The judges' own tests (ERR-01, ERR-02: statesErrorCase; ERR-04: err04Problem's), so that learning and judging agree.
+  deviating('syntaxDescription', 'ERR-01', (v: string) => statesErrorCase(v, 'missing-or-syntax'));
+  deviating('wrongClientDescription', 'ERR-02', (v: string) => statesErrorCase(v, 'wrong-client'));
+  deviating('invalidTokenFaultstring', 'ERR-04', (v: string) => v.includes('%s') && saysInvalidOrExpired(v.split('%s').join('')));
+  deviating('invalidTokenStackTrace', 'ERR-04', (v: string) => namesInvalidSecurityToken(v));
   deviating('jsonContentType', 'REST-05', (v: string) => /^application\/([\w.-]+\+)?json\b/i.test(v));
   const observedLatitudes: Record<string, LatitudeObservation> = {};
   for (const l of latitudes.filter((x) => x.side !== 'client')) {

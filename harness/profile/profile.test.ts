@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { basicAuthorization } from '../credentials/index.ts';
 import type { Report } from '../report/model.ts';
-import { DEFAULT_PROFILE } from '../sim/latitude.ts';
+import { DEFAULT_PROFILE, profileFaultCodes, profileWith, type LatitudeProfile } from '../sim/latitude.ts';
+import { buildRequest, makeRequestHeader, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, actionBody, type RequestSecurity, type SoapBody } from '../soap/index.ts';
+import { withFaultCodes } from '../classify/index.ts';
+import { ManualClock } from '../sim/clock.ts';
+import { SimCore, SOAP_PATH } from '../sim/core.ts';
+import { defaultAccounts } from '../sim/default-accounts.ts';
+import { buildClientId, encodeCredentials } from '../credentials/index.ts';
+import type { HttpRequest } from '../targets/index.ts';
 import { compareProbes, fidelityOf } from './calibrate.ts';
 import { FactCollector } from './facts.ts';
 import { learnProfile } from './learn.ts';
@@ -61,6 +68,71 @@ describe('learning a profile from what a target showed', () => {
     ]);
     expect(standIn(broken, { withDeviations: true }).defects).toEqual(['rest03-token-type-capitalized']);
     expect(standIn(broken).defects).toEqual([]);
+  });
+});
+
+/** The simulator under `profile`, its answers to the exchanges a live run sends fed to a FactCollector: the learned profile. */
+function learnedFromSim(profile: LatitudeProfile) {
+  const accounts = defaultAccounts(5, { poolSize: profile.poolSize, sessionTimeoutSeconds: profile.sessionTimeoutSeconds });
+  const core = new SimCore({ clock: new ManualClock(Date.UTC(2026, 0, 1)), accounts: accounts.accounts, seed: 5, profile });
+  const main = accounts.main.cert;
+  const c = new FactCollector([`${BASE}${SOAP_PATH}`], withFaultCodes(profileFaultCodes(profile)));
+  const send = (req: HttpRequest) => {
+    const url = new URL(req.url);
+    const r = core.handle({ env: 'cert', method: req.method, path: url.pathname, query: '', headers: Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])), body: req.body ?? '' });
+    if (r.kind !== 'response') throw new Error(r.kind);
+    const res = { status: r.status, headers: r.headers, body: r.body, durationMs: 1 };
+    c.observe(req, res);
+    return res;
+  };
+  const authorization = `Basic ${encodeCredentials(buildClientId({ userid: main.epr, group: main.pcc, domain: main.restDomain }), main.password)}`;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  for (const body of ['grant_type=client_credentials', 'grant_type=client_credentials&source_ip=203.0.113.7']) send({ method: 'POST', url: `${BASE}/v2/auth/token`, headers: { ...form, authorization }, body });
+  let n = 0;
+  const soap = (action: string, security: RequestSecurity, body: SoapBody = actionBody(action)) => send({
+    method: 'POST', url: `${BASE}${SOAP_PATH}`, headers: { 'content-type': 'text/xml' },
+    body: buildRequest({ header: makeRequestHeader({ action, cpaId: main.pcc, conversationId: `c-${++n}`, now: new Date(), messageId: `m-${n}` }), security, body }),
+  });
+  const credentials = usernameToken({ username: main.epr, password: main.password, organization: main.pcc, domain: main.soapDomain });
+  soap('TokenCreateRQ', credentials, tokenCreateRQBody());
+  soap('TokenCreateRQ', { kind: 'binarySecurityToken', token: 'not-a-token' }, tokenCreateRQBody());
+  soap('OTA_PingRQ', { kind: 'binarySecurityToken', token: 'T1RLAQ-nobody-issued' });
+  const sessions = Array.from({ length: profile.poolSize + 1 }, () => /<(?:[\w.-]+:)?BinarySecurityToken[^>]*>([^<]+)</.exec(soap('SessionCreateRQ', credentials, sessionCreateRQBody()).body)?.[1]);
+  soap('SessionCloseRQ', { kind: 'binarySecurityToken', token: sessions[0]! }, sessionCloseRQBody({ pseudoCityCode: main.pcc, timeStamp: '2026-01-01T00:00:00Z' }));
+  send({ method: 'POST', url: `${BASE}${SOAP_PATH}`, headers: { 'content-type': 'text/xml' }, body: 'this is not XML' });
+  return learnProfile(c.facts, { target: 't', tool: '0', report: report() });
+}
+
+describe('learning the values a simulator profile plays', () => {
+  const NEW = ['tokenSourceIpEcho', 'responseTimestamp', 'ebVersion', 'headerBlock', 'tokenCreateBody', 'createBody', 'closeBody', 'stackTracePlacement', 'poolFullFaultCode', 'authFaultEchoesToken', 'garbageAnswer'] as const;
+  it.each([
+    DEFAULT_PROFILE,
+    profileWith({ tokenSourceIpEcho: true, responseTimestamp: 'utc-basic', ebVersion: '2.0', headerBlock: 'trace', tokenCreateBody: 'status', createBody: 'Version-success', closeBody: 'empty', stackTracePlacement: 'nested', poolFullFaultCode: 'Client.TransactionLimitReached', authFaultEchoesToken: true, garbageAnswer: 'http-500', poolSize: 2 }),
+    profileWith({ tokenExtraFields: true, tokenSourceIpEcho: true, createBody: 'success', stackTracePlacement: 'namespaced', tokenCreateBody: 'empty', garbageAnswer: 'http-400', poolSize: 3 }),
+    profileWith({ createBody: 'Version', responseTimestamp: 'utc', restTokenAnyCase: true, tokenShape: { kind: 'uuid' } }),
+  ])('learns each new field as served (%#)', (profile) => {
+    const learned = learnedFromSim(profile);
+    for (const key of NEW) expect([key, learned.values[key]]).toEqual([key, profile[key]]);
+    expect(learned.values.tokenExtraFields).toBe(profile.tokenExtraFields);
+    // Never seen in a run: said why.
+    expect(learned.values.restTokenAnyCase).toBeUndefined();
+    expect(learned.latitudes['token-format']).toEqual({ observed: true, fields: ['tokenShape'], unobservedFields: ['restTokenAnyCase'] });
+  });
+
+  it('judges learned texts with the judges\' own tests: newer conforming wordings are kept, others are deviations', () => {
+    const c = new FactCollector([SOAP]);
+    const learned = learnProfile(c.facts, { target: 't', tool: '0', report: report() });
+    expect(learned.values).toEqual({});
+    const values = (v: Partial<LatitudeProfile>) => {
+      const facts = { ...c.facts, counts: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, { [String(x)]: 1 }])) };
+      return learnProfile(facts, { target: 't', tool: '0', report: report() }).values;
+    };
+    expect(values({ invalidTokenFaultstring: 'Security token %s is not valid or has timed out', invalidTokenStackTrace: 'SessionException: invalid binary security token' }))
+      .toEqual({ invalidTokenFaultstring: 'Security token %s is not valid or has timed out', invalidTokenStackTrace: 'SessionException: invalid binary security token' });
+    expect(values({ invalidTokenFaultstring: 'Token %s refused', invalidTokenStackTrace: 'SessionException' })).toEqual({});
+    expect(values({ syntaxDescription: 'Authorization header not present', wrongClientDescription: 'No client found for this client ID and secret' }))
+      .toEqual({ syntaxDescription: 'Authorization header not present', wrongClientDescription: 'No client found for this client ID and secret' });
+    expect(values({ wrongClientDescription: 'Credentials are missing or the client ID is wrong' })).toEqual({});
   });
 });
 

@@ -2,16 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildClientId, encodeCredentials } from '../credentials/index.ts';
 import {
-  actionBody, buildRequest, makeRequestHeader, parseEnvelope, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type RequestSecurity,
+  actionBody, buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type RequestSecurity,
 } from '../soap/index.ts';
-import { latitudes } from '../catalog/index.ts';
+import { describes, latitudes } from '../catalog/index.ts';
+import { classifySoap, withFaultCodes } from '../classify/index.ts';
+import { namesInvalidSecurityToken, saysInvalidOrExpired } from '../judges/soap-answers.ts';
 import { ManualClock } from './clock.ts';
 import { SimCore, SOAP_PATH } from './core.ts';
 import { defaultAccounts } from './default-accounts.ts';
 import type { SimRequest, SimResponse } from './http.ts';
-import { DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileWith, type LatitudeProfile } from './latitude.ts';
+import { DEFAULT_PROFILE, DESCRIPTIONS, FAULTSTRINGS, profileFaultCodes, profileWith, STACK_TRACES, type LatitudeProfile } from './latitude.ts';
 import { conformingProfile } from './latitude-arbitrary.ts';
-import { TOKEN_SHAPES } from './token-shape.ts';
+import { caseFoldable, TOKEN_SHAPES } from './token-shape.ts';
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -71,6 +73,36 @@ describe('latitude profiles of the simulator', () => {
     expect([grant.status, JSON.parse(grant.body).error]).toEqual([415, 'invalid_grant']);
   });
 
+  it('every listed wording states its case and not the other, as ERR-01/ERR-02 and ERR-04 read it (error-description-wording, fault-texts)', () => {
+    // ERR-01 asks a syntax description to state its case (the public one reads as both); these state it alone.
+    for (const d of DESCRIPTIONS.syntax) expect([d, describes(d, 'missing-or-syntax')]).toEqual([d, true]);
+    for (const d of DESCRIPTIONS.syntax.slice(4)) expect([d, describes(d, 'wrong-client')]).toEqual([d, false]);
+    for (const d of DESCRIPTIONS.wrongClient) expect([d, describes(d, 'wrong-client'), describes(d, 'missing-or-syntax')]).toEqual([d, true, false]);
+    for (const f of FAULTSTRINGS) expect([f, f.includes('%s') && saysInvalidOrExpired(f.replace('%s', 'T'))]).toEqual([f, true]);
+    for (const t of STACK_TRACES) expect([t, namesInvalidSecurityToken(t)]).toEqual([t, true]);
+  });
+
+  it('echoes source_ip in the token answer only when the request carried it (token-extra-fields)', () => {
+    const s = sim(profileWith({ tokenSourceIpEcho: true }));
+    const keys = (body: string) => Object.keys(JSON.parse(answer(s.rest({ ...s.form, authorization: s.good() }, body)).body) as object);
+    expect(keys('grant_type=client_credentials')).toEqual(['access_token', 'token_type', 'expires_in']);
+    const withIp = JSON.parse(answer(s.rest({ ...s.form, authorization: s.good() }, 'grant_type=client_credentials&source_ip=203.0.113.7')).body) as Record<string, unknown>;
+    expect(withIp.source_ip).toBe('203.0.113.7');
+  });
+
+  it('reads tokens of a case-insensitive shape in any letter case on the REST APIs when so profiled, and only those (token-format)', () => {
+    expect([TOKEN_SHAPES.uuid, TOKEN_SHAPES.hex, TOKEN_SHAPES.public, TOKEN_SHAPES.jwt, TOKEN_SHAPES.short].map(caseFoldable)).toEqual([true, true, false, false, false]);
+    const call = (s: ReturnType<typeof sim>, token: string) => answer(s.core.handle({ env: 'cert', method: 'GET', path: '/v1/lists/supported/shop/themes', query: '', headers: { authorization: `Bearer ${token}` }, body: '' })).status;
+    for (const [tokenShape, restTokenAnyCase, upper] of [[TOKEN_SHAPES.uuid, true, 200], [TOKEN_SHAPES.hex, true, 200], [TOKEN_SHAPES.hex, false, 401], [TOKEN_SHAPES.short, true, 401]] as const) {
+      const s = sim(profileWith({ tokenShape, restTokenAnyCase }));
+      const token = (JSON.parse(answer(s.rest({ ...s.form, authorization: s.good() })).body) as { access_token: string }).access_token;
+      const other = token.toUpperCase() === token ? token.toLowerCase() : token.toUpperCase();
+      expect([tokenShape, restTokenAnyCase, call(s, token), call(s, other)]).toEqual([tokenShape, restTokenAnyCase, 200, upper]);
+      // A character changed (not its case) is refused whatever the profile.
+      expect(call(s, `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`)).toBe(401);
+    }
+  });
+
   it('serves a token request without Content-Type when lenient (content-type-leniency)', () => {
     expect(answer(sim(profileWith({ missingContentType: 'serve' })).rest({ authorization: sim(DEFAULT_PROFILE).good() })).status).toBe(200);
     expect(answer(sim(DEFAULT_PROFILE).rest({ authorization: sim(DEFAULT_PROFILE).good() })).status).toBe(400);
@@ -94,6 +126,24 @@ describe('latitude profiles of the simulator', () => {
     expect(parsed.ok && parsed.envelope.messageHeader?.messageData?.timestamp).toMatch(/Z$/);
   });
 
+  it('writes other header details and bodies: a basic-form zone, its own eb:version, a block of another namespace, TokenCreateRS with status, SessionCreateRS with Version and Success, an empty close answer (soap-header-details, soap-response-bodies)', () => {
+    const s = sim(profileWith({ responseTimestamp: 'utc-basic', ebVersion: '2.0', headerBlock: 'trace', tokenCreateBody: 'status', createBody: 'Version-success', closeBody: 'empty' }));
+    const x = answer(s.soap('TokenCreateRQ', s.credentials(), tokenCreateRQBody()));
+    expect(x.body).toMatch(/<sws:TokenCreateRS [^>]*status="Approved"\/>/);
+    expect(x.body).toMatch(/<tr:Trace xmlns:tr="urn:trace">.*<\/tr:Trace><\/soap-env:Header>/);
+    const parsed = parseEnvelope(x.body);
+    expect(parsed.ok && parsed.envelope.messageHeader?.messageData?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/);
+    expect(parsed.ok && parsed.envelope.messageHeader?.version).toBe('2.0');
+    const created = answer(s.soap('SessionCreateRQ', s.credentials(), sessionCreateRQBody()));
+    expect(created.body).toMatch(/<SessionCreateRS xmlns="[^"]+" Version="1\.0\.0" status="Approved"><Success\/><ConversationId>conv-1<\/ConversationId><\/SessionCreateRS>/);
+    const token = /<wsse:BinarySecurityToken[^>]*>([^<]+)</.exec(created.body)?.[1] ?? '';
+    const closed = answer(s.soap('SessionCloseRQ', { kind: 'binarySecurityToken', token }, sessionCloseRQBody({ pseudoCityCode: s.main.pcc, timeStamp: '2026-01-01T00:00:00Z' })));
+    expect(closed.body).toContain('<soap-env:Body/>');
+    expect(parseEnvelope(closed.body)).toMatchObject({ ok: true, envelope: { action: 'SessionCloseRS', fault: undefined } });
+    // The default echoes the request's eb:version.
+    expect(answer(sim(DEFAULT_PROFILE).soap('TokenCreateRQ', sim(DEFAULT_PROFILE).credentials(), tokenCreateRQBody())).body).toContain('eb:version="1.0"');
+  });
+
   it('words faults its own way and sends them with its own status (fault-texts, other-fault-codes, fault-status)', () => {
     const s = sim(profileWith({ invalidTokenFaultstring: FAULTSTRINGS[1], invalidTokenStackTrace: 'session error: invalid security token', faultStatus: 200, authFaultCode: 'Client.InvalidCredentials', unknownActionFaultCode: 'Client.InvalidAction' }));
     const bad = answer(s.soap('OTA_PingRQ', { kind: 'binarySecurityToken', token: 'nope' }));
@@ -104,6 +154,35 @@ describe('latitude profiles of the simulator', () => {
     expect(auth.ok && auth.envelope.fault?.faultcodeLocal).toBe('Client.InvalidCredentials');
     const unknown = parseEnvelope(answer(s.soap('NoSuchRQ', { kind: 'binarySecurityToken', token: 'nope' })).body);
     expect(unknown.ok && unknown.envelope.fault?.faultcodeLocal).toBe('Client.InvalidAction');
+  });
+
+  it('places the StackTrace in detail its own way, still read as the document\'s (fault-texts)', () => {
+    for (const [stackTracePlacement, shape] of [['plain', /<detail><StackTrace>/], ['namespaced', /<detail><ns1:StackTrace xmlns:ns1="urn:x">/], ['nested', /<detail><Error><StackTrace>/]] as const) {
+      const s = sim(profileWith({ stackTracePlacement, invalidTokenStackTrace: STACK_TRACES[3] }));
+      const bad = answer(s.soap('OTA_PingRQ', { kind: 'binarySecurityToken', token: 'nope' }));
+      expect(bad.body).toMatch(shape);
+      const fault = parseEnvelope(bad.body);
+      expect(fault.ok && fault.envelope.fault?.stackTrace).toBe(STACK_TRACES[3]);
+    }
+  });
+
+  it('echoes the request\'s own BinarySecurityToken in a credentials refusal, and refuses a full pool with its own code, declared for the harness (other-fault-codes)', () => {
+    const p = profileWith({ authFaultEchoesToken: true, poolFullFaultCode: 'Client.TransactionLimitReached', poolSize: 2 });
+    const s = sim(p);
+    const echoed = parseEnvelope(answer(s.soap('TokenCreateRQ', { kind: 'binarySecurityToken', token: 'not-a-token' }, tokenCreateRQBody())).body);
+    expect(echoed).toMatchObject({ ok: true, envelope: { security: { kind: 'binarySecurityToken', token: 'not-a-token' }, fault: { faultcodeLocal: 'Client.AuthenticationFailed' } } });
+    // Without a token in the request, nothing to echo; without the profile, no echo.
+    expect(parseEnvelope(answer(s.soap('TokenCreateRQ', s.credentials('wrong'), tokenCreateRQBody())).body)).toMatchObject({ ok: true, envelope: { security: { kind: 'none' } } });
+    expect(answer(sim(DEFAULT_PROFILE).soap('TokenCreateRQ', { kind: 'binarySecurityToken', token: 'not-a-token' }, tokenCreateRQBody())).body).not.toContain('not-a-token');
+    for (let i = 0; i < 2; i++) expect(answer(s.soap('SessionCreateRQ', s.credentials(), sessionCreateRQBody())).status).toBe(200);
+    const full = parseEnvelope(answer(s.soap('SessionCreateRQ', s.credentials(), sessionCreateRQBody())).body);
+    expect(full.ok && full.envelope.fault?.faultcodeLocal).toBe('Client.TransactionLimitReached');
+    // The harness reads it as a full pool through the codes the target config declares (not by the public StackTrace marker).
+    expect(profileFaultCodes(p).poolFull).toEqual(['Client.TransactionLimitReached']);
+    expect(profileFaultCodes(DEFAULT_PROFILE).poolFull).toBeUndefined();
+    const envelope = full.ok ? full.envelope : undefined;
+    expect(classifySoap({ status: 500, envelope }, withFaultCodes(profileFaultCodes(p))).kind).toBe('pool-full');
+    expect(classifySoap({ status: 500, envelope }).kind).not.toBe('pool-full');
   });
 
   it('takes sessionless tokens on OTA_HotelAvailLLSRQ and does not offer BargainFinderMaxRQ when so profiled (api-token-kinds)', () => {
@@ -122,9 +201,11 @@ describe('latitude profiles of the simulator', () => {
     expect(answer(sim(DEFAULT_PROFILE).soap('BargainFinderMaxRQ', { kind: 'binarySecurityToken', token: 'x' })).body).not.toContain('payloads/v7');
   });
 
-  it('answers garbage with a plain 400 when so profiled (malformed-request-answers)', () => {
-    const garbage = answer(sim(profileWith({ garbageAnswer: 'http-400' })).core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' }));
-    expect(garbage.status).toBe(400);
+  it('answers garbage with a plain 400 or 500 when so profiled (malformed-request-answers)', () => {
+    for (const [garbageAnswer, status] of [['http-400', 400], ['http-500', 500]] as const) {
+      const garbage = answer(sim(profileWith({ garbageAnswer })).core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' }));
+      expect([garbage.status, garbage.headers['content-type'], parseEnvelope(garbage.body).ok]).toEqual([status, 'text/plain;charset=UTF-8', false]);
+    }
   });
 
   it('throttles every tenth request before the service sees it, with a 429 and Retry-After or a 503 page (throttling)', () => {

@@ -13,9 +13,17 @@ import { TOKEN_SHAPES, type TokenShape } from './token-shape.ts';
 export interface LatitudeProfile {
   /** `token-format`: the shape of sessionless access tokens. */
   readonly tokenShape: TokenShape;
+  /**
+   * `token-format`: the REST APIs accept a token in any letter case. Only where the shape is case-insensitive by nature
+   * (a UUID, or characters of an alphabet without two letters that fold together, as hex: `caseFoldable`); with other
+   * shapes it does nothing.
+   */
+  readonly restTokenAnyCase: boolean;
   /** `token-extra-fields`: more fields in the token response, and their order. */
   readonly tokenExtraFields: boolean;
   readonly tokenFieldOrder: 'document' | 'reversed';
+  /** `token-extra-fields`: a `source_ip` field echoing the request's, there only when the request carried one. */
+  readonly tokenSourceIpEcho: boolean;
   /** `json-content-type-parameters`: the Content-Type of JSON answers, as sent. */
   readonly jsonContentType: string;
   /** `extra-response-headers`: the names of headers the document does not name (the values are the simulator's own). */
@@ -39,27 +47,41 @@ export interface LatitudeProfile {
   readonly ebPrefix: string;
   /** `soap-header-details`. */
   readonly responseMessageId: 'numeric' | 'uuid';
-  readonly responseTimestamp: 'zoneless' | 'utc';
+  /** `utc`: `…Z` (xs:dateTime); `utc-basic`: the zone in ISO 8601's basic form (`2026-11-27T03:00:00+0000`). */
+  readonly responseTimestamp: 'zoneless' | 'utc' | 'utc-basic';
   readonly bstAttributes: 'public' | 'none';
-  /** `soap-response-bodies`. */
-  readonly tokenCreateBody: 'success' | 'empty';
+  /** `eb:version` of responses: `echo` (the request's, `1.0` by default), or this value whatever the request said. */
+  readonly ebVersion: string;
+  /** A header block of another namespace in every response (`trace`: `<tr:Trace xmlns:tr="urn:trace">`), or none. */
+  readonly headerBlock: 'none' | 'trace';
+  /** `soap-response-bodies`: TokenCreateRS with a `Success` child, empty, or empty with `status="Approved"`. */
+  readonly tokenCreateBody: 'success' | 'empty' | 'status';
+  /** SessionCreateRS as publicly seen (`version="1" status="Approved"`), with `Version="1.0.0"` instead of `version`, with a `<Success/>` child, or both. */
+  readonly createBody: 'public' | 'Version' | 'success' | 'Version-success';
+  /** The body of the answer to SessionCloseRQ: SessionCloseRS as publicly seen, or an empty Body. */
+  readonly closeBody: 'public' | 'empty';
   readonly closeAction: 'SessionCloseRS' | 'SessionCloseRQ';
   /** `fault-status`. */
   readonly faultStatus: number;
   /** `fault-texts`: the invalid-token faultstring (`%s` where it quotes the token) and StackTrace. */
   readonly invalidTokenFaultstring: string;
   readonly invalidTokenStackTrace: string;
-  /** `other-fault-codes`: the code of a wrong-credentials fault and of an action the service does not offer. */
+  /** Where a fault's StackTrace sits in `detail`: `<detail><StackTrace>`, `<detail><ns1:StackTrace xmlns:ns1="urn:x">`, or `<detail><Error><StackTrace>`. */
+  readonly stackTracePlacement: 'plain' | 'namespaced' | 'nested';
+  /** `other-fault-codes`: the code of a wrong-credentials fault, of a full pool and of an action the service does not offer. */
   readonly authFaultCode: string;
+  readonly poolFullFaultCode: string;
   readonly unknownActionFaultCode: string;
+  /** A wrong-credentials fault echoes the request's own BinarySecurityToken (when it carried one) in its Security header. */
+  readonly authFaultEchoesToken: boolean;
   /** `api-token-kinds`: the SOAP business action that takes sessionless tokens (BargainFinderMaxRQ, or OTA_HotelAvailLLSRQ, and then BargainFinderMaxRQ is not offered). */
   readonly sessionlessAction: 'BargainFinderMaxRQ' | 'OTA_HotelAvailLLSRQ';
   /** `session-timeout-per-account`: the main account's inactivity timeout, in seconds. */
   readonly sessionTimeoutSeconds: number;
   /** `pool-size`: the main account's session pool. */
   readonly poolSize: number;
-  /** `malformed-request-answers`: a body that is not a SOAP envelope gets a fault or a plain 400. */
-  readonly garbageAnswer: 'fault' | 'http-400';
+  /** `malformed-request-answers`: a body that is not a SOAP envelope gets a fault, or a plain 400 or 500. */
+  readonly garbageAnswer: 'fault' | 'http-400' | 'http-500';
   /** `business-payloads`: the bodies of business answers are the harness's stand-ins, or of a shape its schemas do not know. */
   readonly businessBody: 'harness' | 'other';
   /** `throttling`: a gateway that throttles every tenth request (429 with `Retry-After`, or a 503 page without), or none. */
@@ -69,8 +91,10 @@ export interface LatitudeProfile {
 /** The real service as publicly seen: what the simulator does when no profile is given. */
 export const DEFAULT_PROFILE: LatitudeProfile = {
   tokenShape: TOKEN_SHAPES.public,
+  restTokenAnyCase: false,
   tokenExtraFields: false,
   tokenFieldOrder: 'document',
+  tokenSourceIpEcho: false,
   jsonContentType: 'application/json;charset=UTF-8',
   extraHeaders: [],
   syntaxDescription: 'Credentials are missing or the syntax is not correct',
@@ -86,13 +110,20 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   responseMessageId: 'numeric',
   responseTimestamp: 'zoneless',
   bstAttributes: 'public',
+  ebVersion: 'echo',
+  headerBlock: 'none',
   tokenCreateBody: 'success',
+  createBody: 'public',
+  closeBody: 'public',
   closeAction: 'SessionCloseRS',
   faultStatus: 500,
   invalidTokenFaultstring: 'Invalid or Expired binary security token: %s',
   invalidTokenStackTrace: 'com.sabre.universalservices.base.session.SessionException: errors.session.USG_INVALID_SECURITY_TOKEN',
+  stackTracePlacement: 'plain',
   authFaultCode: 'Client.AuthenticationFailed',
+  poolFullFaultCode: 'Client.ReachedTALimit',
   unknownActionFaultCode: 'Client.InvalidEbXmlMessage',
+  authFaultEchoesToken: false,
   sessionlessAction: 'BargainFinderMaxRQ',
   sessionTimeoutSeconds: 900,
   poolSize: 4,
@@ -108,12 +139,17 @@ export const DESCRIPTIONS = {
     'Missing credentials or invalid credential syntax',
     'The client credentials are missing, or their syntax is not correct.',
     'credentials missing or malformed',
+    'Client credentials were not provided',
+    'Authorization header not present',
+    'Client ID must have the form V1:userid:group:domain',
   ],
   wrongClient: [
     'Wrong clientID or clientSecret',
     'Wrong client ID or client secret',
     'The client ID or the client secret is wrong.',
     'invalid clientId or clientSecret',
+    'No client found for this client ID and secret',
+    'No client matches the given client ID and secret',
   ],
 } as const;
 
@@ -122,6 +158,7 @@ export const FAULTSTRINGS = [
   'Invalid or Expired binary security token: %s',
   'The security token %s is invalid or has expired',
   'Expired or invalid token (%s)',
+  'Security token %s is not valid or has timed out',
 ] as const;
 
 /** StackTrace texts that name the invalid-security-token session error. */
@@ -129,6 +166,7 @@ export const STACK_TRACES = [
   'com.sabre.universalservices.base.session.SessionException: errors.session.USG_INVALID_SECURITY_TOKEN',
   'SessionError: InvalidSecurityToken',
   'session error: invalid security token',
+  'SessionException: invalid binary security token',
 ] as const;
 
 type Choices = { readonly [K in keyof LatitudeProfile]: readonly LatitudeProfile[K][] };
@@ -136,8 +174,10 @@ type Choices = { readonly [K in keyof LatitudeProfile]: readonly LatitudeProfile
 /** Values each freedom takes in the covering profiles (the default first); the random ones draw wider (see below). */
 export const PROFILE_CHOICES: Choices = {
   tokenShape: Object.values(TOKEN_SHAPES),
+  restTokenAnyCase: [false, true],
   tokenExtraFields: [false, true],
   tokenFieldOrder: ['document', 'reversed'],
+  tokenSourceIpEcho: [false, true],
   jsonContentType: ['application/json;charset=UTF-8', 'application/json', 'Application/JSON; charset=utf-8'],
   extraHeaders: [[], ['pragma', 'x-request-id']],
   syntaxDescription: [...DESCRIPTIONS.syntax],
@@ -151,19 +191,26 @@ export const PROFILE_CHOICES: Choices = {
   soapEnvPrefix: ['soap-env', 'SOAP-ENV', 'S', 'soapenv'],
   ebPrefix: ['eb', 'ns2', 'mh'],
   responseMessageId: ['numeric', 'uuid'],
-  responseTimestamp: ['zoneless', 'utc'],
+  responseTimestamp: ['zoneless', 'utc', 'utc-basic'],
   bstAttributes: ['public', 'none'],
-  tokenCreateBody: ['success', 'empty'],
+  ebVersion: ['echo', '2.0'],
+  headerBlock: ['none', 'trace'],
+  tokenCreateBody: ['success', 'empty', 'status'],
+  createBody: ['public', 'Version', 'success', 'Version-success'],
+  closeBody: ['public', 'empty'],
   closeAction: ['SessionCloseRS', 'SessionCloseRQ'],
   faultStatus: [500, 200],
   invalidTokenFaultstring: [...FAULTSTRINGS],
   invalidTokenStackTrace: [...STACK_TRACES],
+  stackTracePlacement: ['plain', 'namespaced', 'nested'],
   authFaultCode: ['Client.AuthenticationFailed', 'Client.InvalidCredentials'],
+  poolFullFaultCode: ['Client.ReachedTALimit', 'Client.TransactionLimitReached'],
   unknownActionFaultCode: ['Client.InvalidEbXmlMessage', 'Client.InvalidAction', 'Server.UnsupportedAction'],
+  authFaultEchoesToken: [false, true],
   sessionlessAction: ['BargainFinderMaxRQ', 'OTA_HotelAvailLLSRQ'],
   sessionTimeoutSeconds: [900, 300, 600, 1200, 1800],
   poolSize: [4, 2, 3, 5, 6],
-  garbageAnswer: ['fault', 'http-400'],
+  garbageAnswer: ['fault', 'http-400', 'http-500'],
   businessBody: ['harness', 'other'],
   throttle: ['none', '429', '503'],
 };
@@ -188,9 +235,10 @@ export function profileWith(changes: Partial<LatitudeProfile>): LatitudeProfile 
 }
 
 /** The fault codes a profile's service uses beyond the document's and the public ones: declared in its target config. */
-export function profileFaultCodes(p: LatitudeProfile): { authentication?: string[]; unknownAction?: string[] } {
+export function profileFaultCodes(p: LatitudeProfile): { authentication?: string[]; poolFull?: string[]; unknownAction?: string[] } {
   return {
     ...(p.authFaultCode !== DEFAULT_PROFILE.authFaultCode && { authentication: [p.authFaultCode] }),
+    ...(p.poolFullFaultCode !== DEFAULT_PROFILE.poolFullFaultCode && { poolFull: [p.poolFullFaultCode] }),
     unknownAction: [p.unknownActionFaultCode],
   };
 }

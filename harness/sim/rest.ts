@@ -10,7 +10,7 @@ import { json, type SimRequest, type SimResponse } from './http.ts';
 import { tokenState, type IssuedToken, type TokenStore } from './tokens.ts';
 import type { Random } from './random.ts';
 import { extraHeaderValues, type LatitudeProfile } from './latitude.ts';
-import { tokenOfShape } from './token-shape.ts';
+import { caseFoldable, tokenOfShape } from './token-shape.ts';
 
 /** What the REST handlers need from the core. */
 export interface RestContext {
@@ -176,6 +176,9 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   ];
   if (ctx.profile.tokenExtraFields) fields.push(['scope', ''], ['issued_at', Math.floor(ctx.now / 1000)]);
   if (ctx.profile.tokenFieldOrder === 'reversed') fields.reverse();
+  // An extra field there only when the request carried `source_ip`: its value echoed (latitude token-extra-fields).
+  const sourceIp = form.get('source_ip');
+  if (ctx.profile.tokenSourceIpEcho && sourceIp !== null) fields.push(['source_ip', sourceIp]);
   const ok = profileJson(ctx, 200, Object.fromEntries(fields));
   const response = ctx.defects.has('rest05-text-plain') && ok.kind === 'response' ? { ...ok, headers: { ...ok.headers, 'content-type': 'text/plain' } } : ok;
   return { response, outcome: 'token-issued', clientId: decoded.clientId, tokenIssued: issued.token };
@@ -218,7 +221,12 @@ export function checkToken(ctx: RestContext, env: Environment, value: string): T
 
 /** `checkToken` for a REST API call, with the defects that concern only the REST APIs (API-01, API-02). */
 function restApiToken(ctx: RestContext, env: Environment, value: string): TokenCheck {
-  const checked = checkToken(ctx, env, value);
+  let checked = checkToken(ctx, env, value);
+  // A service that reads tokens of a case-insensitive shape in any letter case (latitude token-format).
+  if (!checked.ok && checked.reason === 'unknown' && ctx.profile.restTokenAnyCase && caseFoldable(ctx.profile.tokenShape)) {
+    const folded = ctx.tokens.getFolded(value);
+    if (folded) checked = checkToken(ctx, env, folded.token);
+  }
   if (!checked.ok && checked.reason === 'unknown' && ctx.defects.has('api02-unknown-token-accepted') && value.length > 0) {
     const account = ctx.accountsIn(env)[0];
     if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };

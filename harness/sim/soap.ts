@@ -1,5 +1,5 @@
 import {
-  bargainFinderMaxRSBody, buildResponse, faultBody, rawBody, hotelAvailLLSRSBody, otaPingRSBody, parseEnvelope, replyToOf, sessionCloseRSBody,
+  bargainFinderMaxRSBody, buildResponse, customBody, escapeAttribute, escapeText, faultBody, NS, rawBody, hotelAvailLLSRSBody, otaPingRSBody, parseEnvelope, replyToOf, sessionCloseRSBody,
   sessionCreateRSBody, specFaultBody, tokenCreateRSBody, type ParsedEnvelope, type ParsedUsernameToken, type ReplyTo,
   type ResponseSecurity, type SoapBody, type SpecFaultKey,
 } from '../soap/index.ts';
@@ -32,9 +32,19 @@ function reply(x: Exchange, action: string, security: ResponseSecurity, body: So
   };
   const p = x.ctx.profile;
   const messageId = p.responseMessageId === 'uuid' ? uuid(x) : x.core.random.digits(19).replace(/^0/, '1');
-  const timestamp = p.responseTimestamp === 'utc' ? new Date(x.ctx.now).toISOString() : new Date(x.ctx.now);
+  const iso = new Date(x.ctx.now).toISOString();
+  const timestamp = p.responseTimestamp === 'utc' ? iso : p.responseTimestamp === 'utc-basic' ? `${iso.slice(0, 19)}+0000` : new Date(x.ctx.now);
   let text = buildResponse({ header: { inReplyTo, action, messageId, timestamp }, security, body });
   if (p.bstAttributes === 'none') text = text.replace(' valueType="String" EncodingType="wsse:Base64Binary"', '');
+  // Header details the document does not fix (latitude soap-header-details): eb:version, a block of another namespace.
+  if (p.ebVersion !== 'echo') text = text.replace(/(<eb:MessageHeader\b[^>]*?\seb:version=")[^"]*"/, (_, head: string) => `${head}${escapeAttribute(p.ebVersion)}"`);
+  if (p.headerBlock === 'trace') text = text.replace('</soap-env:Header>', `<tr:Trace xmlns:tr="urn:trace"><tr:Id>${x.core.random.digits(16)}</tr:Id></tr:Trace></soap-env:Header>`);
+  // Where the StackTrace sits in a fault's detail (latitude fault-texts).
+  if (outcome === 'soap-fault' && p.stackTracePlacement !== 'plain') {
+    text = text.replace(/<detail><StackTrace>([\s\S]*?)<\/StackTrace><\/detail>/, (_, trace: string) => (p.stackTracePlacement === 'namespaced'
+      ? `<detail><ns1:StackTrace xmlns:ns1="urn:x">${trace}</ns1:StackTrace></detail>`
+      : `<detail><Error><StackTrace>${trace}</StackTrace></Error></detail>`));
+  }
   if (d.has('soap02-no-message-data')) text = text.replace(/<eb:MessageData>[\s\S]*?<\/eb:MessageData>/, '');
   if (d.has('stok02-conversation-id-dropped') && action === 'SessionCreateRS') text = text.replace(/<eb:ConversationId>[\s\S]*?<\/eb:ConversationId>/, '');
   const status = outcome === 'soap-fault' && !d.has('err05-fault-status-200') ? p.faultStatus : 200;
@@ -58,6 +68,9 @@ function faultBodyOf(x: Exchange, key: SpecFaultKey, token: string | undefined):
   if (key === 'authenticationFailed' && p.authFaultCode !== 'Client.AuthenticationFailed') {
     return faultBody({ faultcode: p.authFaultCode, faultstring: 'The credentials were not accepted' });
   }
+  if (key === 'reachedTALimit' && p.poolFullFaultCode !== 'Client.ReachedTALimit') {
+    return faultBody({ faultcode: p.poolFullFaultCode, faultstring: 'Transaction limit reached: every session of this account is in use', stackTrace: 'errors.session.TRANSACTION_LIMIT_REACHED' });
+  }
   return specFaultBody(key, token);
 }
 
@@ -80,17 +93,20 @@ function authenticate(x: Exchange): { ok: true; account: SimAccount; clientId: s
   const security = x.envelope?.security;
   const ut: ParsedUsernameToken | undefined =
     security?.kind === 'usernameToken' ? security : security?.kind === 'both' ? security.usernameToken : undefined;
-  if (!ut?.username) return { ok: false, result: fault(x, ut ? 'userNameNodeNotFound' : 'authenticationFailed') };
+  // The request's own BinarySecurityToken, echoed in the refusal's Security header where the profile says so.
+  const sent = presentedToken(x);
+  const echo = x.ctx.profile.authFaultEchoesToken && sent !== undefined && sent.trim() !== '' ? sent : undefined;
+  if (!ut?.username) return { ok: false, result: fault(x, ut ? 'userNameNodeNotFound' : 'authenticationFailed', echo) };
   const clientId = `${ut.username}@${ut.organization ?? ''}`;
-  if (ut.password === undefined && !x.ctx.defects.has('stok03-any-password')) return { ok: false, result: fault(x, 'passwordNodeNotFound', undefined, { clientId }) };
-  if (!ut.organization) return { ok: false, result: fault(x, 'organizationNodeNotFound', undefined, { clientId }) };
+  if (ut.password === undefined && !x.ctx.defects.has('stok03-any-password')) return { ok: false, result: fault(x, 'passwordNodeNotFound', echo, { clientId }) };
+  if (!ut.organization) return { ok: false, result: fault(x, 'organizationNodeNotFound', echo, { clientId }) };
   const d = x.ctx.defects;
   const passwordOf = (a: SimAccount) => (d.has('xproto03-separate-soap-password') ? `${a.password}#soap` : a.password);
   const { username, organization } = ut;
   const account = findInLoginEnvironments(x.ctx, x.req.env, (env) => x.ctx.accountIndex(env).soap(username, organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password));
   if (!account) {
     if (d.has('stok03-token-in-fault')) return { ok: false, result: fault(x, 'authenticationFailed', `T1RLAQ${x.core.random.digits(40)}*`, { clientId }) };
-    return { ok: false, result: fault(x, 'authenticationFailed', undefined, { clientId }) };
+    return { ok: false, result: fault(x, 'authenticationFailed', echo, { clientId }) };
   }
   return { ok: true, account, clientId };
 }
@@ -117,7 +133,10 @@ function tokenCreate(x: Exchange): RestResult {
   const d = x.ctx.defects;
   const security: ResponseSecurity = d.has('stok01-no-token') ? { kind: 'empty' } : { kind: 'binarySecurityToken', token: issued.token };
   const action = d.has('stok01-wrong-action') ? 'TokenCreateRQ' : 'TokenCreateRS';
-  const body = x.ctx.profile.tokenCreateBody === 'empty' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0"/>') : tokenCreateRSBody();
+  const shape = x.ctx.profile.tokenCreateBody;
+  const body = shape === 'empty' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0"/>')
+    : shape === 'status' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0" status="Approved"/>')
+    : tokenCreateRSBody();
   return { response: reply(x, action, security, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: issued.token, tokenKind: 'sessionless', action: 'TokenCreateRQ' };
 }
 
@@ -137,7 +156,7 @@ function sessionCreate(x: Exchange): RestResult {
   };
   x.ctx.tokens.add(session, x.ctx.now);
   const action = x.ctx.defects.has('stok02-wrong-action') ? 'SessionCreateRQ' : 'SessionCreateRS';
-  const body = sessionCreateRSBody({ conversationId: x.replyTo.conversationId });
+  const body = sessionCreateBody(x.ctx.profile.createBody, x.replyTo.conversationId);
   return { response: reply(x, action, { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
 }
 
@@ -191,7 +210,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
       // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
-      return { response: reply(x, x.ctx.profile.closeAction, security, sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
+      return { response: reply(x, x.ctx.profile.closeAction, security, x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
       return { response: reply(x, 'OTA_PingRS', security, x.ctx.profile.businessBody === 'other' ? otherPayload('OTA_PingRS') : otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
     default: {
@@ -199,6 +218,17 @@ function tokenCall(x: Exchange, action: string): RestResult {
       return { response: reply(x, action.replace(/RQ$/, 'RS'), security, body, 'soap-ok'), outcome: 'soap-ok', ...used };
     }
   }
+}
+
+/**
+ * The body of SessionCreateRS (latitude soap-response-bodies): as publicly seen (`version="1" status="Approved"`), with
+ * `Version="1.0.0"` instead of `version`, with a `<Success/>` child, or both.
+ */
+function sessionCreateBody(shape: LatitudeProfile['createBody'], conversationId: string): SoapBody {
+  if (shape === 'public') return sessionCreateRSBody({ conversationId });
+  const version = shape === 'success' ? 'version="1"' : 'Version="1.0.0"';
+  const success = shape === 'success' || shape === 'Version-success' ? '<Success/>' : '';
+  return rawBody(`<SessionCreateRS xmlns="${NS.ota}" ${version} status="Approved">${success}<ConversationId>${escapeText(conversationId)}</ConversationId></SessionCreateRS>`);
 }
 
 /** A business payload of a shape the harness's schemas do not know (latitude `business-payloads`). */
@@ -228,8 +258,10 @@ function dispatchSoap(core: HandlerContext, req: SimRequest): RestResult {
   const x: Exchange = { core, ctx, req, envelope, replyTo };
   if (!envelope) {
     if (ctx.defects.has('err07-soap-hang-on-garbage')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
-    if (ctx.profile.garbageAnswer === 'http-400') {
-      return { response: { kind: 'response', status: 400, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'Bad Request: not a SOAP envelope' }, outcome: 'soap-fault', detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` };
+    if (ctx.profile.garbageAnswer !== 'fault') {
+      const status = ctx.profile.garbageAnswer === 'http-500' ? 500 : 400;
+      const body = status === 500 ? 'Internal Server Error: the request is not a SOAP envelope' : 'Bad Request: not a SOAP envelope';
+      return { response: { kind: 'response', status, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body }, outcome: 'soap-fault', detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` };
     }
     return fault(x, 'invalidEbXmlMessage', undefined, { detail: parsed && !parsed.ok ? parsed.code : `method ${req.method}` });
   }

@@ -37,6 +37,17 @@ export function tokenOfShape(random: Random, shape: TokenShape): string {
   }
 }
 
+/**
+ * Whether tokens of `shape` are case-insensitive by nature (latitude `token-format`): a UUID, or characters of an
+ * alphabet without two letters that fold together (hex, in either case) around a fixed prefix and suffix. No two tokens
+ * of such a shape differ only in letter case, so a service may read them in any case.
+ */
+export function caseFoldable(shape: TokenShape): boolean {
+  if (shape.kind === 'uuid') return true;
+  if (shape.kind !== 'chars') return false;
+  return new Set(shape.alphabet.toLowerCase()).size === new Set(shape.alphabet).size;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JWT = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$/;
 

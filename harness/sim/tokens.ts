@@ -66,6 +66,8 @@ export function newSessionToken(random: Random): string {
 /** Every token the simulator issued, by value. Expired tokens are pruned once they are long past use. */
 export class TokenStore {
   #tokens = new Map<string, IssuedToken>();
+  /** Sessionless tokens by their value in lower case (for a service that reads tokens in any letter case). */
+  #folded = new Map<string, IssuedToken>();
   /**
    * Session tokens per account and environment that may still hold a pool slot: pool accounting without a scan of
    * every token, nor of every session the account ever closed.
@@ -75,6 +77,7 @@ export class TokenStore {
 
   add(token: IssuedToken, now: number): void {
     this.#tokens.set(token.token, token);
+    if (token.kind === 'sessionless') this.#folded.set(token.token.toLowerCase(), token);
     if (token.kind === 'session') {
       const key = sessionKey(token.env, token.account);
       let set = this.#sessions.get(key);
@@ -93,6 +96,10 @@ export class TokenStore {
   }
   get(value: string): IssuedToken | undefined {
     return this.#tokens.get(value);
+  }
+  /** The sessionless token whose value equals `value` in any letter case. */
+  getFolded(value: string): IssuedToken | undefined {
+    return this.#folded.get(value.toLowerCase());
   }
   has(value: string): boolean {
     return this.#tokens.has(value);
@@ -120,6 +127,7 @@ export class TokenStore {
       const end = t.closedAt ?? t.expiresAt;
       if (end < horizon) {
         this.#tokens.delete(value);
+        if (this.#folded.get(value.toLowerCase()) === t) this.#folded.delete(value.toLowerCase());
         if (t.kind === 'session') this.#sessions.get(sessionKey(t.env, t.account))?.delete(t);
       }
     }

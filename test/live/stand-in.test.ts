@@ -19,7 +19,7 @@ import type { Report } from '../../harness/report/model.ts';
 import { ConformanceSession } from '../../harness/run/session.ts';
 import { sharedServiceRun } from '../../harness/selftest.ts';
 import { defaultAccounts } from '../../harness/sim/default-accounts.ts';
-import { DEFAULT_PROFILE, type LatitudeProfile } from '../../harness/sim/latitude.ts';
+import { DEFAULT_PROFILE, profileFaultCodes, type LatitudeProfile } from '../../harness/sim/latitude.ts';
 import { conformingProfile } from '../../harness/sim/latitude-arbitrary.ts';
 import { toAccount } from '../../harness/targets/sim-target.ts';
 import { createTransport } from '../../harness/targets/transport.ts';
@@ -49,7 +49,8 @@ async function target(profile: LatitudeProfile, defects: readonly string[] = [])
     },
     sessionPoolSize: profile.poolSize,
     // What a QA engineer declares of a service with its own fault codes (as the simulator's target declares them).
-    extra: { faultCodes: { authentication: [profile.authFaultCode], unknownAction: [profile.unknownActionFaultCode] } },
+    // Its pool-full code too (profileFaultCodes: what the simulator's own target declares), so that SESS-04 reads it.
+    extra: { faultCodes: profileFaultCodes(profile) },
   });
   return { config, server, accounts };
 }
@@ -175,7 +176,8 @@ describe('tds-conformance calibrate', () => {
     const off = join(tempDir('off'), 'profile.json');
     writeFileSync(off, JSON.stringify({ ...learned, values: { ...learned.values, wrongClientDescription: 'Wrong client ID or secret, as we say it' } }));
     const bad = await cli(['--target', t.config, '--profile', off]);
-    expect(bad.stdout).toContain('token-wrong-secret:\n  error_description\n    target:   Incorrect client credentials\n    stand-in: Wrong client ID or secret, as we say it');
+    // The target's own wording, whichever the seeded sample drew (the sample changes as the profile gains fields).
+    expect(bad.stdout).toContain(`token-wrong-secret:\n  error_description\n    target:   ${PROFILES[1]!.wrongClientDescription}\n    stand-in: Wrong client ID or secret, as we say it`);
     expect(bad.stdout).toMatch(/1 kind below 100 %: token-wrong-secret/);
     expect(bad.code).toBe(1);
     // The stand-in's simulator accounts and the target's credentials are not printed.
