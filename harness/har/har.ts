@@ -115,6 +115,29 @@ function headers(list: unknown, where: string): Record<string, string> {
   return out;
 }
 
+/**
+ * A request body: `postData.text`, or (HAR 1.2 allows it instead, for a form) `postData.params` written back as the
+ * form they were parsed from.
+ */
+function postData(p: unknown): string {
+  const data = p as { text?: unknown; params?: unknown } | undefined;
+  if (typeof data?.text === 'string') return data.text;
+  if (!Array.isArray(data?.params)) return '';
+  const form = new URLSearchParams();
+  for (const param of data.params as { name?: unknown; value?: unknown }[]) {
+    if (typeof param?.name === 'string') form.append(param.name, typeof param.value === 'string' ? param.value : '');
+  }
+  return form.toString();
+}
+
+/** An entry's duration when its `time` is missing or -1: the sum of the `timings` phases that are known (`ssl` is part of `connect`; 0 if none is known). */
+function timingsTotal(timings: unknown): number {
+  if (typeof timings !== 'object' || timings === null) return 0;
+  return Object.entries(timings as Record<string, unknown>)
+    .filter(([phase, ms]) => ['blocked', 'dns', 'connect', 'send', 'wait', 'receive'].includes(phase) && typeof ms === 'number' && ms >= 0)
+    .reduce((sum, [, ms]) => sum + (ms as number), 0);
+}
+
 function content(c: { text?: unknown; encoding?: unknown } | undefined): string {
   if (typeof c?.text !== 'string') return '';
   return c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
@@ -143,8 +166,8 @@ export function readHar(json: string, options: HarReadOptions = {}): ObservedExc
     const url = text(req.url, `${where}.request.url`);
     const started = Date.parse(text(raw.startedDateTime, `${where}.startedDateTime`));
     if (!Number.isFinite(started)) throw new HarError('HAR_INVALID', `${where}.startedDateTime is not a date`);
-    const time = typeof raw.time === 'number' && raw.time >= 0 ? raw.time : 0;
-    const body = typeof (req.postData as { text?: unknown } | undefined)?.text === 'string' ? (req.postData as { text: string }).text : '';
+    const time = typeof raw.time === 'number' && raw.time >= 0 ? raw.time : timingsTotal(raw.timings);
+    const body = postData(req.postData);
     const o = origin(url);
     let path: string;
     try {

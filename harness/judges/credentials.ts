@@ -57,6 +57,8 @@ export interface ClientIdAccount {
   readonly epr: string;
   readonly pcc: string;
   readonly restDomain?: string | undefined;
+  /** "group: …; the values iPCC or organization are also accepted for this element" (the target config's `groupAlternatives`). */
+  readonly groupAlternatives?: readonly string[] | undefined;
 }
 
 /** How a judge shows a Client ID or a part of it: as is, unless a side masks the account's values. */
@@ -73,9 +75,11 @@ export function cred01Problems(clientId: string, account?: ClientIdAccount, show
   if (clientId.split(':')[0] !== CLIENT_ID_VERSION) out.push(problem('CRED-01.v1-literal', 'the Client ID does not start with the literal V1', 'V1:<userid>:<group>:<domain>', show(clientId)));
   if (account) {
     const prefix = `${CLIENT_ID_VERSION}:${account.epr}:${account.pcc}:`;
-    const fits = account.restDomain === undefined
-      ? clientId.startsWith(prefix) && !clientId.slice(prefix.length).includes(':')
-      : clientId === `${prefix}${account.restDomain}`;
+    const fitsGroup = (group: string) => {
+      const p = `${CLIENT_ID_VERSION}:${account.epr}:${group}:`;
+      return account.restDomain === undefined ? clientId.startsWith(p) && !clientId.slice(p.length).includes(':') : clientId === `${p}${account.restDomain}`;
+    };
+    const fits = [account.pcc, ...(account.groupAlternatives ?? [])].some(fitsGroup);
     if (!fits) out.push(problem('CRED-01.fields', 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', account.restDomain === undefined ? `${show(prefix)}<domain>` : show(`${prefix}${account.restDomain}`), show(clientId)));
   }
   return out;

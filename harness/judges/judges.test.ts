@@ -66,6 +66,13 @@ describe('CRED-01 and CRED-04 judges (the client suite and observe)', () => {
     expect(cred04Problem('V1:us:er:TR1C:AA')).toBeUndefined();
   });
 
+  it('accept the iPCC or organization of the account in the group element, where the target config declares them', () => {
+    const withIpcc = { ...account, groupAlternatives: ['7TZA'] };
+    expect(cred01Problems('V1:us:er:7TZA:AA', withIpcc)).toEqual([]);
+    expect(cred01Problems('V1:us:er:7TZA:AA', account).map((p) => p.clause)).toEqual(['CRED-01.fields']);
+    expect(cred01Problems('V1:us:er:OTHER:AA', withIpcc).map((p) => p.clause)).toEqual(['CRED-01.fields']);
+  });
+
   it('name a Client ID without V1, one of other fields, and a domain that is not the default AA', () => {
     expect(cred01Problems('us:er:TR1C:AA', account).map((p) => [p.clause, p.actual])).toEqual([
       ['CRED-01.v1-literal', 'us:er:TR1C:AA'],

@@ -56,6 +56,8 @@ describe('SESS-08 judges (the client suite and observe)', () => {
 
   it('no-retry-storm: one retry at once, or retries after a back-off, are no storm', () => {
     expect(sess08StormProblem([{}, {}])).toBeUndefined();
+    // Attempts sent together (a negative pause: before the previous one was answered) are no retries of each other.
+    expect(sess08StormProblem([{}, { pauseMs: -3 }, { pauseMs: -1 }])).toBeUndefined();
     expect(sess08StormProblem([{}, { pauseMs: 5 }, { pauseMs: 500 }, { pauseMs: 3 }])).toBeUndefined();
   });
 

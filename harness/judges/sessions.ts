@@ -100,7 +100,8 @@ export const STORM_GAP_MS = 100;
 
 /**
  * A SessionCreateRQ refused for a full pool (Client.ReachedTALimit), one of the attempts of one opening of a session,
- * in the order sent; `pauseMs`: how long after the previous refusal it was sent, when known (unknown counts as none).
+ * in the order sent; `pauseMs`: how long after the previous refusal it was sent, when known (unknown counts as none;
+ * negative, sent before the previous one was answered, is no retry of it: concurrent attempts, a run of their own).
  */
 export interface PoolFullRefusal {
   readonly pauseMs?: number;
@@ -111,7 +112,7 @@ export function stormRun<T extends PoolFullRefusal>(refused: readonly T[]): T[] 
   let best: T[] = [];
   let run: T[] = [];
   for (const r of refused) {
-    if (run.length > 0 && (r.pauseMs === undefined || r.pauseMs < STORM_GAP_MS)) run.push(r);
+    if (run.length > 0 && (r.pauseMs === undefined || (r.pauseMs >= 0 && r.pauseMs < STORM_GAP_MS))) run.push(r);
     else run = [r];
     if (run.length > best.length) best = run;
   }

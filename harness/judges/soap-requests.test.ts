@@ -91,6 +91,8 @@ describe('SOAP-03 judges (the client suite and observe)', () => {
     // Without the password (observe finds the account by it), only the EPR and PCC are compared.
     expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'EPR7', password: 'other', organization: 'PC12', domain: 'DEFAULT' }) }), { epr: 'EPR7', pcc: 'PC12' })).toBeUndefined();
     expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'EPR7', password: 'secret', organization: 'EPR7', domain: 'DEFAULT' }) }), account)).toMatchObject({ message: 'Organization of TokenCreateRQ is not the PCC', expected: 'PC12' });
+    // "Organization (the PCC/iPCC)": an iPCC the target config declares for the account.
+    expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'EPR7', password: 'secret', organization: '7TZA', domain: 'DEFAULT' }) }), { ...account, groupAlternatives: ['7TZA'] })).toBeUndefined();
     expect(soap03ManifestProblem(create({ body: `${manifest(2)}<TokenCreateRQ xmlns="http://webservices.sabre.com"/>` }))).toMatchObject({ clause: 'SOAP-03.manifest', expected: '1', actual: '2 references' });
     expect(soap03ManifestProblem(create({ body: '<TokenCreateRQ xmlns="http://webservices.sabre.com"/>' }))?.actual).toBe('0 references');
   });
@@ -126,6 +128,9 @@ describe('SOAP-05 judges (the client suite and observe)', () => {
   it('name a CPAId that is not the PCC, a missing one, and a session with two ConversationIds', () => {
     expect(soap05CpaIdProblem(envelope({ cpaId: 'EPR7' }), 'PC12')).toEqual({ clause: 'SOAP-05.cpaid', message: 'eb:CPAId of OTA_PingRQ is not the caller\'s PCC', expected: 'PC12', actual: 'EPR7' });
     expect(soap05CpaIdProblem(envelope({ cpaId: undefined }), 'PC12')?.actual).toBe('(none)');
+    // "eb:CPAId: The PCC/iPCC of the caller": an iPCC the target config declares for the account.
+    expect(soap05CpaIdProblem(envelope({ cpaId: '7TZA' }), 'PC12', ['7TZA'])).toBeUndefined();
+    expect(soap05CpaIdProblem(envelope({ cpaId: '7TZA' }), 'PC12')?.actual).toBe('7TZA');
     expect(soap05ConversationProblem([create({ action: 'SessionCreateRQ' }), envelope({ conversationId: 'conv-2' })])).toMatchObject({ clause: 'SOAP-05.conversation-id', actual: 'conv-1, conv-2' });
   });
 });

@@ -16,6 +16,8 @@ export interface SoapAccount {
   readonly epr: string;
   readonly pcc: string;
   readonly password?: string;
+  /** The account's iPCC or organization values (the target config's `groupAlternatives`): "the PCC/iPCC" may be one. */
+  readonly groupAlternatives?: readonly string[] | undefined;
 }
 
 const headerExcerpt = (body: string) => envelopeExcerpt(body, { element: 'Header', maxLength: 800 }) ?? body.slice(0, 300);
@@ -56,7 +58,10 @@ export function soap03UsernameTokenProblem(envelope: ParsedEnvelope, account?: S
   if (!account) return undefined;
   if (s.username !== account.epr) return problem('SOAP-03.username-token', `Username of ${what} is not the EPR`, account.epr, s.username!);
   if (account.password !== undefined && s.password !== account.password) return problem('SOAP-03.username-token', `Password of ${what} is not the account password`, 'the account password', 'another value');
-  if (s.organization !== account.pcc) return problem('SOAP-03.username-token', `Organization of ${what} is not the PCC`, account.pcc, s.organization!);
+  // "Organization (the PCC/iPCC)": the account's PCC, or an iPCC the target config declares for it.
+  if (s.organization !== account.pcc && !(account.groupAlternatives ?? []).includes(s.organization!)) {
+    return problem('SOAP-03.username-token', `Organization of ${what} is not the PCC`, account.pcc, s.organization!);
+  }
   return undefined;
 }
 
@@ -99,9 +104,10 @@ export function soap04ActionProblem(later: readonly ParsedEnvelope[], asked?: re
 }
 
 /** SOAP-05.cpaid on one request: eb:CPAId is the caller's PCC (that of the account its credentials or token name). */
-export function soap05CpaIdProblem(envelope: ParsedEnvelope, pcc: string): Problem | undefined {
+export function soap05CpaIdProblem(envelope: ParsedEnvelope, pcc: string, alternatives: readonly string[] = []): Problem | undefined {
   const cpaId = envelope.messageHeader?.cpaId;
-  return cpaId === pcc ? undefined : problem('SOAP-05.cpaid', `eb:CPAId of ${envelope.action ?? 'a request'} is not the caller's PCC`, pcc, cpaId ?? '(none)');
+  // "eb:CPAId: The PCC/iPCC of the caller": the account's PCC, or an iPCC the target config declares for it.
+  return cpaId === pcc || (cpaId !== undefined && alternatives.includes(cpaId)) ? undefined : problem('SOAP-05.cpaid', `eb:CPAId of ${envelope.action ?? 'a request'} is not the caller's PCC`, pcc, cpaId ?? '(none)');
 }
 
 /** SOAP-05.conversation-id on one session: its SessionCreateRQ and the requests with its token carry one eb:ConversationId. */

@@ -5,7 +5,7 @@
  */
 import type { Verdict } from '../soap/index.ts';
 import type { Environment } from '../catalog/index.ts';
-import { sentFrom, type ObservedExchange } from './exchange.ts';
+import { sentFrom, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse, type Traffic } from './traffic.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
@@ -72,7 +72,7 @@ function cred(t: Traffic): ClauseVerdict[] {
   // credentials carry (a wrong password names no account); its domain, only when the account declares one.
   const judged = decoded.map((d) => {
     const a = d.r.account;
-    return { ...d, problems: cred01Problems(d.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined }) };
+    return { ...d, problems: cred01Problems(d.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives }) };
   });
   const firstOfCred01 = (clause: string) => judged.flatMap((d) => d.problems.filter((p) => p.clause === clause).map((p) => brokenBy(p, d.r.x)))[0];
   out.push(firstOfCred01('CRED-01.v1-literal') ?? held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
@@ -489,9 +489,9 @@ function soap04(t: Traffic): ClauseVerdict[] {
   return [firstFailure('SOAP-04.binary-security-token', bstFail, seen), actionFail ?? held('SOAP-04.action-code', seen)];
 }
 
-/** The PCC a SOAP request must carry in eb:CPAId: that of the account of its credentials or token. */
-function expectedPcc(t: Traffic, m: SoapMessage): string | undefined {
-  return (TOKEN_CREATING.has(m.action ?? '') ? m.account : t.accountOfToken(m.tokenUsed, m.x.env))?.pcc;
+/** The account whose PCC (or declared iPCC) a SOAP request must carry in eb:CPAId: that of its credentials or token. */
+function expectedPcc(t: Traffic, m: SoapMessage): KnownAccount | undefined {
+  return TOKEN_CREATING.has(m.action ?? '') ? m.account : t.accountOfToken(m.tokenUsed, m.x.env);
 }
 
 /**
@@ -508,12 +508,12 @@ function soap05(t: Traffic): ClauseVerdict[] {
   if (sent.length === 0) cpaid = notSeen('SOAP-05.cpaid', 'no SOAP request seen: let the application make a SOAP call');
   else {
     const judged = sent.flatMap((m) => {
-      const pcc = expectedPcc(t, m);
-      return pcc === undefined ? [] : [{ m, pcc }];
+      const caller = expectedPcc(t, m);
+      return caller === undefined ? [] : [{ m, caller }];
     });
     // The judge of the client suite (harness/judges), on every request whose caller is known.
-    const wrong = judged.map(({ m, pcc }) => {
-      const p = soap05CpaIdProblem(m.request!, pcc);
+    const wrong = judged.map(({ m, caller }) => {
+      const p = soap05CpaIdProblem(m.request!, caller.pcc, caller.groupAlternatives);
       return p && brokenBy(p, m.x);
     }).find((v) => v !== undefined);
     cpaid = wrong

@@ -3,7 +3,7 @@
  * it carried, a SOAP request and answer parsed and classified (harness/classify), the use it made of a token. The
  * batch judge (traffic.ts) and the running judge (running-judge.ts) read exchanges with these. Pure: no I/O.
  */
-import { classifyRest, classifySoap, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
+import { classifyRest, classifySoap, isTokenRefusal, type RestAnswer, type SoapAnswer } from '../classify/index.ts';
 import { decodeAuthorization, type DecodedCredentials } from '../credentials/index.ts';
 import type { ParsedEnvelope } from '../soap/index.ts';
 import { envelopesOf, type AnswerEnvelope } from './envelopes.ts';
@@ -140,7 +140,9 @@ export function readApiCall(x: ObservedExchange): { readonly call: ApiCall; read
   const token = bearerToken(authorization);
   const answer = x.response ? classifyRest(x.response.status) : undefined;
   // A 401 to a malformed header (`Bearer<token>`) refuses the header, not the token (API-03's to judge).
-  const use = token ? { x, token, refused: answer?.kind === 'refused' && /^Bearer \S+$/.test(authorization ?? ''), rejected: answer?.kind === 'refused' } : undefined;
+  // A 403 may refuse a token too (latitude api-refusal-shape): the client may take it as the end of its token and
+  // renew it (`rejected`). Only a 401 is surely about the token, so only it makes sending the token again LIFE-03's matter.
+  const use = token ? { x, token, refused: answer?.kind === 'refused' && /^Bearer \S+$/.test(authorization ?? ''), rejected: answer !== undefined && isTokenRefusal(answer) } : undefined;
   return { call: { x, authorization, token, answer }, use };
 }
 

@@ -49,11 +49,11 @@ export class SoapFold {
   }
 
   /**
-   * A SOAP exchange. `pcc`: the PCC its eb:CPAId must carry (that of the account of its credentials or token), when
-   * known; `refusedToken`: the token it carried in wsse:BinarySecurityToken was refused as invalid; `closedBefore`:
+   * A SOAP exchange. `caller`: the account whose PCC (or declared iPCC) its eb:CPAId must carry (that of its
+   * credentials or token), when known; `refusedToken`: the token it carried in wsse:BinarySecurityToken was refused as invalid; `closedBefore`:
    * that token's session was closed (SessionCloseRQ answered) before the request started.
    */
-  add(m: SoapMessage, pcc: string | undefined, refusedToken: boolean, closedBefore: boolean): void {
+  add(m: SoapMessage, caller: KnownAccount | undefined, refusedToken: boolean, closedBefore: boolean): void {
     this.#sent++;
     // SOAP-01: the judges of the client suite (harness/judges), on every request; the schema in order.
     for (const p of soap01HeaderProblems({ body: m.x.request.body, envelope: m.request, ...(m.requestError !== undefined && { error: m.requestError }) })) this.#firstOf(p, m.x);
@@ -83,9 +83,9 @@ export class SoapFold {
         const a = soap04ActionProblem([m.request]);
         if (a) this.#firstOf(a.problem, m.x);
       }
-      if (pcc !== undefined) {
+      if (caller !== undefined) {
         this.#cpaidJudged++;
-        const p = soap05CpaIdProblem(m.request, pcc);
+        const p = soap05CpaIdProblem(m.request, caller.pcc, caller.groupAlternatives);
         if (p) this.#firstOf(p, m.x);
       }
     }
@@ -194,7 +194,7 @@ export class SoapFold {
   }
 }
 
-/** The PCC a SOAP request must carry in eb:CPAId (client-rules.ts `expectedPcc`), given the account of its token. */
-export function expectedPcc(m: SoapMessage, tokenAccount: () => KnownAccount | undefined): string | undefined {
-  return (TOKEN_CREATING.has(m.action ?? '') ? m.account : tokenAccount())?.pcc;
+/** The account whose PCC (or declared iPCC) a SOAP request must carry in eb:CPAId (client-rules.ts `expectedPcc`), given the account of its token. */
+export function expectedPcc(m: SoapMessage, tokenAccount: () => KnownAccount | undefined): KnownAccount | undefined {
+  return TOKEN_CREATING.has(m.action ?? '') ? m.account : tokenAccount();
 }

@@ -63,7 +63,7 @@ export class TokenRequestFold {
     if (reading.clientId !== undefined) {
       this.#decoded++;
       const a = r.account;
-      for (const p of cred01Problems(reading.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined })) this.#firstOf(p, r.x);
+      for (const p of cred01Problems(reading.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives })) this.#firstOf(p, r.x);
       if (a) {
         this.#known++;
         if (!a.restDomainDeclared) {

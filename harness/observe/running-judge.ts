@@ -132,14 +132,14 @@ export class RunningJudge {
     const use = soapUse(m);
     const record = m.tokenUsed !== undefined ? this.#book.get(m.tokenUsed) : undefined;
     const issuedBefore = record?.issued;
-    const pcc = expectedPcc(m, () => {
+    const caller = expectedPcc(m, () => {
       if (issuedBefore) return issuedBefore.account;
       const inEnv = m.x.env ? (this.#ctx.accounts[m.x.env] ?? []) : [];
       return inEnv.length === 1 ? inEnv[0] : undefined;
     });
     const closedBefore = record !== undefined && record.closeAnsweredAt <= x.startedAt;
     this.#sessions.request(m, issuedBefore);
-    this.#soap.add(m, pcc, use?.refused === true, closedBefore);
+    this.#soap.add(m, caller, use?.refused === true, closedBefore);
     if (m.tokenIssued) this.#book.at(m.tokenIssued).issuedSeen = true;
     if (m.tokenIssued && m.action && TOKEN_CREATING.has(m.action)) {
       const session = m.action === 'SessionCreateRQ';

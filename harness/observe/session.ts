@@ -75,7 +75,10 @@ export function knownFromConfig(config: TargetConfig, env: Environment, variable
 
 /** A simulator account as the judge knows it; the default domain counts as "no domain configured" (CRED-04). */
 function knownFromSim(a: SimAccount): KnownAccount {
-  return { epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain, restDomainDeclared: a.restDomain !== DEFAULT_REST_DOMAIN, poolSize: a.poolSize };
+  return {
+    epr: a.epr, pcc: a.pcc, password: a.password, restDomain: a.restDomain, soapDomain: a.soapDomain, restDomainDeclared: a.restDomain !== DEFAULT_REST_DOMAIN, poolSize: a.poolSize,
+    ...(a.groupAlternatives && { groupAlternatives: a.groupAlternatives }),
+  };
 }
 
 function describe(a: SimAccount): string {
