@@ -242,8 +242,14 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     cpaId: session.cpaId,
   });
   if (openSessions.delete(session.token) && x.envelope && !x.envelope.fault) ledger(session.env, session.cpaId).closed++;
-  await unregisterSession(runConfig(), session.token);
-  ctx.created({ sessionsClosed: 1 });
+  // Closed, or over (its token refused as invalid): the registry lets it go. Any other answer (a gateway's error page,
+  // another fault, a throttle past its wait) may leave it open: it stays registered, and the main process closes it
+  // at the end of the run, as it does every session a check left open.
+  const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
+  if (answer.kind === 'success' || (answer.kind === 'refused' && answer.why === 'invalid-token')) {
+    await unregisterSession(runConfig(), session.token);
+    ctx.created({ sessionsClosed: 1 });
+  }
   return x;
 }
 

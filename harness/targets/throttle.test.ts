@@ -104,9 +104,19 @@ describe('throttledTransport', () => {
     const err = await t.request(REST_REQ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).code).toBe('RATE_LIMITED');
-    expect((err as Error).message).toMatch(/HTTP 429 with Retry-After: 1 on each of 6 attempts, 5\.0 s waited/);
-    expect(s.sent).toHaveLength(6);
+    // The time waited counts from the first throttle, the pace's pauses included: 5 attempts fit in 5 s.
+    expect((err as Error).message).toMatch(/HTTP 429 with Retry-After: 1 on each of 5 attempts, 4\.0 s waited/);
+    expect(s.sent).toHaveLength(5);
     expect(t.stats().gaveUp).toBe(1);
+  });
+
+  it('gives up on Retry-After: 0 (or a date past) sent for ever, counting the time since the first throttle, not only the sleeps', async () => {
+    const s = scripted([answer(429, '', { 'retry-after': '0' })]);
+    const t = throttledTransport(s.inner, { ...s.clock, maxWaitMs: 5_000 });
+    const err = await t.request(REST_REQ).catch((e: unknown) => e);
+    expect((err as TransportError).code).toBe('RATE_LIMITED');
+    // Each hint of no wait still waits the backoff's least (half of it), which doubles: the attempts are few.
+    expect(s.sent.length).toBeLessThan(12);
   });
 
   it('slows the pace after a throttle and speeds up again gently after plain answers', async () => {

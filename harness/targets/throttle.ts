@@ -147,6 +147,9 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
     stats: () => own,
     async request(req) {
       let waitedMs = 0;
+      // When the first throttled answer came: the wait is the time since then (pacing and the requests included), not
+      // only the sleeps, so that a `Retry-After: 0` (or a date past) cannot keep a request going for ever.
+      let throttledSince: number | undefined;
       for (let attempt = 1; ; attempt++) {
         await waitTurn();
         const res = await inner.request(req);
@@ -162,15 +165,19 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
           if (retryAfter !== undefined && !s.retryAfter.includes(retryAfter) && s.retryAfter.length < 8) s.retryAfter.push(retryAfter);
         }
         setInterval(Math.max(interval * 2, minInterval));
-        const hinted = retryAfterMs(retryAfter, now());
+        const at = now();
+        throttledSince ??= at;
+        waitedMs = Math.max(waitedMs, at - throttledSince);
+        const hinted = retryAfterMs(retryAfter, at);
         const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
-        const wait = hinted ?? backoff / 2 + random() * (backoff / 2);
+        // A hint of no wait at all (`Retry-After: 0`, a date past) still gets the backoff's least wait.
+        const wait = hinted === undefined ? backoff / 2 + random() * (backoff / 2) : Math.max(hinted, backoff / 2);
         if (waitedMs + wait > maxWaitMs) {
           for (const s of counters()) s.gaveUp++;
           throw rateLimited(req, status, retryAfter, waitedMs, attempt);
         }
         await sleep(wait);
-        waitedMs += wait;
+        waitedMs = Math.max(waitedMs + wait, now() - throttledSince);
         for (const s of counters()) s.waitedMs += wait;
       }
     },
