@@ -162,6 +162,12 @@ describe('buildReport: checks', () => {
     expect(rule.checks[0]).toMatchObject({ status: 'error', code: 'TIMEOUT', message: 'no answer within 5000 ms', evidence: ['POST /v2/auth/token'] });
   });
 
+  it('reports a check that ran out of its time (Vitest\'s test timeout) as error CHECK_TIMEOUT, never fail', () => {
+    const report = buildReport([record('SESS-02: x', { state: 'failed', errors: [{ message: 'Test timed out in 30000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".' }] })], buildOptions);
+    expect(ruleOf(report, 'SESS-02')).toMatchObject({ status: 'error' });
+    expect(ruleOf(report, 'SESS-02').checks[0]).toMatchObject({ status: 'error', code: 'CHECK_TIMEOUT', message: expect.stringMatching(/^the check ran out of time \(30 s\) before it could judge/) });
+  });
+
   it('reports a failed test whose error has an unreachable code as error', () => {
     const rec = record('REST-03: x', { state: 'failed', errors: [{ message: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED' }] });
     const report = buildReport([rec], buildOptions);

@@ -192,6 +192,15 @@ export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: Re
       const first = record.errors[0];
       const unreachable = failure ? undefined : record.errors.find((e) => e.code !== undefined && unreachableCodes.has(e.code));
       if (unreachable?.code !== undefined) return { ...base, status: 'error', code: unreachable.code, message: unreachable.message };
+      // The check ran out of its time (Vitest's test timeout) before it judged anything: a slow or throttling target,
+      // not evidence against a rule.
+      const timedOut = failure ? undefined : record.errors.map((e) => /^Test timed out in (\d+)ms/.exec(e.message)).find((m) => m !== null);
+      if (timedOut) {
+        return {
+          ...base, status: 'error', code: 'CHECK_TIMEOUT',
+          message: `the check ran out of time (${Math.round(Number(timedOut[1]) / 1000)} s) before it could judge: the target answered slowly or kept throttling (a smaller --throttle-wait makes a throttled request end RATE_LIMITED sooner; --timeout limits each request)`,
+        };
+      }
       const more = record.errors.length > 1 ? ` (and ${record.errors.length - 1} more errors)` : '';
       const message = (failure?.message ?? first?.message ?? 'the test failed without a message') + (failure ? '' : more);
       if (rule.level === 'INFO') {

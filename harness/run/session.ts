@@ -135,8 +135,10 @@ export class ConformanceSession {
           name: 'conformance',
           include: [`suites/**/*.test${CODE_EXT}`],
           setupFiles: [`./harness/fastcheck-setup${CODE_EXT}`, `./harness/checks/setup${CODE_EXT}`],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          // A live target may be slow or throttle (each request may wait --throttle-wait, 60 s by default, and a check
+          // makes many): its checks get ten minutes; the simulator's 30 s. A check out of time is an error, never a fail.
+          testTimeout: kind === 'live' ? 600_000 : 30_000,
+          hookTimeout: kind === 'live' ? 600_000 : 30_000,
           watch: false,
           reporters: [reporter],
           passWithNoTests: true,
