@@ -217,27 +217,43 @@ ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for
   const run = runConfig();
   // Answers may take time within the request time limit (latitude timing): only no answer within it is a hang.
   const timeoutMs = run.requestTimeoutMs;
+  const unanswered = (err: unknown): err is TransportError => err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED');
   for (const m of malformedRequests(run.seed)) {
-    let res: HttpResponse;
-    try {
-      res = await requestToken(ctx, 'cert', { contentType: m.contentType, body: m.body, timeoutMs });
-    } catch (err) {
-      if (err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED')) {
-        throw new CheckFailure(`a token request with ${m.label} got no answer`, {
-          code: err.code,
-          expected: `an answer within ${timeoutMs} ms`,
-          actual: err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : 'the connection was dropped',
-        });
+    let res: HttpResponse | undefined;
+    let lost: TransportError | undefined;
+    // Sent twice at most: one connection dropped, or one answer lost, may be the network's. A hang or a drop that
+    // comes again, while a well-formed request of the same kind is answered (the control: other credentials, so that
+    // no token is created), is the service's answer to this request.
+    for (let attempt = 1; attempt <= 2 && res === undefined; attempt++) {
+      try {
+        res = await requestToken(ctx, 'cert', { contentType: m.contentType, body: m.body, timeoutMs });
+      } catch (err) {
+        if (!unanswered(err)) throw err;
+        lost = err;
       }
-      throw err;
     }
+    if (res === undefined && lost !== undefined) {
+      const control = await requestToken(ctx, 'cert', { authorization: authorizationFor({ ...account(ctx, 'cert'), password: `${account(ctx, 'cert').password}-not` }), timeoutMs })
+        .catch((err: unknown) => {
+          if (unanswered(err)) throw new TransportError(err.code, `the token endpoint did not answer a well-formed request either (${err.message}): the network, not the request, lost the answers`, err.url, { cause: err });
+          throw err;
+        });
+      ctx.note(`the well-formed control (other credentials) was answered ${control.status}, while the request with ${m.label} got no answer twice`);
+      throw new CheckFailure(`a token request with ${m.label} got no answer`, {
+        code: lost.code,
+        expected: `an answer within ${timeoutMs} ms`,
+        actual: lost.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms, twice` : 'the connection was dropped, twice',
+      });
+    }
+    if (res === undefined) continue;
     // A clearly invalid request gets an error: any status of 400 or more (latitude malformed-request-answers).
     failOn(err07AnswerProblem(res.status, m.due, `a token request with ${m.label}`, describeTokenAnswer(res)));
   }
 }, {
   clauses: ['ERR-07.rest-malformed'],
-  // Every request may take up to the request time limit and still be answered in time (latitude timing).
-  timeout: malformedRequests(runConfig().seed).length * runConfig().requestTimeoutMs + 30_000,
+  // Every request may take up to the request time limit and still be answered in time (latitude timing), and one
+  // without an answer is sent again, with a control.
+  timeout: (malformedRequests(runConfig().seed).length + 2) * runConfig().requestTimeoutMs + 30_000,
 });
 
 auditExchanges('token error checks');
