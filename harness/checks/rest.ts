@@ -18,6 +18,8 @@ export interface TokenRequest {
   readonly body?: string;
   readonly account?: Account;
   readonly timeoutMs?: number;
+  /** Sent without the run's correlation header (see `HttpRequest.withoutCorrelationHeader`). */
+  readonly withoutCorrelationHeader?: boolean;
 }
 
 export function baseUrl(ctx: CheckContext, env: Environment): string {
@@ -47,6 +49,7 @@ export async function requestToken(ctx: CheckContext, env: Environment, req: Tok
     headers,
     body,
     ...(req.timeoutMs !== undefined && { timeoutMs: req.timeoutMs }),
+    ...(req.withoutCorrelationHeader && { withoutCorrelationHeader: true }),
   });
   if (res.status === 200) ctx.created({ tokens: 1 });
   const form = contentType === FORM_CONTENT_TYPE;

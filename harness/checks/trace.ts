@@ -115,7 +115,7 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
       const id = `${config.runId}-${checkId}-${seq}`;
       const rules = s?.rules.join(',') ?? '';
       const value = `run=${config.runId}; rule=${rules || '-'}; check=${checkId}; id=${id}`;
-      const sent: HttpRequest = config.header === false ? req : { ...req, headers: { ...req.headers, [config.header]: value } };
+      const sent: HttpRequest = config.header === false || req.withoutCorrelationHeader ? req : { ...req, headers: { ...req.headers, [config.header]: value } };
       const started = Date.now();
       let response: HttpResponse | undefined;
       let error: string | undefined;

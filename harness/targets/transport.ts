@@ -9,6 +9,11 @@ export interface HttpRequest {
   readonly body?: string;
   /** Overrides the transport's time limit for this request (ms). */
   readonly timeoutMs?: number;
+  /**
+   * Sent without the run's correlation header (harness/checks/trace.ts): a check's by-difference resend, to tell a
+   * refusal of the request from a refusal of the header the harness adds.
+   */
+  readonly withoutCorrelationHeader?: boolean;
 }
 
 export interface HttpResponse {

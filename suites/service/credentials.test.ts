@@ -1,6 +1,7 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { inSomeEnvironment, PLAIN_FORM, restTokenAnswer, SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
-import { CheckFailure, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, show, type CheckContext } from '../../harness/checks/index.ts';
+import { CheckFailure, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, runConfig, show, type CheckContext } from '../../harness/checks/index.ts';
+import { CORRELATION_HEADER } from '../../harness/checks/trace-config.ts';
 import { classifyRest } from '../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, type Environment } from '../../harness/catalog/index.ts';
 import type { Account, HttpResponse } from '../../harness/targets/index.ts';
@@ -29,6 +30,16 @@ async function expectTokenFor(ctx: CheckContext, acct: Account, whose: string, e
   if (variant.status >= 200 && variant.status < 300) {
     ctx.note(`the request of ${whose} without source_ip got ${describeTokenAnswer(res)}, the same with source_ip=${SOURCE_IP} a token: the credentials were accepted, the form refused (REST-02)`);
     return;
+  }
+  // The one factor the harness adds to every request: its correlation header. The same request without it, served,
+  // says the target (or a gateway in front) refuses the header, not the credentials.
+  const header = runConfig().trace?.header ?? CORRELATION_HEADER;
+  if (header !== false && classifyRest(res.status).kind !== 'refused') {
+    const bare = await requestToken(ctx, env, { account: acct, withoutCorrelationHeader: true });
+    registerSecret(accessTokenOf(bare));
+    if (bare.status >= 200 && bare.status < 300) {
+      throw new Inconclusive(`the target refuses requests that carry the harness's correlation header ${header} (the token request of ${whose} got ${describeTokenAnswer(res)} with it, a token without it): run with --no-correlation-header (or "correlationHeader": false in the target config)`);
+    }
   }
   throw new CheckFailure(`correctly built credentials of ${whose} obtained no token in ${env.toUpperCase()}`, {
     expected: '2xx with an access_token',

@@ -23,10 +23,10 @@ afterEach(cleanUp);
 const PASSWORD = 'correlation-secret-7';
 
 /** The simulator behind a logging front server (CERT only), and a target config pointing at the front server. */
-async function loggedTarget(extra: Readonly<Record<string, unknown>> = {}): Promise<{ config: string; proxy: LoggingProxy }> {
+async function loggedTarget(extra: Readonly<Record<string, unknown>> = {}, refuseHeader?: string): Promise<{ config: string; proxy: LoggingProxy }> {
   const account = simAccount({ epr: '7971', pcc: 'Z2NL', password: PASSWORD, poolSize: 4 });
   const { server } = await serveSimulator({ accounts: { cert: [account], prod: [] } });
-  const proxy = await startLoggingProxy(server.urls.cert.restBaseUrl);
+  const proxy = await startLoggingProxy(server.urls.cert.restBaseUrl, refuseHeader === undefined ? {} : { refuseHeader });
   onCleanUp(() => proxy.close());
   setEnv({ ...NO_PROXY_ENV, TDS_CORRELATION_PASSWORD: PASSWORD });
   const soapPath = new URL(server.urls.cert.soapUrl).pathname;
@@ -128,6 +128,17 @@ describe('traceable requests and the run\'s traffic (a live target on loopback t
     }
     expect(contradictions).toEqual([]);
     expect(judged.rules.filter((r) => (ONLY as readonly string[]).includes(r.id) && r.status === 'pass').length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a gateway that refuses the correlation header: CRED-03 ends error naming the header and --no-correlation-header, not fail', async () => {
+    const { config } = await loggedTarget({}, 'x-conformance-check');
+    const report = await run(config, { only: ['CRED-03'] });
+    const rule = report.rules.find((r) => r.id === 'CRED-03');
+    expect(rule?.status).toBe('error');
+    expect(rule?.checks.find((c) => c.status === 'error')?.message).toMatch(/refuses requests that carry the harness's correlation header X-Conformance-Check .*--no-correlation-header/);
+    // Without the header, the same target passes.
+    const { config: off } = await loggedTarget({ correlationHeader: false }, 'x-conformance-check');
+    expect((await run(off, { only: ['CRED-03'] })).rules.find((r) => r.id === 'CRED-03')?.status).not.toBe('error');
   }, 120_000);
 
   it('sends no correlation header when the target config switches it off, and still lists the IDs in the report', async () => {

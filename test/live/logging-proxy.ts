@@ -20,14 +20,22 @@ export interface LoggingProxy {
   close(): Promise<void>;
 }
 
-/** Serves on loopback; every request is logged, then forwarded to `upstream` (an origin) and its answer returned. */
-export async function startLoggingProxy(upstream: string): Promise<LoggingProxy> {
+/**
+ * Serves on loopback; every request is logged, then forwarded to `upstream` (an origin) and its answer returned.
+ * `refuseHeader`: a gateway that refuses requests carrying that header (lower case) with a 400 HTML page of its own.
+ */
+export async function startLoggingProxy(upstream: string, options: { readonly refuseHeader?: string } = {}): Promise<LoggingProxy> {
   const log: LoggedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       log.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+      if (options.refuseHeader !== undefined && req.headers[options.refuseHeader] !== undefined) {
+        res.writeHead(400, { 'content-type': 'text/html' });
+        res.end('<html><body><h1>400 Bad Request</h1><p>Request header not allowed</p></body></html>');
+        return;
+      }
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<string, string>;
       request(`${upstream}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, body: chunks.length ? Buffer.concat(chunks) : undefined })
         .then(async (answer) => {
