@@ -4,7 +4,7 @@
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
 import type { Verdict } from '../soap/index.ts';
-import type { Environment } from '../catalog/index.ts';
+import { limits, type Environment } from '../catalog/index.ts';
 import { sentFrom, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse, type Traffic } from './traffic.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
@@ -571,6 +571,24 @@ function sess05(t: Traffic): ClauseVerdict[] {
   return [firstFailure('SESS-05.header', headerFail, seen), firstFailure('SESS-05.body', bodyFail, seen)];
 }
 
+/**
+ * Until when a session never closed nor ended (SESS-06's matter) held its pool slot on the service: to the end of the
+ * observation, unless its inactivity timeout (the documented default, 15 minutes, from its last request) came first.
+ * The batch judge and the running judge count it alike.
+ */
+export function heldUntil(lastRequestAt: number, observedUntil: number): number {
+  return Math.min(observedUntil, lastRequestAt + limits.defaultSessionTimeoutSeconds * 1000);
+}
+
+/**
+ * SESS-08.pool-bound when the sessions closed or ended stay within the pool but, with those never closed counted until
+ * the end of the observation, `peak` would be open at once: not a pass (the evidence is there), not a fail (the
+ * client may have forgotten them, which is SESS-06's deviation: one fault, one rule). Both judges say it alike.
+ */
+export function poolBoundWithOpenSessions(peak: number, pool: number): ClauseVerdict {
+  return notSeen('SESS-08.pool-bound', `with the sessions never closed in the observation counted until its end, ${peak} would be open at once with a pool of ${pool}: whether the client still held them, or forgot them (SESS-06's matter), traffic does not show`);
+}
+
 interface SessionLife {
   readonly token: IssuedToken;
   /** When SessionCloseRQ with its token was sent. */
@@ -579,6 +597,8 @@ interface SessionLife {
   readonly endedAt: number | undefined;
   /** A call inside it that failed (a fault other than the refusal of the token, or no answer). */
   readonly failedCall: SoapMessage | undefined;
+  /** When its latest request started (it held a slot until then at least). */
+  readonly lastCallAt: number | undefined;
 }
 
 function sessions(t: Traffic): SessionLife[] {
@@ -591,7 +611,8 @@ function sessions(t: Traffic): SessionLife[] {
     const failedCall = inSession.find((m) => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
       ?? inSession.find((m) => !isClose(m) && !m.x.response);
     const ends = [refused?.x.endedAt, expired].filter((n): n is number => n !== undefined);
-    return { token, closedAt: close?.x.startedAt, endedAt: ends.length ? Math.min(...ends) : undefined, failedCall };
+    const lastCallAt = inSession.length > 0 ? Math.max(...inSession.map((m) => m.x.startedAt)) : undefined;
+    return { token, closedAt: close?.x.startedAt, endedAt: ends.length ? Math.min(...ends) : undefined, failedCall, lastCallAt };
   });
 }
 
@@ -636,12 +657,14 @@ function sess08(t: Traffic): ClauseVerdict[] {
   if (all.length === 0) bound = notSeen('SESS-08.pool-bound', 'no session seen: let the application open sessions');
   else {
     // The sessions of each environment and account, judged by the judge of the client suite (harness/judges).
-    const groups = new Map<string, { pool: number | undefined; spans: SessionSpan[] }>();
-    // A session never closed is SESS-06's deviation: it is left out here, so that one fault fails one rule.
-    for (const s of all.filter((x) => x.closedAt !== undefined || x.endedAt !== undefined)) {
+    // A session never closed is SESS-06's deviation: it is judged apart (`open`), so that one fault fails one rule.
+    const groups = new Map<string, { pool: number | undefined; spans: SessionSpan[]; open: SessionSpan[] }>();
+    const until = Math.max(...t.exchanges.map((x) => x.startedAt));
+    for (const s of all) {
       const key = `${s.token.env}|${s.token.account?.epr ?? '?'}`;
-      const g = groups.get(key) ?? { pool: pools(s.token.env, s.token.account), spans: [] };
-      g.spans.push({ opened: s.token.issuedAt, ended: Math.min(s.closedAt ?? Infinity, s.endedAt ?? Infinity) });
+      const g = groups.get(key) ?? { pool: pools(s.token.env, s.token.account), spans: [], open: [] };
+      if (s.closedAt === undefined && s.endedAt === undefined) g.open.push({ opened: s.token.issuedAt, ended: heldUntil(s.lastCallAt ?? s.token.issuedAt, until) });
+      else g.spans.push({ opened: s.token.issuedAt, ended: Math.min(s.closedAt ?? Infinity, s.endedAt ?? Infinity) });
       groups.set(key, g);
     }
     bound = notSeen('SESS-08.pool-bound', 'the session pool is not known: declare it with --pool-size <n> (or "sessionPoolSize" in the target config)');
@@ -650,6 +673,11 @@ function sess08(t: Traffic): ClauseVerdict[] {
       const p = sess08PoolProblem(g.pool, g.spans, key.split('|')[0]?.toUpperCase());
       if (p) {
         bound = brokenBy(p);
+        break;
+      }
+      const withOpen = peakOpen([...g.spans, ...g.open]);
+      if (withOpen > g.pool) {
+        bound = poolBoundWithOpenSessions(withOpen, g.pool);
         break;
       }
       bound = held('SESS-08.pool-bound', `at most ${peakOpen(g.spans)} session(s) open at once, pool ${g.pool}`);

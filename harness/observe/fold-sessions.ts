@@ -11,7 +11,7 @@ import {
 import type { Environment } from '../catalog/index.ts';
 import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { IssuedToken, SoapMessage } from './exchange-facts.ts';
-import { conversationsUnchecked, isClose } from './client-rules.ts';
+import { conversationsUnchecked, heldUntil, isClose, poolBoundWithOpenSessions } from './client-rules.ts';
 import type { TokenRecord } from './token-book.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
 
@@ -69,6 +69,8 @@ export class SessionFold {
   #poolFull = 0;
   /** When the exchange being read started: no session to come opens earlier. */
   watermark = -Infinity;
+  /** The start of the latest exchange read: how far the observation went. */
+  observedUntil = -Infinity;
 
   constructor(ctx: JudgeContext, fail: Fail) {
     this.#ctx = ctx;
@@ -92,6 +94,7 @@ export class SessionFold {
     const s = r.session;
     if (!s) return;
     s.inSession++;
+    s.lastCallAt = Math.max(s.lastCallAt ?? m.x.startedAt, m.x.startedAt);
     const id = m.request?.messageHeader?.conversationId;
     if (!s.conversations.includes(id)) s.conversations.push(id);
     if (s.firstCalls.length < 2) s.firstCalls.push(keptForEvidence(m.x));
@@ -154,11 +157,11 @@ export class SessionFold {
   }
 
   /** What a session adds to SESS-08's group, into `groups` (the fold's, or a copy at the end). */
-  #span(r: TokenRecord, groups: Map<string, PoolGroup>, sessions: () => Iterable<TokenRecord>): void {
+  #span(r: TokenRecord, groups: Map<string, PoolGroup>, sessions: () => Iterable<TokenRecord>, withOpen = false): void {
     const s = r.session!;
     const ended = endedAt(r, this.#ctx);
-    // A session never closed is SESS-06's deviation: left out here, so that one fault fails one rule.
-    if (s.closedAt === undefined && ended === undefined) return;
+    // A session never closed is SESS-06's deviation: counted (until the end of the observation) only in `withOpen`.
+    if (s.closedAt === undefined && ended === undefined && !withOpen) return;
     const token = r.issued!;
     const key = `${token.env}|${token.account?.epr ?? '?'}`;
     let g = groups.get(key);
@@ -167,7 +170,7 @@ export class SessionFold {
       g.first = r.order;
       g.pool = this.#pool(token.env, token.account);
     }
-    const span = { opened: token.issuedAt, ended: Math.min(s.closedAt ?? Infinity, ended ?? Infinity) };
+    const span = { opened: token.issuedAt, ended: s.closedAt === undefined && ended === undefined ? heldUntil(s.lastCallAt ?? token.issuedAt, this.observedUntil) : Math.min(s.closedAt ?? Infinity, ended ?? Infinity) };
     // The peak changes only within the new span: the spans that overlap it are all kept (see below).
     g.peak = Math.max(g.peak, peakOpen([...g.spans.filter((o) => (o.ended ?? Infinity) > span.opened && o.opened < span.ended), span]));
     g.spans.push(span);
@@ -275,15 +278,27 @@ export class SessionFold {
     let bound: ClauseVerdict;
     if (this.#sessions + sessions.length === 0) bound = notSeen('SESS-08.pool-bound', 'no session seen: let the application open sessions');
     else {
-      const groups = new Map<string, PoolGroup>();
-      for (const [k, g] of this.#groups) groups.set(k, { ...g, spans: [...g.spans], pruneAt: Infinity });
+      const copy = () => {
+        const groups = new Map<string, PoolGroup>();
+        for (const [k, g] of this.#groups) groups.set(k, { ...g, spans: [...g.spans], pruneAt: Infinity });
+        return groups;
+      };
+      const groups = copy();
       for (const r of sessions) this.#span(r, groups, () => []);
+      const withOpen = copy();
+      for (const r of sessions) this.#span(r, withOpen, () => [], true);
       bound = notSeen('SESS-08.pool-bound', 'the session pool is not known: declare it with --pool-size <n> (or "sessionPoolSize" in the target config)');
-      for (const [key, g] of [...groups].sort((a, b) => a[1].first - b[1].first)) {
+      for (const [key, all] of [...withOpen].sort((a, b) => a[1].first - b[1].first)) {
+        if (all.pool === undefined) continue;
+        const g = groups.get(key) ?? { ...all, peak: 0 };
         if (g.pool === undefined) continue;
         const p = g.peak > g.pool ? sess08PoolProblem(g.pool, new Array<SessionSpan>(g.peak).fill({ opened: 0 }), key.split('|')[0]?.toUpperCase()) : undefined;
         if (p) {
           bound = this.#fail(p);
+          break;
+        }
+        if (all.peak > g.pool) {
+          bound = poolBoundWithOpenSessions(all.peak, g.pool);
           break;
         }
         bound = held('SESS-08.pool-bound', `at most ${g.peak} session(s) open at once, pool ${g.pool}`);

@@ -107,6 +107,7 @@ export class RunningJudge {
   add(x: ObservedExchange): void {
     this.#exchanges++;
     this.#sessions.watermark = x.startedAt;
+    this.#sessions.observedUntil = Math.max(this.#sessions.observedUntil, x.startedAt);
     if (x.protocol === 'rest' && isTokenRequest(x)) {
       const r = readTokenRequest(x, this.#ctx);
       this.#requests.add(r);
@@ -145,7 +146,7 @@ export class RunningJudge {
       const session = m.action === 'SessionCreateRQ';
       const issued: IssuedToken = { value: m.tokenIssued, kind: session ? 'session' : 'sessionless', env: x.env, via: 'soap', issuedAt: x.endedAt, expiresIn: undefined, account: m.account, seq: x.seq };
       this.#book.issue(issued, session ? {
-        create: keptForEvidence(x), closedAt: undefined, failedAnswered: undefined, failedUnanswered: undefined, conversations: [m.request?.messageHeader?.conversationId], inSession: 0, firstCalls: [],
+        create: keptForEvidence(x), closedAt: undefined, failedAnswered: undefined, failedUnanswered: undefined, conversations: [m.request?.messageHeader?.conversationId], inSession: 0, firstCalls: [], lastCallAt: undefined,
       } : undefined);
       this.#refusals.obtained(x);
     }

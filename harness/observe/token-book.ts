@@ -22,6 +22,8 @@ export interface SessionFacts {
   /** Requests that carried its token, and the first two of them (SOAP-05 evidence). */
   inSession: number;
   readonly firstCalls: ObservedExchange[];
+  /** When its latest request (its token in wsse:BinarySecurityToken, or anywhere) started: it held a slot until then at least. */
+  lastCallAt: number | undefined;
 }
 
 export interface TokenRecord {
