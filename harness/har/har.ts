@@ -138,6 +138,12 @@ function timingsTotal(timings: unknown): number {
     .reduce((sum, [, ms]) => sum + (ms as number), 0);
 }
 
+/** An answer: its body from `content.text`, or, when the HAR kept none of a body the service sent, marked missing. */
+function answer(status: number, h: Record<string, string>, c: { text?: unknown; encoding?: unknown; size?: unknown } | undefined) {
+  const sent = typeof c?.size === 'number' ? c.size > 0 : status !== 204 && status !== 304;
+  return { status, headers: h, body: content(c), ...(typeof c?.text !== 'string' && sent && { bodyMissing: true as const }) };
+}
+
 function content(c: { text?: unknown; encoding?: unknown } | undefined): string {
   if (typeof c?.text !== 'string') return '';
   return c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
@@ -186,7 +192,7 @@ export function readHar(json: string, options: HarReadOptions = {}): ObservedExc
       startedAt: started,
       endedAt: started + time,
       request: { method: text(req.method, `${where}.request.method`), url, path, headers: headers(req.headers, `${where}.request.headers`), body },
-      response: status > 0 ? { status, headers: headers(res?.headers ?? [], `${where}.response.headers`), body: content(res?.content as { text?: unknown; encoding?: unknown } | undefined) } : undefined,
+      response: status > 0 ? answer(status, headers(res?.headers ?? [], `${where}.response.headers`), res?.content as { text?: unknown; encoding?: unknown; size?: unknown } | undefined) : undefined,
       ...(status > 0 ? {} : { error: 'no answer recorded' }),
     });
   }

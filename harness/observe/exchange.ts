@@ -22,6 +22,11 @@ export interface ObservedResponse {
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * The recording did not keep the body (a HAR entry without `response.content.text`): `body` is empty for want of
+   * it, not because the service sent none. The service rules do not judge such an answer.
+   */
+  readonly bodyMissing?: true;
 }
 
 /** One request of the client and the answer it got (none when the upstream did not answer). */

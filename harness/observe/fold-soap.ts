@@ -93,7 +93,8 @@ export class SoapFold {
   }
 
   #answer(m: SoapMessage, refusedToken: boolean, closedBefore: boolean): void {
-    const res = m.x.response;
+    // An answer whose body the recording did not keep is not judged (a HAR without content.text).
+    const res = m.x.response?.bodyMissing ? undefined : m.x.response;
     // SOAP-02: the judge of the suites (harness/judges), each answer's kind in order, the schema validated ahead.
     if (m.request && res && m.request.messageHeader?.messageData?.messageId) {
       const kind = answerKind(m.response, m.action);

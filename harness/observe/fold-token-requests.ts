@@ -85,7 +85,8 @@ export class TokenRequestFold {
       this.#run = 0;
     }
     // The service's answer.
-    const res = r.x.response;
+    // An answer whose body the recording did not keep is not judged (a HAR without content.text).
+    const res = r.x.response?.bodyMissing ? undefined : r.x.response;
     if (res && res.status >= 200 && res.status < 300) {
       this.#ok++;
       for (const p of [...rest03Problems(res, 'the token answer'), ...rest05Problems(res, 'the token answer')]) this.#firstOf(p, r.x, this.#service);

@@ -21,7 +21,7 @@ export type ResponseValidator = (xml: string, schema: 'response' | 'response-bus
 export const OBSERVABLE_SERVICE_RULES = ['REST-03', 'REST-05', 'SOAP-02', 'STOK-01', 'STOK-02', 'ERR-03', 'ERR-04', 'ERR-05'] as const;
 
 function rest03and05(t: Traffic): ClauseVerdict[] {
-  const ok = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 200 && r.x.response.status < 300);
+  const ok = t.tokenRequests.filter((r) => r.x.response && !r.x.response.bodyMissing && r.x.response.status >= 200 && r.x.response.status < 300);
   const clauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in', 'REST-05.status-200', 'REST-05.json-content-type'];
   if (ok.length === 0) return clauses.map((c) => notSeen(c, 'no successful token answer seen'));
   const seen = plural(ok.length, 'successful token answer');
@@ -38,7 +38,7 @@ function rest03and05(t: Traffic): ClauseVerdict[] {
 function err03(t: Traffic): ClauseVerdict[] {
   const clauses = ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'];
   // A throttle (429, 503) is no answer to the request: never judged as a token error.
-  const errors = t.tokenRequests.filter((r) => r.x.response && r.x.response.status >= 400 && r.x.response.status < 500 && throttleOf(r.x.request, r.x.response) === undefined);
+  const errors = t.tokenRequests.filter((r) => r.x.response && !r.x.response.bodyMissing && r.x.response.status >= 400 && r.x.response.status < 500 && throttleOf(r.x.request, r.x.response) === undefined);
   if (errors.length === 0) return clauses.map((c) => notSeen(c, 'no token error seen (a wrong password shows one)'));
   const out = new Map<string, ClauseVerdict>();
   // The judge of the suites (harness/judges) on every token error, with the secret its request carried; the first
@@ -63,7 +63,7 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
   const kinds: AnswerKind[] = ['token-create', 'session-create', 'session-close', 'call', 'fault'];
   const found = new Map<AnswerKind, ClauseVerdict>();
   const count = new Map<AnswerKind, number>();
-  const judged = (m: SoapMessage) => Boolean(m.request && m.x.response && m.request.messageHeader?.messageData?.messageId);
+  const judged = (m: SoapMessage) => Boolean(m.request && m.x.response && !m.x.response.bodyMissing && m.request.messageHeader?.messageData?.messageId);
   // The answers are validated several at once, ahead of the loop; an answer whose kind already failed when its turn to
   // be sent came is not (the loop, which looks at it later, does not need it either).
   const validation = (m: SoapMessage): Promise<Verdict | undefined> => {
@@ -71,7 +71,7 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
     return validate && judged(m) && m.response && !found.has(kind) ? validate(m.x.response!.body, answerSchema(kind)) : Promise.resolve(undefined);
   };
   for await (const [m, schemaVerdict] of pipelined(t.soap, VALIDATIONS_IN_FLIGHT, validation)) {
-    if (!m.request || !m.x.response || !m.request.messageHeader?.messageData?.messageId) continue;
+    if (!m.request || !m.x.response || m.x.response.bodyMissing || !m.request.messageHeader?.messageData?.messageId) continue;
     const kind = kindOf(m);
     count.set(kind, (count.get(kind) ?? 0) + 1);
     if (found.has(kind)) continue;
