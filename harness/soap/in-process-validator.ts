@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { XmlDocument, XmlLibError, XsdValidator } from 'libxml2-wasm';
 import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
+import { asUtf8Text } from './text-encoding.ts';
 import { SCHEMA_NAMES, schemaPath, type SchemaName } from './schemas.ts';
 import type { EnvelopeValidator } from './validator.ts';
 import { VALID, type Verdict } from './verdict.ts';
@@ -45,7 +46,7 @@ export function createInProcessValidator(options: { readonly maxBytes?: number }
       if (screened) return { valid: false, code: screened.code, errors: [`[fatal] ${screened.message}`] };
       let doc: XmlDocument;
       try {
-        doc = XmlDocument.fromString(xml);
+        doc = XmlDocument.fromString(asUtf8Text(xml));
       } catch (error) {
         return { valid: false, code: 'not-well-formed', errors: messages(error, '[fatal]') };
       }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { DEFAULT_MAX_ENVELOPE_BYTES, screenInput } from './hostile-input.ts';
+import { asUtf8Text } from './text-encoding.ts';
 import { compiledHelperDir, HELPER_CLASS, JavaHelperError, javaTool } from './java-helper.ts';
 import { SCHEMA_NAMES, schemaPath, type SchemaName } from './schemas.ts';
 import { VALID, type Verdict, type VerdictCode } from './verdict.ts';
@@ -126,7 +127,7 @@ class FramedValidator {
     const screened = screenInput(xml, this.#maxBytes);
     if (screened) return Promise.resolve({ valid: false, code: screened.code, errors: [`[fatal] ${screened.message}`] });
     const id = String(this.#nextId++);
-    const body = Buffer.from(xml, 'utf8');
+    const body = Buffer.from(asUtf8Text(xml), 'utf8');
     return new Promise<Verdict>((resolve, reject) => {
       if (this.#pending.size === 0) this.#setRef(true);
       this.#pending.set(id, { resolve, reject });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestPki } from '../../test/live/test-pki.ts';
 import { ManualClock, SimCore, simAccount, startSimServer } from '../sim/index.ts';
 import { basicAuthorization } from '../credentials/index.ts';
-import { createTransport, TransportError, toTransportError, type Transport, type TransportOptions } from './transport.ts';
+import { createTransport, decodeBody, TransportError, toTransportError, type Transport, type TransportOptions } from './transport.ts';
 
 const SECRET = 'Basic c2VjcmV0LWNyZWRlbnRpYWxz';
 const closers: (() => Promise<void>)[] = [];
@@ -93,6 +93,20 @@ describe('createTransport', () => {
     expect(Object.keys(res.headers).every((name) => name === name.toLowerCase())).toBe(true);
     expect(res.durationMs).toBeGreaterThanOrEqual(0);
     expect(seen).toEqual({ method: 'POST', url: '/v2/auth/token?q=private', authorization: SECRET, body: 'grant_type=client_credentials' });
+  });
+
+  it('reads a UTF-16 answer as its byte order mark or its charset says (an XML document may be UTF-16), else UTF-8', async () => {
+    const xml = '<?xml version="1.0" encoding="UTF-16"?><a>é</a>';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]);
+    const origin = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml; charset=UTF-16' });
+      res.end(le);
+    });
+    expect((await transport().request(request(origin))).body).toBe(xml);
+    expect(decodeBody(Buffer.from(xml, 'utf16le'), 'text/xml;charset=utf-16le')).toBe(xml);
+    expect(decodeBody(Buffer.from(xml, 'utf16le'), 'text/xml; charset="UTF-16"')).toBe(xml);
+    expect(decodeBody(Buffer.from(xml, 'utf8'), 'text/xml')).toBe(xml);
+    expect(decodeBody(Buffer.from('{"a":"é"}', 'utf8'), 'application/json;charset=UTF-8')).toBe('{"a":"é"}');
   });
 
   it('reports TARGET_UNREACHABLE for a port where nothing listens', async () => {

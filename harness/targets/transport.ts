@@ -95,6 +95,20 @@ export function toTransportError(err: unknown, url: string, timeoutMs: number): 
   return new TransportError('TARGET_UNREACHABLE', `request to ${where} failed: ${code || (err as Error)?.message || String(err)}`, url, { cause: err });
 }
 
+/**
+ * An answer's text: UTF-16 when its byte order mark or its Content-Type's `charset` says so (an XML document may be
+ * UTF-16, XML 1.0 §4.3.3), else UTF-8, the document's and JSON's encoding. The byte order mark is not part of the text.
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
+  const charset = /;\s*charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (charset === 'utf-16le' || charset === 'utf-16be') return new TextDecoder(charset).decode(bytes);
+  // "utf-16" without a byte order mark: big-endian (RFC 2781 §4.3), unless the text shows otherwise ("<" then 0).
+  if (charset === 'utf-16') return new TextDecoder(bytes[0] === 0x3c && bytes[1] === 0 ? 'utf-16le' : 'utf-16be').decode(bytes);
+  return bytes.toString('utf8');
+}
+
 /** Attempts of one request: the first, and one retry of an idempotent request whose connection was dropped. */
 const MAX_ATTEMPTS = 2;
 
@@ -199,7 +213,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         },
         onResponseEnd() {
           if (tooLarge) reject(tooLarge);
-          else resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
+          else resolve({ status, headers, body: decodeBody(Buffer.concat(chunks), headers['content-type']) });
         },
         onResponseError(_controller, err) {
           reject(tooLarge ?? err);
