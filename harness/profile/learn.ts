@@ -9,6 +9,7 @@ import { latitudes } from '../catalog/index.ts';
 import { statesErrorCase } from '../catalog/errors.ts';
 import { namesInvalidSecurityToken, saysInvalidOrExpired } from '../judges/soap-answers.ts';
 import type { Report } from '../report/model.ts';
+import { REDACTED } from '../report/redact.ts';
 import type { DefectId } from '../sim/defects.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
 import { learnShape } from '../sim/token-shape.ts';
@@ -123,7 +124,12 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('latencyMs', all.length ? Math.max(0, Math.floor(percentiles(all)!.p50)) : undefined, 'no answer was timed');
   const t = ctx.report.throttling;
   set('throttle', t === undefined ? undefined : (t.statuses['429'] ?? 0) > 0 ? '429' : (t.statuses['503'] ?? 0) > 0 ? '503' : 'none', 'the run kept no throttling counts');
-  for (const key of ['soapEnvPrefix', 'ebPrefix', 'ebVersion', 'closeAction', 'invalidTokenFaultstring', 'invalidTokenStackTrace', 'authFaultCode', 'unknownActionFaultCode'] as const) {
+  for (const key of ['soapEnvPrefix', 'ebPrefix'] as const) {
+    // No prefix (the default namespace) is a form of the soap-prefixes latitude the simulator does not write.
+    const v = majority(facts, key);
+    set(key, v === '' ? undefined : v, v === '' ? 'seen without a prefix (a default namespace), a form the simulator does not make' : 'not seen: no SOAP answer showed it');
+  }
+  for (const key of ['ebVersion', 'closeAction', 'invalidTokenFaultstring', 'invalidTokenStackTrace', 'authFaultCode', 'unknownActionFaultCode'] as const) {
     set(key, majority(facts, key), `not seen: no SOAP answer showed it`);
   }
   set('poolFullFaultCode', majority(facts, 'poolFullFaultCode'), 'not seen: no SessionCreateRQ was refused for a full pool (SESS-04 fills the pool with --allow-opt-in and sessionPoolSize in the config)');
@@ -149,6 +155,9 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
     }
   };
   // The judges' own tests (ERR-01, ERR-02: statesErrorCase; ERR-04: err04Problem's), so that learning and judging agree.
+  // A description that echoed the secret (redacted here) breaks ERR-03: it is a deviation, not the target's wording.
+  deviating('syntaxDescription', 'ERR-03', (v: string) => !v.includes(REDACTED));
+  deviating('wrongClientDescription', 'ERR-03', (v: string) => !v.includes(REDACTED));
   deviating('syntaxDescription', 'ERR-01', (v: string) => statesErrorCase(v, 'missing-or-syntax'));
   deviating('wrongClientDescription', 'ERR-02', (v: string) => statesErrorCase(v, 'wrong-client'));
   deviating('invalidTokenFaultstring', 'ERR-04', (v: string) => v.includes('%s') && saysInvalidOrExpired(v.split('%s').join('')));

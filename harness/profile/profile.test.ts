@@ -133,6 +133,10 @@ describe('learning the values a simulator profile plays', () => {
     expect(values({ syntaxDescription: 'Authorization header not present', wrongClientDescription: 'No client found for this client ID and secret' }))
       .toEqual({ syntaxDescription: 'Authorization header not present', wrongClientDescription: 'No client found for this client ID and secret' });
     expect(values({ wrongClientDescription: 'Credentials are missing or the client ID is wrong' })).toEqual({});
+    // A description that echoed the secret (redacted by then) is ERR-03's deviation, not the target's wording.
+    expect(values({ wrongClientDescription: 'No client matches the given client ID and secret: «redacted»' })).toEqual({});
+    // An envelope in a default namespace (no prefix) is not a prefix the simulator can write.
+    expect(values({ soapEnvPrefix: '', ebPrefix: 'eb' })).toEqual({ ebPrefix: 'eb' });
   });
 });
 
@@ -148,6 +152,17 @@ describe('reading a profile file', () => {
     [{ ...valid, values: { faultStatus: '500' } }, '"values.faultStatus" must be a number'],
     [{ ...valid, values: { throttle: 'sometimes' } }, '"values.throttle" is "sometimes", which the simulator cannot serve'],
     [{ ...valid, deviations: undefined }, 'has no "deviations" list'],
+    // Values of the right type the simulator still cannot serve (before, the server crashed on its first request).
+    [{ ...valid, values: { otherTokenErrorStatus: 1000 } }, '"values.otherTokenErrorStatus" is 1000, which the simulator cannot serve: a whole number from 200 to 599'],
+    [{ ...valid, values: { faultStatus: 99 } }, 'a whole number from 200 to 599'],
+    [{ ...valid, values: { poolSize: -1 } }, '"values.poolSize" is -1'],
+    [{ ...valid, values: { extraHeaders: ['bad header'] } }, 'a list of HTTP header names'],
+    [{ ...valid, values: { extraHeaders: { a: 1 } } }, 'a list of HTTP header names'],
+    [{ ...valid, values: { jsonContentType: 'application/json\r\nX-Evil: 1' } }, 'a header value (no control characters)'],
+    [{ ...valid, values: { soapEnvPrefix: 'a b' } }, 'an XML prefix'],
+    [{ ...valid, values: { tokenShape: { kind: 'weird' } } }, 'a token shape of kind "chars", "jwt" or "uuid"'],
+    [{ ...valid, values: { tokenShape: { kind: 'chars' } } }, 'needs a prefix, a suffix, a non-empty alphabet and a length'],
+    [{ ...valid, values: { tokenShape: { kind: 'chars', prefix: '', suffix: '', alphabet: '', length: 20 } } }, 'a non-empty alphabet'],
   ])('refuses %j saying what is wrong', (value, message) => {
     expect(() => parseLearnedProfile(value, 'p.json')).toThrow(ProfileFileError);
     expect(() => parseLearnedProfile(value, 'p.json')).toThrow(message);

@@ -43,8 +43,61 @@ export function parseLearnedProfile(value: unknown, file = 'the profile'): Learn
       throw new ProfileFileError(`${file}: "values.${key}" is ${JSON.stringify(v)}, which the simulator cannot serve (one of ${listed.map((c) => JSON.stringify(c)).join(', ')})`);
     }
   }
+  for (const [key, v] of Object.entries(p.values)) {
+    const wrong = valueProblem(key as keyof LatitudeProfile, v);
+    if (wrong) throw new ProfileFileError(`${file}: "values.${key}" is ${JSON.stringify(v)}, which the simulator cannot serve: ${wrong}`);
+  }
   if (!Array.isArray(p.deviations)) throw new ProfileFileError(`${file} has no "deviations" list: give a profile.json written by a live run`);
   return p as LearnedProfile;
+}
+
+/** An HTTP header name (RFC 9110 token), an XML prefix (an NCName), a header value without control characters. */
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const NC_NAME = /^[A-Za-z_][\w.-]*$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Why a value of a profile file cannot be served (its type already checked), or `undefined`. */
+function valueProblem(key: keyof LatitudeProfile, v: unknown): string | undefined {
+  const intIn = (min: number, max: number) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? undefined : `a whole number from ${min} to ${max}`);
+  switch (key) {
+    case 'otherTokenErrorStatus':
+    case 'apiRefusalStatus':
+    case 'faultStatus':
+      return intIn(200, 599);
+    case 'poolSize':
+      return intIn(1, 1000);
+    case 'sessionTimeoutSeconds':
+      return intIn(1, 86_400);
+    case 'latencyMs':
+      return intIn(0, 60_000);
+    case 'soapEnvPrefix':
+    case 'ebPrefix':
+      return NC_NAME.test(v as string) ? undefined : 'an XML prefix (a name of letters, digits, ".", "-" or "_", not starting with a digit)';
+    case 'jsonContentType':
+      return HEADER_VALUE.test(v as string) && (v as string).length > 0 ? undefined : 'a header value (no control characters)';
+    case 'extraHeaders':
+      return Array.isArray(v) && v.every((h) => typeof h === 'string' && HTTP_TOKEN.test(h)) ? undefined : 'a list of HTTP header names';
+    case 'tokenShape':
+      return tokenShapeProblem(v);
+    default:
+      return undefined;
+  }
+}
+
+function tokenShapeProblem(v: unknown): string | undefined {
+  const s = v as { kind?: unknown; prefix?: unknown; suffix?: unknown; alphabet?: unknown; length?: unknown; header?: unknown; payloadLength?: unknown; signatureLength?: unknown };
+  const positive = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 4096;
+  switch (s.kind) {
+    case 'uuid': return undefined;
+    case 'chars':
+      return typeof s.prefix === 'string' && typeof s.suffix === 'string' && typeof s.alphabet === 'string' && s.alphabet.length > 0 && positive(s.length)
+        ? undefined : 'a "chars" token shape needs a prefix, a suffix, a non-empty alphabet and a length';
+    case 'jwt':
+      return typeof s.header === 'string' && positive(s.payloadLength) && positive(s.signatureLength)
+        ? undefined : 'a "jwt" token shape needs a header, a payloadLength and a signatureLength';
+    default:
+      return 'a token shape of kind "chars", "jwt" or "uuid"';
+  }
 }
 
 export function loadLearnedProfile(file: string): LearnedProfile {
