@@ -78,7 +78,8 @@ function restAspects(res: HttpResponse, opts: { token?: TokenShape } = {}): Reco
   return out;
 }
 
-function soapAspects(res: HttpResponse, sentToken?: string): Record<string, string> {
+/** The aspects of a SOAP answer calibrate compares (exported for its tests). */
+export function soapAspects(res: HttpResponse, sentToken?: string): Record<string, string> {
   const parsed = parseEnvelope(res.body);
   const out: Record<string, string> = { status: String(res.status), 'content type': res.headers['content-type'] ?? '(none)', 'header names': headerNames(res) };
   if (!parsed.ok) return { ...out, envelope: '(no SOAP envelope)' };
@@ -92,12 +93,64 @@ function soapAspects(res: HttpResponse, sentToken?: string): Record<string, stri
   if (ts) out['Timestamp form'] = { utc: 'with zone', 'utc-basic': 'with zone (basic form)', zoneless: 'without zone' }[timestampForm(ts)];
   const bst = /<(?:[\w.-]+:)?BinarySecurityToken([^>]*)>/.exec(res.body);
   if (bst) out['BinarySecurityToken attributes'] = (bst[1] ?? '').replace(/\s+/g, ' ').trim().replace(/="[^"]*"/g, '') || '(none)';
+  // The freedoms of soap-header-details and soap-response-bodies a profile holds: eb:version, the other header
+  // blocks, and the shape of the body (its element, attributes and children; a business body's content is free).
+  out['eb:version'] = /<(?:[\w.-]+:)?MessageHeader\b[^>]*?\s(?:[\w.-]+:)?version="([^"]*)"/.exec(res.body)?.[1] ?? '(none)';
+  out['header blocks'] = headerBlocks(res.body);
+  if (!e.fault && e.body.root) out.body = bodyShape(res.body, e.body.root.localName);
+  else if (!e.fault) out.body = '(empty)';
   if (e.fault) {
     out.faultcode = e.fault.faultcode;
     out.faultstring = sentToken ? (e.fault.faultstring ?? '').split(sentToken).join('<token>') : (e.fault.faultstring ?? '');
     out.StackTrace = e.fault.stackTrace ?? '(none)';
+    out['StackTrace placement'] = stackTracePlacement(res.body);
   }
   return out;
+}
+
+/** The local names of the SOAP Header's children, in order. */
+function headerBlocks(xml: string): string {
+  const header = /<(?:[\w.-]+:)?Header\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?Header>/.exec(xml)?.[1] ?? '';
+  const names: string[] = [];
+  let depth = 0;
+  for (const m of header.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
+    if (m[1]) depth--;
+    else {
+      if (depth === 0) names.push(m[2]!);
+      if (!m[3]) depth++;
+    }
+  }
+  return names.join(', ') || '(none)';
+}
+
+/** A body element's name, its attribute names and its children's names (not their values: those are the service's). */
+function bodyShape(xml: string, root: string): string {
+  const open = new RegExp(`<(?:[\\w.-]+:)?${root}\\b([^>]*?)(/?)>`).exec(xml);
+  if (!open) return root;
+  const attributes = [...(open[1] ?? '').matchAll(/\s((?:[\w.-]+:)?[\w.-]+)=/g)].map((m) => m[1]!).filter((a) => !a.startsWith('xmlns')).sort();
+  const inner = open[2] ? '' : xml.slice(open.index + open[0].length).split(new RegExp(`</(?:[\\w.-]+:)?${root}>`))[0] ?? '';
+  const children: string[] = [];
+  let depth = 0;
+  for (const m of inner.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
+    if (m[1]) depth--;
+    else {
+      if (depth === 0) children.push(m[2]!);
+      if (!m[3]) depth++;
+    }
+  }
+  return `${root} [${attributes.join(' ')}] (${children.join(', ')})`;
+}
+
+/** Where a fault's StackTrace sits: directly in detail, in a namespace of its own, or deeper. */
+function stackTracePlacement(xml: string): string {
+  const detail = /<(?:[\w.-]+:)?detail\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?detail>/.exec(xml)?.[1];
+  if (detail === undefined) return '(no detail)';
+  const st = /<([\w.-]+:)?StackTrace\b/.exec(detail);
+  if (!st) return '(none)';
+  // How many elements of detail are still open where the StackTrace starts.
+  let depth = 0;
+  for (const m of detail.slice(0, st.index).matchAll(/<(\/?)[\w.:-]+[^>]*?(\/?)>/g)) depth += m[1] ? -1 : m[2] ? 0 : 1;
+  return depth > 0 ? 'nested' : st[1] ? 'namespaced' : 'plain';
 }
 
 const TOKEN_NOBODY_ISSUED = 'T1RLAQ-tds-conformance-calibration-unknown-token';

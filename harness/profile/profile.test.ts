@@ -9,7 +9,7 @@ import { SimCore, SOAP_PATH } from '../sim/core.ts';
 import { defaultAccounts } from '../sim/default-accounts.ts';
 import { buildClientId, encodeCredentials } from '../credentials/index.ts';
 import type { HttpRequest } from '../targets/index.ts';
-import { compareProbes, fidelityOf } from './calibrate.ts';
+import { compareProbes, fidelityOf, soapAspects } from './calibrate.ts';
 import { FactCollector } from './facts.ts';
 import { learnProfile } from './learn.ts';
 import { parseLearnedProfile, ProfileFileError, standIn } from './serve.ts';
@@ -191,5 +191,26 @@ describe('the in-process simulator (MSW) as a stand-in', () => {
     const plain = createSimulator({ profile: learned });
     expect([plain.core.profile.jsonContentType, plain.accounts.cert.poolSize, [...plain.core.defects]]).toEqual(['application/json', 3, []]);
     expect([...createSimulator({ profile: learned, withDeviations: true }).core.defects]).toEqual(['rest03-token-type-capitalized']);
+  });
+});
+
+describe('calibrate reads the freedoms a profile holds in SOAP answers', () => {
+  const answer = (body: string) => ({ status: 500, headers: { 'content-type': 'text/xml' }, body, durationMs: 1 });
+  const fault = (detail: string, extra = '') => `<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Header><eb:MessageHeader xmlns:eb="http://www.ebxml.org/namespaces/messageHeader" eb:version="1.0"><eb:Action>ErrorRS</eb:Action></eb:MessageHeader>${extra}</soap-env:Header><soap-env:Body><soap-env:Fault><faultcode>soap-env:Client.InvalidSecurityToken</faultcode><faultstring>Invalid: x</faultstring><detail>${detail}</detail></soap-env:Fault></soap-env:Body></soap-env:Envelope>`;
+
+  it('tells where the StackTrace sits, the header blocks and eb:version, so that a stand-in without them scores below 100', () => {
+    const plain = soapAspects(answer(fault('<StackTrace>errors.session.USG_INVALID_SECURITY_TOKEN</StackTrace>')));
+    const nested = soapAspects(answer(fault('<Error><StackTrace>errors.session.USG_INVALID_SECURITY_TOKEN</StackTrace></Error>', '<tr:Trace xmlns:tr="urn:trace">t</tr:Trace>')));
+    const namespaced = soapAspects(answer(fault('<ns1:StackTrace xmlns:ns1="urn:x">errors.session.USG_INVALID_SECURITY_TOKEN</ns1:StackTrace>')));
+    expect(plain).toMatchObject({ 'StackTrace placement': 'plain', 'header blocks': 'MessageHeader', 'eb:version': '1.0' });
+    expect(nested).toMatchObject({ 'StackTrace placement': 'nested', 'header blocks': 'MessageHeader, Trace' });
+    expect(namespaced['StackTrace placement']).toBe('namespaced');
+  });
+
+  it('reads the shape of a response body: its element, attribute names and children, not their values', () => {
+    const ok = (body: string) => soapAspects({ ...answer(`<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Header/><soap-env:Body>${body}</soap-env:Body></soap-env:Envelope>`), status: 200 });
+    expect(ok('<SessionCreateRS xmlns="urn:ota" version="1" status="Approved"><ConversationId>c</ConversationId></SessionCreateRS>').body).toBe('SessionCreateRS [status version] (ConversationId)');
+    expect(ok('<SessionCreateRS xmlns="urn:ota" Version="1.0.0"><Success/></SessionCreateRS>').body).toBe('SessionCreateRS [Version] (Success)');
+    expect(ok('').body).toBe('(empty)');
   });
 });
