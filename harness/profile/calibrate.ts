@@ -108,19 +108,24 @@ export function soapAspects(res: HttpResponse, sentToken?: string): Record<strin
   return out;
 }
 
-/** The local names of the SOAP Header's children, in order. */
-function headerBlocks(xml: string): string {
-  const header = /<(?:[\w.-]+:)?Header\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?Header>/.exec(xml)?.[1] ?? '';
+/** The local names of the elements at the top level of an XML fragment, in order. */
+function topLevelNames(fragment: string): string[] {
   const names: string[] = [];
   let depth = 0;
-  for (const m of header.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
+  for (const m of fragment.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
     if (m[1]) depth--;
     else {
       if (depth === 0) names.push(m[2]!);
       if (!m[3]) depth++;
     }
   }
-  return names.join(', ') || '(none)';
+  return names;
+}
+
+/** The local names of the SOAP Header's children, in order. */
+function headerBlocks(xml: string): string {
+  const header = /<(?:[\w.-]+:)?Header\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?Header>/.exec(xml)?.[1] ?? '';
+  return topLevelNames(header).join(', ') || '(none)';
 }
 
 /** A body element's name, its attribute names and its children's names (not their values: those are the service's). */
@@ -129,16 +134,7 @@ function bodyShape(xml: string, root: string): string {
   if (!open) return root;
   const attributes = [...(open[1] ?? '').matchAll(/\s((?:[\w.-]+:)?[\w.-]+)=/g)].map((m) => m[1]!).filter((a) => !a.startsWith('xmlns')).sort();
   const inner = open[2] ? '' : xml.slice(open.index + open[0].length).split(new RegExp(`</(?:[\\w.-]+:)?${root}>`))[0] ?? '';
-  const children: string[] = [];
-  let depth = 0;
-  for (const m of inner.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
-    if (m[1]) depth--;
-    else {
-      if (depth === 0) children.push(m[2]!);
-      if (!m[3]) depth++;
-    }
-  }
-  return `${root} [${attributes.join(' ')}] (${children.join(', ')})`;
+  return `${root} [${attributes.join(' ')}] (${topLevelNames(inner).join(', ')})`;
 }
 
 /** Where a fault's StackTrace sits: directly in detail, in a namespace of its own, or deeper. */
