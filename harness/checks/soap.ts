@@ -227,10 +227,13 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
 }
 
 let freshAccounts = 0;
+/** The session tokens whose close the run counted: a session closed twice (a check of the closed state) counts once. */
+const countedClosed = new Set<string>();
 onNewRun(() => {
   sequence = 0;
   freshAccounts = 0;
   ledgers.clear();
+  countedClosed.clear();
 });
 
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange> {
@@ -248,7 +251,10 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
   if (answer.kind === 'success' || (answer.kind === 'refused' && answer.why === 'invalid-token')) {
     await unregisterSession(runConfig(), session.token);
-    ctx.created({ sessionsClosed: 1 });
+    if (!countedClosed.has(session.token)) {
+      countedClosed.add(session.token);
+      ctx.created({ sessionsClosed: 1 });
+    }
   }
   return x;
 }

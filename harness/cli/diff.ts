@@ -16,7 +16,7 @@ before and after (a rule a run did not select counts as "not-selected"). A direc
 it.
 
 Given three runs or more (in run order: nightly CERT runs, say), also counts for each rule the runs in which its
-status differed from the run before ("API-05  2 of 4 runs flipped  pass fail pass pass"). With --baseline, the
+status differed from the run before ("API-05  2 of 3 runs flipped  pass fail pass pass"). With --baseline, the
 rules its "knownFlaky" list names are marked, and their flips do not count for the exit code.
 
 Exit codes: 0 no rule changed status (but known-flaky ones), 1 some rule changed status, 2 a file is missing or is

@@ -156,7 +156,7 @@ export function countFlips(reports: readonly ComparableReport[], knownFlaky: Rea
   return { runs: reports.length, flipped, stable: all.length - flipped.length };
 }
 
-/** The flip counts as text: a line per rule that flipped (`API-05  2 of 4 runs flipped  pass fail pass pass`). */
+/** The flip counts as text: a line per rule that flipped (`API-05  2 of 3 runs flipped  pass fail pass pass`). */
 export function renderFlips(summary: FlipSummary): string {
   const width = Math.max(0, ...summary.flipped.map((r) => r.id.length));
   const lines = summary.flipped.map((r) => `${r.id.padEnd(width)}  ${r.flips} of ${summary.runs - 1} runs flipped  ${r.statuses.join(' ')}${r.knownFlaky ? '  (known flaky)' : ''}`);

@@ -136,7 +136,9 @@ function header(report: Report): string {
   return [
     '<header>',
     `<h1>Conformance report: ${esc(report.target.name)} <small>(${esc(report.target.kind)})</small></h1>`,
-    `<p class="verdict ${report.exitCode === 0 ? 'ok' : 'bad'}" id="verdict">exit code <strong>${report.exitCode}</strong>: ${esc(verdict(report))}</p>`,
+    report.completion === 'interrupted'
+      ? `<p class="verdict bad" id="verdict"><strong>interrupted</strong>: the run was stopped before every check finished (the command exits 130 on SIGINT, 143 on SIGTERM)</p>`
+      : `<p class="verdict ${report.exitCode === 0 ? 'ok' : 'bad'}" id="verdict">exit code <strong>${report.exitCode}</strong>: ${esc(verdict(report))}</p>`,
     '<dl class="meta">',
     ...rows.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`),
     '</dl>',

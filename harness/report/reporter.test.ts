@@ -182,10 +182,11 @@ describe('ConformanceReporter', () => {
     expect(report.exitCode).toBe(3);
   });
 
-  it('marks an interrupted run', async () => {
-    const { reporter } = reporterWith();
+  it('marks an interrupted run, and its summary line names the exit code of the signal, not the verdicts\'', async () => {
+    const { reporter, lines } = reporterWith();
     const report = await runAll(reporter, [fakeModule(FILE, cases.slice(0, 1))], 'interrupted');
     expect(report).toMatchObject({ completion: 'interrupted', exitCode: 1 });
+    expect(lines.at(-1)).toMatch(/; interrupted: the run exits 130 \(SIGINT\) or 143 \(SIGTERM\)$/);
   });
 
   it('writes the reports at the end, and what it knows so far on flush', async () => {

@@ -356,7 +356,9 @@ export class ConformanceReporter implements Reporter {
     const s = report.summary;
     this.#print(
       `${s.pass} pass, ${s.partial} partial, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.skipped} skipped, ${s.notApplicable} not applicable, `
-        + `${s.error} error${s.notSelected > 0 ? `; ${s.notSelected} not selected` : ''}; exit code ${report.exitCode}`,
+        + `${s.error} error${s.notSelected > 0 ? `; ${s.notSelected} not selected` : ''}; `
+        // An interrupted run exits with its signal's code (130, 143), not the verdicts' (report.json's exitCode).
+        + (report.completion === 'interrupted' ? 'interrupted: the run exits 130 (SIGINT) or 143 (SIGTERM)' : `exit code ${report.exitCode}`),
     );
   }
 
