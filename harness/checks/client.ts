@@ -39,6 +39,8 @@ export interface ClientContext extends CheckContext {
   history(): Promise<readonly SimEvent[]>;
   /** Starts a new window of events (for properties: one window per case). */
   mark(): Promise<void>;
+  /** How the driver process broke (see `DriverProcess.failure`); `undefined` for an in-process client, or a driver that did not. */
+  driverFailure(): DriverFailure | undefined;
 }
 
 /**
@@ -232,6 +234,14 @@ export function explainFailure(err: unknown, events: readonly SimEvent[], needs:
   return err;
 }
 
+/**
+ * How the driver broke during the check (it exited unasked, did not answer in time, or answered out of the protocol),
+ * whatever the check made of the op that met it: that is an `error` of the driver, never a verdict on the client.
+ */
+function driverBroke(ctx: ClientContext): DriverFailure | undefined {
+  return ctx.driverFailure();
+}
+
 /** Calls a client op; a client that does not support it makes the check `skipped`, not failed. */
 export async function op<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
@@ -257,7 +267,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
   let since = 0;
   let shutDown = false;
   try {
-    const started = await startClient(run.client ?? REFERENCE_CLIENT, run.clientTimeoutMs === undefined ? {} : { opTimeoutMs: run.clientTimeoutMs });
+    const started = await startClient(run.client ?? REFERENCE_CLIENT, { redact, ...(run.clientTimeoutMs !== undefined && { opTimeoutMs: run.clientTimeoutMs }) });
     client = started;
     const clientCtx = (base: CheckContext): ClientContext => ({
       ...base,
@@ -275,6 +285,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
         },
       },
       sim,
+      driverFailure: () => (started instanceof DriverProcess ? started.failure : undefined),
       async configure(options = {}) {
         const envs = options.environments ?? (['cert', 'prod'] as const);
         const environments: Partial<Record<Environment, DriverEnvironment>> = {};
@@ -343,8 +354,10 @@ export function clientTest(ids: RuleId | readonly RuleId[], title: string, body:
       try {
         await body(ctx);
       } catch (err) {
-        throw explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
+        throw driverBroke(ctx) ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
       }
+      const broke = driverBroke(ctx);
+      if (broke) throw broke;
     }, { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
 }
@@ -371,8 +384,10 @@ export function clientProperty<T>(
         try {
           await predicate(ctx, value);
         } catch (err) {
-          throw explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
+          throw driverBroke(ctx) ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
         }
+        const broke = driverBroke(ctx);
+        if (broke) throw broke;
       }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses }), options.examples),
     );
   }, options.timeout ?? 180_000);

@@ -57,6 +57,8 @@ describe('a misbehaving client driver', () => {
     ['garbage', /did not answer "configure" within 3000 ms; it printed 1 line\(s\) on stdout that are not answers, the last: "handling configure\.\.\. done"/],
     ['wrong-id', /answered request id 1001, which was never sent/],
     ['unknown-op', /the client refused "configure" \(error kind "unsupported"\): unknown operation configure/],
+    // A check that caught the op's error (REST-01 ignores a failed call) is still an error of the driver, not skipped.
+    ['exit-after-configure', /exited \(code 0\) (during "rest\.call"|before it was asked to shut down)/],
   ])('%s: the rules it was checked on are errors naming the op and what came back, the report is written, the process ended', async (name, expected) => {
     const { report, written, pid } = await runWith(name);
     for (const id of ['API-04', 'REST-01']) {

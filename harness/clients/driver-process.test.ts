@@ -11,9 +11,9 @@ const driver = (name: string) => `node ${join(PACKAGE_ROOT, 'fixtures/bad-driver
 const started: DriverProcess[] = [];
 const dirs: string[] = [];
 
-function start(name: string, options: { opTimeoutMs?: number; pidFile?: string } = {}): DriverProcess {
+function start(name: string, options: { opTimeoutMs?: number; pidFile?: string; redact?: (text: string) => string } = {}): DriverProcess {
   const env = { ...process.env, ...(options.pidFile && { BAD_DRIVER_PIDFILE: options.pidFile }) };
-  const d = new DriverProcess(driver(name), { opTimeoutMs: options.opTimeoutMs ?? 10_000, shutdownTimeoutMs: 2_000, env });
+  const d = new DriverProcess(driver(name), { opTimeoutMs: options.opTimeoutMs ?? 10_000, shutdownTimeoutMs: 2_000, env, ...(options.redact && { redact: options.redact }) });
   started.push(d);
   return d;
 }
@@ -109,5 +109,42 @@ describe('driver process', () => {
     const err = await d.configure(configure).catch((e: unknown) => e);
     expect((err as DriverFailure).code).toBe('DRIVER_EXITED');
     expect((err as Error).message).toMatch(/exited \(code 127\)/);
+  });
+
+  it('keeps the first way the driver broke, so that a check that caught the op\'s error is still an error of the driver', async () => {
+    const d = start('exit-after-configure');
+    await d.configure(configure);
+    await d.exited;
+    expect(d.failure).toBeInstanceOf(DriverFailure);
+    expect(d.failure?.message).toMatch(/exited \(code 0\) before it was asked to shut down/);
+    // Shut down as asked, a driver leaves no failure.
+    const ok = start('echo');
+    await ok.configure(configure);
+    await ok.shutdown();
+    expect(ok.failure).toBeUndefined();
+  });
+
+  it('refuses an answer without what its op must hold (a rest.call result with no status) as a protocol failure', async () => {
+    const d = start('echo');
+    const err = await d.restCall({ environment: 'cert', method: 'GET', path: '/v1/x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverFailure);
+    expect((err as Error).message).toMatch(/the driver's answer to "rest.call" has no integer "status"/);
+    expect(d.failure).toBe(err);
+  });
+
+  it('reports "unsupported" on shutdown as a broken driver (every driver must take it)', async () => {
+    const d = start('refuse-shutdown');
+    await d.configure(configure);
+    const err = await d.shutdown().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriverFailure);
+    expect((err as Error).message).toMatch(/the client refused "shutdown" \(error kind "unsupported"\)/);
+  });
+
+  it('redacts what the driver printed before clipping it, so that no part of a secret survives the cut', async () => {
+    const secret = 'WsAEfv3mVKen!';
+    const d = start('leaky', { redact: (text) => text.replaceAll(secret, '«redacted»') });
+    const err = await d.configure({ environments: { cert: { restBaseUrl: 'http://x', soapUrl: 'http://x', credentials: { epr: 'e', pcc: 'p', password: secret } } }, sessionPoolSize: 2 }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/password=«re/);
+    expect((err as Error).message).not.toMatch(/password=Ws/);
   });
 });

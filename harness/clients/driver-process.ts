@@ -27,6 +27,11 @@ export interface DriverProcessOptions {
   readonly shutdownTimeoutMs?: number;
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Applied to what the driver printed before it is clipped into a message or a diagnostic (default: nothing): a
+   * secret cut in half by the clipping would no longer be found by the report's redaction.
+   */
+  readonly redact?: (text: string) => string;
 }
 
 const KINDS: readonly string[] = ['auth', 'transport', 'protocol', 'unsupported'] satisfies readonly DriverErrorKind[];
@@ -51,6 +56,17 @@ export function parseAnswer(line: string): (DriverAnswer & { readonly error?: un
   const { id, ok } = value as { id?: unknown; ok?: unknown };
   if (typeof id !== 'number' || !Number.isInteger(id) || typeof ok !== 'boolean') return undefined;
   return value as DriverAnswer;
+}
+
+/** What an op's result must hold, by the driver protocol: the field missing, or `undefined`. */
+function resultProblem(op: DriverOp, result: Record<string, unknown>): string | undefined {
+  switch (op) {
+    case 'rest.call': return Number.isInteger(result.status) ? undefined : 'integer "status"';
+    case 'soap.call':
+    case 'soap.session.call': return typeof result.action === 'string' ? undefined : 'string "action"';
+    case 'soap.session.open': return typeof result.session === 'string' && result.session !== '' ? undefined : 'string "session"';
+    default: return undefined;
+  }
 }
 
 /** Every driver process this harness started and has not seen exit: ended when the harness process exits. */
@@ -83,9 +99,26 @@ export class DriverProcess implements ClientAdapter {
   #diagnosticCount = 0;
   #exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly #exit: Promise<void>;
+  readonly #redact: (text: string) => string;
+  #shuttingDown = false;
+  #failure: DriverFailure | undefined;
+
+  /**
+   * The first way the driver broke the protocol or its process (an exit nobody asked for, no answer in time, an answer
+   * that is not one): a check that caught the op's error is still an `error` of the driver, not a verdict.
+   */
+  get failure(): DriverFailure | undefined {
+    return this.#failure;
+  }
+
+  #broken(failure: DriverFailure): DriverFailure {
+    this.#failure ??= failure;
+    return failure;
+  }
 
   constructor(readonly command: string, options: DriverProcessOptions = {}) {
     this.#options = { opTimeoutMs: options.opTimeoutMs ?? 30_000, shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000 };
+    this.#redact = options.redact ?? ((text) => text);
     // A process group of its own, so that ending the driver ends what its shell started too.
     this.#child = spawn(command, { shell: true, stdio: 'pipe', cwd: options.cwd, env: options.env ?? process.env, detached: true });
     live.add(this.#child);
@@ -99,9 +132,10 @@ export class DriverProcess implements ClientAdapter {
         live.delete(this.#child);
         for (const [id, p] of this.#pending) {
           clearTimeout(p.timer);
-          p.reject(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) during "${p.op}"${this.#stderrTail()}${this.#diagnosticsTail()}`));
+          p.reject(this.#broken(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) during "${p.op}"${this.#stderrTail()}${this.#diagnosticsTail()}`)));
           this.#pending.delete(id);
         }
+        if (!this.#shuttingDown && !this.#killed) this.#broken(new DriverFailure('DRIVER_EXITED', `the driver "${clip(this.command, 80)}" exited (${signal ?? `code ${code}`}) before it was asked to shut down${this.#stderrTail()}${this.#diagnosticsTail()}`));
         resolve();
       });
       this.#child.once('error', (err) => {
@@ -118,10 +152,11 @@ export class DriverProcess implements ClientAdapter {
 
   #stderrTail(): string {
     const tail = this.#stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail ? `; its stderr ends: ${clip(tail, 300)}` : '';
+    return tail ? `; its stderr ends: ${clip(this.#redact(tail), 300)}` : '';
   }
 
   #failAll(failure: DriverFailure): void {
+    this.#broken(failure);
     for (const [id, p] of this.#pending) {
       clearTimeout(p.timer);
       p.reject(failure);
@@ -138,7 +173,7 @@ export class DriverProcess implements ClientAdapter {
     if (!line.trim()) return;
     const answer = parseAnswer(line);
     if (!answer) {
-      this.#diagnostics.push(clip(line));
+      this.#diagnostics.push(clip(this.#redact(line)));
       if (this.#diagnostics.length > MAX_DIAGNOSTICS) this.#diagnostics.splice(0, this.#diagnostics.length - MAX_DIAGNOSTICS);
       this.#diagnosticCount++;
       return;
@@ -146,13 +181,19 @@ export class DriverProcess implements ClientAdapter {
     const ops = [...this.#pending.values()].map((p) => p.op).join(', ') || 'no request';
     const pending = this.#pending.get(answer.id);
     if (!pending) {
-      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${answer.id}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(line))}`));
+      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${answer.id}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(this.#redact(line)))}`));
       return;
     }
     this.#pending.delete(answer.id);
     clearTimeout(pending.timer);
     if (answer.ok === true) {
-      pending.resolve(answer.result ?? {});
+      const result = (answer.result ?? {}) as Record<string, unknown>;
+      const missing = resultProblem(pending.op, result);
+      if (missing) {
+        pending.reject(this.#broken(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" has no ${missing}: ${JSON.stringify(clip(this.#redact(line)))}`)));
+        return;
+      }
+      pending.resolve(result);
       return;
     }
     const error = answer.error as Partial<DriverError> | undefined;
@@ -161,7 +202,7 @@ export class DriverProcess implements ClientAdapter {
     if (error && typeof kind === 'string' && KINDS.includes(kind) && (typeof message === 'string' || (message === undefined && kind === 'unsupported'))) {
       pending.reject(new ClientError({ ...error, kind, message: message ?? '' } as DriverError));
     } else {
-      pending.reject(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" is neither {"ok":true,"result":…} nor {"ok":false,"error":{"kind":"auth|transport|protocol|unsupported","message":…}}: ${JSON.stringify(clip(line))}`));
+      pending.reject(this.#broken(new DriverFailure('DRIVER_PROTOCOL', `the driver's answer to "${pending.op}" is neither {"ok":true,"result":…} nor {"ok":false,"error":{"kind":"auth|transport|protocol|unsupported","message":…}}: ${JSON.stringify(clip(this.#redact(line)))}`)));
     }
   }
 
@@ -193,7 +234,7 @@ export class DriverProcess implements ClientAdapter {
     return new Promise<DriverResults[O]>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        reject(new DriverFailure('DRIVER_TIMEOUT', `the driver did not answer "${request.op}" within ${timeoutMs} ms${this.#stderrTail()}${this.#diagnosticsTail()}`));
+        reject(this.#broken(new DriverFailure('DRIVER_TIMEOUT', `the driver did not answer "${request.op}" within ${timeoutMs} ms${this.#stderrTail()}${this.#diagnosticsTail()}`)));
         this.kill();
       }, timeoutMs);
       this.#pending.set(id, { op: request.op, resolve: resolve as (v: unknown) => void, reject, timer });
@@ -222,8 +263,15 @@ export class DriverProcess implements ClientAdapter {
 
   /** Asks the driver to shut down, waits for it to exit, and kills it if it does not. */
   async shutdown(): Promise<void> {
+    this.#shuttingDown = true;
     try {
-      if (!this.#exited) await this.request({ op: 'shutdown' }, this.#options.shutdownTimeoutMs);
+      // Every driver must take "shutdown" (docs/driver-protocol.md): `unsupported` is a broken driver, as for "configure".
+      if (!this.#exited) {
+        await this.request({ op: 'shutdown' }, this.#options.shutdownTimeoutMs).catch((err: unknown) => {
+          if (err instanceof ClientError && err.kind === 'unsupported') throw this.#broken(new DriverFailure('DRIVER_PROTOCOL', `the client refused "shutdown" (error kind "unsupported"): every driver must take it`));
+          throw err;
+        });
+      }
       this.#child.stdin.end();
       const exited = await Promise.race([this.#exit.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), this.#options.shutdownTimeoutMs).unref())]);
       if (!exited) throw new DriverFailure('DRIVER_TIMEOUT', `the driver did not exit within ${this.#options.shutdownTimeoutMs} ms after "shutdown"`);
@@ -232,8 +280,11 @@ export class DriverProcess implements ClientAdapter {
     }
   }
 
+  #killed = false;
+
   /** Ends the process now (SIGKILL), whatever it is doing. */
   kill(): void {
+    this.#killed = true;
     killGroup(this.#child);
   }
 

@@ -13,8 +13,10 @@ export type ClientSpec =
 export const REFERENCE_CLIENT: ClientSpec = { kind: 'module', path: codeFile('examples/clients/typescript/adapter.ts') };
 
 /** Starts (or creates) the client under test. Throws {@link DriverFailure} when it cannot. */
-export async function startClient(spec: ClientSpec, options: { opTimeoutMs?: number } = {}): Promise<ClientAdapter & { kill?: () => void }> {
-  if (spec.kind === 'command') return new DriverProcess(spec.command, { ...(spec.cwd && { cwd: spec.cwd }), ...(options.opTimeoutMs && { opTimeoutMs: options.opTimeoutMs }) });
+export async function startClient(spec: ClientSpec, options: { opTimeoutMs?: number; redact?: (text: string) => string } = {}): Promise<ClientAdapter & { kill?: () => void }> {
+  if (spec.kind === 'command') {
+    return new DriverProcess(spec.command, { ...(spec.cwd && { cwd: spec.cwd }), ...(options.opTimeoutMs && { opTimeoutMs: options.opTimeoutMs }), ...(options.redact && { redact: options.redact }) });
+  }
   let mod: ClientModule;
   try {
     mod = (await import(pathToFileURL(resolve(spec.path)).href)) as ClientModule;
