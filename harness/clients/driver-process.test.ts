@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,4 +148,17 @@ describe('driver process', () => {
     expect((err as Error).message).toMatch(/password=«re/);
     expect((err as Error).message).not.toMatch(/password=Ws/);
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('a process ended by %s ends its drivers, even one that ignores the signal and its stdin', async (signal) => {
+    const file = pidFile();
+    const holder = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'test/support/driver-holder.ts'), join(PACKAGE_ROOT, 'fixtures/bad-drivers/stubborn.mjs')], {
+      cwd: PACKAGE_ROOT, env: { ...process.env, BAD_DRIVER_PIDFILE: file }, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+    const driverPid = Number(readFileSync(file, 'utf8'));
+    const ended = new Promise((resolve) => holder.once('exit', (_code, s) => resolve(s)));
+    holder.kill(signal);
+    expect(await ended).toBe(signal);
+    expect(await processEnded(driverPid)).toBe(true);
+  }, 30_000);
 });

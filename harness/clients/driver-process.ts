@@ -85,6 +85,26 @@ process.once('exit', () => {
 });
 
 /**
+ * SIGINT and SIGTERM end the drivers too (an interrupted run ends its worker by a signal, which skips the 'exit' hook
+ * above, and a driver runs in a process group of its own): their groups are killed, then the signal has its default
+ * effect again, unless another handler of this process (the registry's drain) decides when the process ends.
+ */
+let signalsHooked = false;
+function endDriversOnSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const child of live) killGroup(child);
+    if (process.listenerCount(signal) > 1) return;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/**
  * A client under test running as a separate process (any language), driven over stdin/stdout with the driver
  * protocol. Presents the same {@link ClientAdapter} as an in-process client. The process is always ended: after
  * `shutdown`, by {@link DriverProcess.kill}, and when the harness exits.
@@ -122,6 +142,7 @@ export class DriverProcess implements ClientAdapter {
     // A process group of its own, so that ending the driver ends what its shell started too.
     this.#child = spawn(command, { shell: true, stdio: 'pipe', cwd: options.cwd, env: options.env ?? process.env, detached: true });
     live.add(this.#child);
+    endDriversOnSignals();
     this.#child.stdin.on('error', () => undefined);
     this.#child.stderr.on('data', (d: Buffer) => {
       this.#stderr = (this.#stderr + d.toString('utf8')).slice(-2_000);
