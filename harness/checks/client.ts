@@ -39,7 +39,11 @@ export interface ClientContext extends CheckContext {
   history(): Promise<readonly SimEvent[]>;
   /** Starts a new window of events (for properties: one window per case). */
   mark(): Promise<void>;
-  /** How the driver process broke (see `DriverProcess.failure`); `undefined` for an in-process client, or a driver that did not. */
+  /**
+   * How the driver process broke during the check (it exited unasked, did not answer in time, or answered out of the
+   * protocol), whatever the check made of the op that met it: an `error` of the driver, never a verdict on the client.
+   * `undefined` for an in-process client, or a driver that did not break.
+   */
   driverFailure(): DriverFailure | undefined;
 }
 
@@ -124,6 +128,11 @@ export function tokenRefusal(events: readonly SimEvent[]): { readonly after: rea
 
 const WELL_FORMED_BEARER = /^Bearer [^\s]+$/;
 
+/** Every token the service issued in `events` (token responses, TokenCreateRS, SessionCreateRS). */
+export function issuedTokens(events: readonly SimEvent[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+}
+
 /**
  * When the client held a token but the service accepted none of its API calls, refusing them for an Authorization
  * header that is not `Bearer <token>`, or for a bearer token the service never issued (`history`: the events that show
@@ -143,7 +152,7 @@ export function bearerRefusal(events: readonly SimEvent[], history: readonly Sim
   }
   // A well-formed header carrying a token the service never issued (the client altered it): API-03's "the token as
   // issued". The refusals that follow say nothing of how the client reuses or renews the tokens it was given.
-  const issued = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+  const issued = issuedTokens(history);
   const unissued = refused.filter((e) => e.tokenUsed !== undefined && !issued.has(e.tokenUsed));
   if (unissued.length === 0) return undefined;
   return {
@@ -176,7 +185,7 @@ export function sessionsLeftOpen(history: readonly SimEvent[]): string[] {
  *   `tokenRefusal` covers a client that got no token at all; this, one that got a REST token but no SOAP one.
  */
 export function callRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
-  const issuedTokens = new Set(history.flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+  const issued = issuedTokens(history);
   const lastSoap = events.filter((x) => x.protocol === 'soap').at(-1);
   for (const e of events) {
     if (e.protocol !== 'soap' || e.outcome !== 'soap-fault' || e.answer === undefined) continue;
@@ -200,7 +209,7 @@ export function callRefusal(events: readonly SimEvent[], history: readonly SimEv
     if (answer.kind === 'refused' && answer.why === 'invalid-token') {
       const parsed = parseEnvelope(e.body);
       const security = parsed.ok ? parsed.envelope.security : undefined;
-      if (security?.kind !== 'binarySecurityToken' || !issuedTokens.has(security.token)) {
+      if (security?.kind !== 'binarySecurityToken' || !issued.has(security.token)) {
         return { after: ['SOAP-04'], reason: `the service refused the client's ${action} (${describeSoapAnswer(answer)}), which carried no token the service issued in wsse:BinarySecurityToken (${security?.kind ?? 'no envelope'}), so the call could not go through (see SOAP-04)` };
       }
     }
@@ -232,14 +241,6 @@ export function explainFailure(err: unknown, events: readonly SimEvent[], needs:
     });
   }
   return err;
-}
-
-/**
- * How the driver broke during the check (it exited unasked, did not answer in time, or answered out of the protocol),
- * whatever the check made of the op that met it: that is an `error` of the driver, never a verdict on the client.
- */
-function driverBroke(ctx: ClientContext): DriverFailure | undefined {
-  return ctx.driverFailure();
 }
 
 /** Calls a client op; a client that does not support it makes the check `skipped`, not failed. */
@@ -354,9 +355,9 @@ export function clientTest(ids: RuleId | readonly RuleId[], title: string, body:
       try {
         await body(ctx);
       } catch (err) {
-        throw driverBroke(ctx) ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
+        throw ctx.driverFailure() ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
       }
-      const broke = driverBroke(ctx);
+      const broke = ctx.driverFailure();
       if (broke) throw broke;
     }, { ...runOptions, clauses: options.clauses }));
   }, options.timeout ?? 120_000);
@@ -384,9 +385,9 @@ export function clientProperty<T>(
         try {
           await predicate(ctx, value);
         } catch (err) {
-          throw driverBroke(ctx) ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
+          throw ctx.driverFailure() ?? explainFailure(err, await ctx.events(), options.needs, list, await ctx.history());
         }
-        const broke = driverBroke(ctx);
+        const broke = ctx.driverFailure();
         if (broke) throw broke;
       }, options.numRuns, (body, extra) => runCheck(test, list, (base) => body(make(base)), { ...runOptions, ...extra, clauses: options.clauses }), options.examples),
     );

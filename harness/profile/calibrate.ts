@@ -7,11 +7,12 @@
 import { basicAuthorization } from '../credentials/index.ts';
 import { GRANT_TYPE, type Environment } from '../catalog/index.ts';
 import {
-  actionBody, buildRequest, makeRequestHeader, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type SoapBody,
+  actionBody, buildRequest, makeRequestHeader, NS, parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type SoapBody, type XmlElement,
 } from '../soap/index.ts';
 import type { Account, HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
 import type { TokenShape } from '../sim/token-shape.ts';
-import { messageIdForm, prefixOf, timestampForm } from './facts.ts';
+import { messageIdForm, prefixOf, stackTracePlacementOf, timestampForm } from './facts.ts';
+import { parseXmlTree } from '../soap/xml-tree.ts';
 
 /** One side of a calibration: where to send, and with which account. */
 export interface CalibrationSide {
@@ -95,58 +96,29 @@ export function soapAspects(res: HttpResponse, sentToken?: string): Record<strin
   if (bst) out['BinarySecurityToken attributes'] = (bst[1] ?? '').replace(/\s+/g, ' ').trim().replace(/="[^"]*"/g, '') || '(none)';
   // The freedoms of soap-header-details and soap-response-bodies a profile holds: eb:version, the other header
   // blocks, and the shape of the body (its element, attributes and children; a business body's content is free).
-  out['eb:version'] = /<(?:[\w.-]+:)?MessageHeader\b[^>]*?\s(?:[\w.-]+:)?version="([^"]*)"/.exec(res.body)?.[1] ?? '(none)';
+  out['eb:version'] = e.messageHeader?.version ?? '(none)';
   out['header blocks'] = headerBlocks(res.body);
-  if (!e.fault && e.body.root) out.body = bodyShape(res.body, e.body.root.localName);
-  else if (!e.fault) out.body = '(empty)';
+  if (!e.fault) out.body = e.body.root ? bodyShape(e.body.root) : '(empty)';
   if (e.fault) {
     out.faultcode = e.fault.faultcode;
     out.faultstring = sentToken ? (e.fault.faultstring ?? '').split(sentToken).join('<token>') : (e.fault.faultstring ?? '');
     out.StackTrace = e.fault.stackTrace ?? '(none)';
-    out['StackTrace placement'] = stackTracePlacement(res.body);
+    out['StackTrace placement'] = stackTracePlacementOf(res.body) ?? '(none)';
   }
   return out;
 }
 
-/** The local names of the elements at the top level of an XML fragment, in order. */
-function topLevelNames(fragment: string): string[] {
-  const names: string[] = [];
-  let depth = 0;
-  for (const m of fragment.matchAll(/<(\/?)(?:[\w.-]+:)?([\w.-]+)[^>]*?(\/?)>/g)) {
-    if (m[1]) depth--;
-    else {
-      if (depth === 0) names.push(m[2]!);
-      if (!m[3]) depth++;
-    }
-  }
-  return names;
-}
-
 /** The local names of the SOAP Header's children, in order. */
 function headerBlocks(xml: string): string {
-  const header = /<(?:[\w.-]+:)?Header\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?Header>/.exec(xml)?.[1] ?? '';
-  return topLevelNames(header).join(', ') || '(none)';
+  const tree = parseXmlTree(xml);
+  const header = tree.ok ? tree.root.children.find((c) => c.namespace === NS.soapEnv && c.localName === 'Header') : undefined;
+  return header?.children.map((c) => c.localName).join(', ') || '(none)';
 }
 
 /** A body element's name, its attribute names and its children's names (not their values: those are the service's). */
-function bodyShape(xml: string, root: string): string {
-  const open = new RegExp(`<(?:[\\w.-]+:)?${root}\\b([^>]*?)(/?)>`).exec(xml);
-  if (!open) return root;
-  const attributes = [...(open[1] ?? '').matchAll(/\s((?:[\w.-]+:)?[\w.-]+)=/g)].map((m) => m[1]!).filter((a) => !a.startsWith('xmlns')).sort();
-  const inner = open[2] ? '' : xml.slice(open.index + open[0].length).split(new RegExp(`</(?:[\\w.-]+:)?${root}>`))[0] ?? '';
-  return `${root} [${attributes.join(' ')}] (${topLevelNames(inner).join(', ')})`;
-}
-
-/** Where a fault's StackTrace sits: directly in detail, in a namespace of its own, or deeper. */
-function stackTracePlacement(xml: string): string {
-  const detail = /<(?:[\w.-]+:)?detail\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?detail>/.exec(xml)?.[1];
-  if (detail === undefined) return '(no detail)';
-  const st = /<([\w.-]+:)?StackTrace\b/.exec(detail);
-  if (!st) return '(none)';
-  // How many elements of detail are still open where the StackTrace starts.
-  let depth = 0;
-  for (const m of detail.slice(0, st.index).matchAll(/<(\/?)[\w.:-]+[^>]*?(\/?)>/g)) depth += m[1] ? -1 : m[2] ? 0 : 1;
-  return depth > 0 ? 'nested' : st[1] ? 'namespaced' : 'plain';
+function bodyShape(root: XmlElement): string {
+  const attributes = root.attributes.map((a) => a.localName).sort();
+  return `${root.localName} [${attributes.join(' ')}] (${root.children.map((c) => c.localName).join(', ')})`;
 }
 
 const TOKEN_NOBODY_ISSUED = 'T1RLAQ-tds-conformance-calibration-unknown-token';

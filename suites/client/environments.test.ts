@@ -30,7 +30,8 @@ clientProperty(
       }
     }
     const events = await ctx.events();
-    const from = issuingEnvironment(await ctx.history());
+    const history = await ctx.history();
+    const from = issuingEnvironment(history);
     let judged = 0;
     for (const e of events) {
       if (!e.tokenUsed) continue;
@@ -39,7 +40,7 @@ clientProperty(
       failOn(env02Problems({ calledEnv: e.env, tokenEnv: from.get(e.tokenUsed), what: `${e.method} ${e.path}${e.action ? ` ${e.action}` : ''}` })[0]);
     }
     // Tokens the service never issued (a client that alters its token: API-03) show nothing of where a token came from.
-    const refusal = judged === 0 ? bearerRefusal(events, await ctx.history()) : undefined;
+    const refusal = judged === 0 ? bearerRefusal(events, history) : undefined;
     if (refusal) throw new PrerequisiteFailed(refusal.reason, refusal.after);
     if (failure !== undefined) throw failure;
   },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bearerRefusal, clientProperty, clientTest, isTokenAttempt, op, type ClientContext } from '../../harness/checks/client.ts';
+import { bearerRefusal, clientProperty, clientTest, isTokenAttempt, issuedTokens, op, type ClientContext } from '../../harness/checks/client.ts';
 import { expectThat, failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
 import type { SimEvent } from '../../harness/sim/index.ts';
@@ -42,7 +42,7 @@ clientProperty(
     expectThat(calls.length >= endpoints.length, 'the client made fewer API calls than asked', { expected: endpoints.length, actual: calls.length });
     // The token as issued: any token the simulator issued to this client (in either environment, over REST or SOAP;
     // which environment's token a call carries is ENV-02's to judge).
-    const issued = new Set((await ctx.history()).flatMap((e) => (e.tokenIssued === undefined ? [] : [e.tokenIssued])));
+    const issued = issuedTokens(await ctx.history());
     // The judge observe uses too (harness/judges). API-03.environment-base-url: every call reached the REST base URL
     // of an environment (the simulator answered it there); which environment's token it carried is ENV-02's to judge,
     // as in observe (one deviation, one rule).

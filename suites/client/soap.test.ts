@@ -1,4 +1,4 @@
-import { clientProperty, explainFailure, type ClientContext } from '../../harness/checks/client.ts';
+import { clientProperty, explainFailure, issuedTokens, type ClientContext } from '../../harness/checks/client.ts';
 import { expectThat, failOn, validateEnvelope } from '../../harness/checks/index.ts';
 import {
   soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
@@ -69,7 +69,7 @@ clientProperty(
     const events = await ctx.events();
     // Every token the service issued to this client, in earlier cases too: a session the client pooled in an earlier
     // case may be closed in this one (the driver protocol lets a client keep sessions until its shutdown).
-    const issued = new Set((await ctx.history()).flatMap((e) => (e.tokenIssued ? [e.tokenIssued] : [])));
+    const issued = issuedTokens(await ctx.history());
     const later = parsed(envelopes(events)).filter((x) => !TOKEN_CREATING.has(x.envelope.action ?? '')).map((x) => x.envelope);
     // The judges observe uses too (harness/judges), with what only the driver knows: every token the service
     // issued, and the actions the client was asked to call.
