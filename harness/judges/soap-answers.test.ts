@@ -93,6 +93,19 @@ describe('STOK-01 and STOK-02 judges (the service suite and observe)', () => {
     expect(issuedToken(answer({ token: 'T1RLAQ-issued' }), ['not-a-token'])).toBe('T1RLAQ-issued');
   });
 
+  it('find a token issued beside the echoed one, in the same Security block or another (STOK-03)', () => {
+    const wsse = (...tokens: string[]) => `<wsse:Security xmlns:wsse="${NS.wsse}">${tokens.map((t) => `<wsse:BinarySecurityToken>${t}</wsse:BinarySecurityToken>`).join('')}</wsse:Security>`;
+    const fault = '<soap-env:Fault><faultcode>soap-env:Client.AuthenticationFailed</faultcode><faultstring>Authentication failed</faultstring></soap-env:Fault>';
+    const parsed = (headers: string) => {
+      const p = parseEnvelope(`<soap-env:Envelope xmlns:soap-env="${NS.soapEnv}"><soap-env:Header>${headers}</soap-env:Header><soap-env:Body>${fault}</soap-env:Body></soap-env:Envelope>`);
+      if (!p.ok) throw new Error(p.message);
+      return p.envelope;
+    };
+    expect(issuedToken(parsed(wsse('not-a-token', 'T1RLAQ-issued')), ['not-a-token'])).toBe('T1RLAQ-issued');
+    expect(issuedToken(parsed(wsse('not-a-token') + wsse('T1RLAQ-issued')), ['not-a-token'])).toBe('T1RLAQ-issued');
+    expect(issuedToken(parsed(wsse('not-a-token', ' ') + wsse('not-a-token')), ['not-a-token'])).toBeUndefined();
+  });
+
   it('name every clause broken, in clause order', () => {
     expect(stokProblems('TokenCreateRQ', answer({ action: 'TokenCreateRQ', token: null, conversationId: 'other', refTo: 'm-2' }), sent).map((p) => [p.clause, p.actual])).toEqual([
       ['STOK-01.action', 'TokenCreateRQ'],

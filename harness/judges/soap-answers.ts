@@ -87,12 +87,14 @@ export function soap02SchemaProblem(a: Pick<SoapAnswerSeen, 'what' | 'kind' | 's
 /**
  * The token in an answer's wsse:BinarySecurityToken, if any. `sent`: the tokens the request itself carried; one of
  * them found in the answer is the request's token echoed back (the public service echoes a bad token in the fault's
- * header), not one the answer issued, and is ignored.
+ * header), not one the answer issued, and is ignored. Every BinarySecurityToken of every Security block is read, so a
+ * token issued beside an echoed one, or in a second Security block, is still found.
  */
-export function issuedToken(answer: Pick<ParsedEnvelope, 'security'> | undefined, sent: readonly string[] = []): string | undefined {
+export function issuedToken(answer: Pick<ParsedEnvelope, 'security' | 'binarySecurityTokens'> | undefined, sent: readonly string[] = []): string | undefined {
   const s = answer?.security;
-  const token = s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
-  return token !== undefined && sent.some((t) => t.trim() === token) ? undefined : token;
+  const first = s?.kind === 'binarySecurityToken' ? s.token : s?.kind === 'both' ? s.binarySecurityToken.token : undefined;
+  const echoed = new Set(sent.map((t) => t.trim()));
+  return [...(first === undefined ? [] : [first]), ...(answer?.binarySecurityTokens ?? [])].find((t) => t !== '' && !echoed.has(t));
 }
 
 /** The clauses of STOK-01 and STOK-02 judged on an answer (STOK-01.sessionless is not in the answer). */

@@ -93,6 +93,11 @@ export interface ParsedEnvelope {
   readonly envelopePrefix: string | undefined;
   readonly messageHeader: ParsedMessageHeader | undefined;
   readonly security: ParsedSecurity;
+  /**
+   * The text of every wsse:BinarySecurityToken in every wsse:Security header block, in document order (`security`
+   * reads the first block's first one): an answer may echo the request's token beside one it issues.
+   */
+  readonly binarySecurityTokens: readonly string[];
   /** `eb:Action` (the service dispatches on it, not on SOAPAction). */
   readonly action: string | undefined;
   readonly body: ParsedBody;
@@ -138,6 +143,11 @@ export function parseEnvelope(xml: string, options: ParseOptions = {}): ParseRes
       envelopePrefix: root.prefix,
       messageHeader,
       security: parseSecurity(childElement(header, NS.wsse, 'Security')),
+      binarySecurityTokens: (header?.children ?? [])
+        .filter((c) => c.namespace === NS.wsse && c.localName === 'Security')
+        .flatMap((s) => s.children.filter((c) => c.namespace === NS.wsse && c.localName === 'BinarySecurityToken'))
+        .map((b) => b.text.trim())
+        .filter((t) => t !== ''),
       action: messageHeader?.action,
       body,
       fault: faultElement ? parseFault(faultElement) : undefined,
