@@ -324,7 +324,10 @@ export interface Correlation {
   readonly runId: string;
   /** The header's name; `null` when the run sent none (`--no-correlation-header`). */
   readonly header: string | null;
-  /** The HAR files of the run's traffic (`--har`, `--report-har`). */
+  /**
+   * The HAR files of the run's traffic (`--har`, `--report-har`), relative to the report's directory (`traffic.har`),
+   * so that a report moved with its files, or handed on, names no path of the machine that wrote it.
+   */
   readonly har?: readonly string[];
 }
 

@@ -3,7 +3,7 @@
  * with its own configuration, reporter, session guard and traffic files.
  */
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { LIVE_BUDGET } from '../checks/budget.ts';
 import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace-config.ts';
@@ -226,7 +226,7 @@ export class ConformanceSession {
       replayContext: replayContext(options),
       ...(options.baseline && { baseline: options.baseline }),
       ...(guard && { resources: () => guard.resources() }),
-      correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles }) },
+      correlation: { runId: trace.runId, header: trace.header === false ? null : trace.header, ...(harFiles.length > 0 && { har: harFiles.map((f) => relative(options.outDir, f)) }) },
       ...(options.requireChecked && { requireChecked: true }),
       ...(shard && { shard }),
       // A live run learns the target's profile (harness/profile): the facts its workers saw, and its verdicts.
