@@ -35,11 +35,11 @@ class HeavyFirst extends BaseSequencer {
 
 /**
  * Files that spend most of their time waiting, not working: time limits of drivers that never answer and of servers
- * that drip, interrupted runs' slow closes, a JVM per document, the observed clients' back-offs, a throttling gateway.
+ * that drip, interrupted runs' slow closes, a JVM per document, the observed clients' back-offs, a throttling gateway, a service slow to answer.
  * Side by side they leave the CPUs idle; each among files that work, they do not.
  */
 function waits(f: TestSpecification): boolean {
-  return /[\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order)\.test\.ts$/.test(f.moduleId);
+  return /[\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order|slow-errors)\.test\.ts$/.test(f.moduleId);
 }
 
 /**
