@@ -35,7 +35,8 @@ class HeavyFirst extends BaseSequencer {
 
 /**
  * Files that spend most of their time waiting, not working: time limits of drivers that never answer and of servers
- * that drip, interrupted runs' slow closes, a JVM per document, the observed clients' back-offs, a throttling gateway, a service slow to answer.
+ * that drip, interrupted runs' slow closes, a JVM per document, the observed clients' back-offs, a throttling gateway,
+ * a service slow to answer.
  * Side by side they leave the CPUs idle; each among files that work, they do not.
  */
 function waits(f: TestSpecification): boolean {
