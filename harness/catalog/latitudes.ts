@@ -103,12 +103,12 @@ export const latitudes: readonly Latitude[] = [
   },
   {
     id: 'soap-header-details',
-    text: 'Response header values the document does not fix are free: the MessageId format, the Timestamp with or without a zone, `eb:version`, From/To party IDs, Service, the attributes of BinarySecurityToken.',
-    basis: 'Only the response action, the echoed ConversationId, the RefToMessageId (TokenCreateRS) and the token carrier are stated; the rest of the response header is not shown.',
+    text: 'What the document does not state of a response\'s header is free: whether it carries From, To, CPAId, Service, MessageId and Timestamp, and their values (the MessageId format, the Timestamp with or without a zone, From/To party IDs), `eb:version`, the attributes of BinarySecurityToken.',
+    basis: 'Only the response action, the echoed ConversationId, the RefToMessageId (TokenCreateRS) and the token carrier are stated; the rest of the response header is not shown ("All SOAP calls carry an `eb:MessageHeader` (containing …)" is said of the calls).',
   },
   {
     id: 'soap-response-bodies',
-    text: 'The bodies of TokenCreateRS, SessionCreateRS and SessionCloseRS are free (a `Success` element, a status attribute, or empty), and so is the action of the SessionCloseRQ answer.',
+    text: 'The bodies of TokenCreateRS, SessionCreateRS and SessionCloseRS are free (a `Success` element, a status attribute, an empty element, or no element at all), and so is the action of the SessionCloseRQ answer.',
     basis: 'SessionCloseRQ: "Not shown beyond the invalidation of the token"; the bodies of the token responses are not shown.',
   },
   {

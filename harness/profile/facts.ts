@@ -8,7 +8,7 @@
 import { classifySoap, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
 import { decodeAuthorization } from '../credentials/index.ts';
 import { jsonObject } from '../judges/token-answer.ts';
-import { NS, parseEnvelope, type ParsedEnvelope, type XmlElement } from '../soap/index.ts';
+import { NS, parseEnvelope, type ParsedEnvelope, type ParsedMessageHeader, type XmlElement } from '../soap/index.ts';
 import { parseXmlTree } from '../soap/xml-tree.ts';
 import type { HttpRequest, HttpResponse } from '../targets/index.ts';
 import { emptyFacts, MAX_DURATIONS, MAX_TOKENS, MAX_VALUES, type ProfileFacts } from './fact-counts.ts';
@@ -62,6 +62,15 @@ export function headerBlockForm(xml: string): 'none' | 'trace' | 'other' {
   return extra.length === 1 && extra[0]!.namespace === 'urn:trace' && extra[0]!.localName === 'Trace' ? 'trace' : 'other';
 }
 
+/**
+ * Which of the response header's elements the document does not state an answer writes (latitude
+ * soap-header-details): all of From, To, CPAId, Service, MessageId and Timestamp (`full`), none (`minimal`), or some.
+ */
+export function responseHeaderForm(h: ParsedMessageHeader): 'full' | 'minimal' | 'other' {
+  const present = [h.from.length > 0, h.to.length > 0, h.cpaId !== undefined, h.service !== undefined, h.messageData?.messageId !== undefined, h.messageData?.timestamp !== undefined];
+  return present.every(Boolean) ? 'full' : present.some(Boolean) ? 'other' : 'minimal';
+}
+
 /** Where the StackTrace of a fault sits in `detail` (latitude fault-texts), or undefined where there is none. */
 export function stackTracePlacementOf(xml: string): 'plain' | 'namespaced' | 'nested' | undefined {
   const tree = parseXmlTree(xml);
@@ -75,9 +84,13 @@ export function stackTracePlacementOf(xml: string): 'plain' | 'namespaced' | 'ne
   return detail.children.some((c) => c.children.some((g) => g.localName === 'StackTrace')) ? 'nested' : undefined;
 }
 
-/** What a TokenCreateRS body holds (latitude soap-response-bodies): a child element, else a `status` attribute, else nothing. */
-function tokenCreateBodyForm(root: XmlElement | undefined): 'success' | 'status' | 'empty' {
-  if (root?.children.length) return 'success';
+/**
+ * What a TokenCreateRS body holds (latitude soap-response-bodies): a child element, else a `status` attribute, else
+ * nothing (`empty`); `none`: the Body holds no element at all.
+ */
+function tokenCreateBodyForm(root: XmlElement | undefined): 'success' | 'status' | 'empty' | 'none' {
+  if (root === undefined) return 'none';
+  if (root.children.length) return 'success';
   return root?.attributes.some((a) => a.localName === 'status') ? 'status' : 'empty';
 }
 
@@ -200,6 +213,7 @@ export class FactCollector {
     const version = answer.messageHeader?.version;
     if (sentVersion && version) count(this.facts, 'ebVersion', version === sentVersion ? 'echo' : version);
     if (answer.messageHeader) count(this.facts, 'headerBlock', headerBlockForm(res.body));
+    if (answer.messageHeader) count(this.facts, 'responseHeader', responseHeaderForm(answer.messageHeader));
     const action = request.envelope.action;
     const sentToken = /<(?:[\w.-]+:)?BinarySecurityToken[^>]*>\s*([^<\s]+)\s*</.exec(sent)?.[1];
     if (answer.fault) {

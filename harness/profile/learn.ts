@@ -33,7 +33,7 @@ export const LATITUDE_FIELDS: Readonly<Record<string, readonly (keyof LatitudePr
   timing: ['latencyMs'],
   throttling: ['throttle'],
   'soap-prefixes': ['soapEnvPrefix', 'ebPrefix'],
-  'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'ebVersion', 'headerBlock'],
+  'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'ebVersion', 'headerBlock', 'responseHeader'],
   'soap-response-bodies': ['tokenCreateBody', 'createBody', 'closeBody', 'closeAction'],
   'business-payloads': ['businessBody'],
   'fault-status': ['faultStatus'],
@@ -135,7 +135,7 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('poolFullFaultCode', majority(facts, 'poolFullFaultCode'), 'not seen: no SessionCreateRQ was refused for a full pool (SESS-04 fills the pool with --allow-opt-in and sessionPoolSize in the config)');
   const echoes = majority(facts, 'authFaultEchoesToken');
   set('authFaultEchoesToken', echoes === undefined ? undefined : echoes === 'true', 'not seen: no TokenCreateRQ or SessionCreateRQ carrying a BinarySecurityToken was refused for its credentials');
-  for (const key of ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'tokenCreateBody', 'createBody', 'closeBody', 'stackTracePlacement', 'businessBody', 'sessionlessAction', 'garbageAnswer'] as const) {
+  for (const key of ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'responseHeader', 'tokenCreateBody', 'createBody', 'closeBody', 'stackTracePlacement', 'businessBody', 'sessionlessAction', 'garbageAnswer'] as const) {
     const v = majority(facts, key);
     set(key, v === 'other' ? undefined : (v as LatitudeProfile[typeof key] | undefined), v === 'other' ? 'seen in a form the simulator does not make' : 'not seen: no SOAP answer showed it');
   }

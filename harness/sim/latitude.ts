@@ -54,8 +54,13 @@ export interface LatitudeProfile {
   readonly ebVersion: string;
   /** A header block of another namespace in every response (`trace`: `<tr:Trace xmlns:tr="urn:trace">`), or none. */
   readonly headerBlock: 'none' | 'trace';
-  /** `soap-response-bodies`: TokenCreateRS with a `Success` child, empty, or empty with `status="Approved"`. */
-  readonly tokenCreateBody: 'success' | 'empty' | 'status';
+  /**
+   * The response MessageHeader as publicly seen (`full`), or only what the document states of it (`minimal`):
+   * ConversationId, Action and MessageData's RefToMessageId, without From, To, CPAId, Service, MessageId, Timestamp.
+   */
+  readonly responseHeader: 'full' | 'minimal';
+  /** `soap-response-bodies`: TokenCreateRS with a `Success` child, empty, empty with `status="Approved"`, or an empty Body (`none`). */
+  readonly tokenCreateBody: 'success' | 'empty' | 'status' | 'none';
   /** SessionCreateRS as publicly seen (`version="1" status="Approved"`), with `Version="1.0.0"` instead of `version`, with a `<Success/>` child, or both. */
   readonly createBody: 'public' | 'Version' | 'success' | 'Version-success';
   /** The body of the answer to SessionCloseRQ: SessionCloseRS as publicly seen, or an empty Body. */
@@ -112,6 +117,7 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   bstAttributes: 'public',
   ebVersion: 'echo',
   headerBlock: 'none',
+  responseHeader: 'full',
   tokenCreateBody: 'success',
   createBody: 'public',
   closeBody: 'public',
@@ -195,7 +201,8 @@ export const PROFILE_CHOICES: Choices = {
   bstAttributes: ['public', 'none'],
   ebVersion: ['echo', '2.0'],
   headerBlock: ['none', 'trace'],
-  tokenCreateBody: ['success', 'empty', 'status'],
+  responseHeader: ['full', 'minimal'],
+  tokenCreateBody: ['success', 'empty', 'status', 'none'],
   createBody: ['public', 'Version', 'success', 'Version-success'],
   closeBody: ['public', 'empty'],
   closeAction: ['SessionCloseRS', 'SessionCloseRQ'],

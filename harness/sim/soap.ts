@@ -38,6 +38,9 @@ function reply(x: Exchange, action: string, security: ResponseSecurity, body: So
   if (p.bstAttributes === 'none') text = text.replace(' valueType="String" EncodingType="wsse:Base64Binary"', '');
   // Header details the document does not fix (latitude soap-header-details): eb:version, a block of another namespace.
   if (p.ebVersion !== 'echo') text = text.replace(/(<eb:MessageHeader\b[^>]*?\seb:version=")[^"]*"/, (_, head: string) => `${head}${escapeAttribute(p.ebVersion)}"`);
+  if (p.responseHeader === 'minimal') {
+    text = text.replace(/<eb:(From|To|CPAId|Service|MessageId|Timestamp)\b[^>]*>[\s\S]*?<\/eb:\1>/g, '');
+  }
   if (p.headerBlock === 'trace') text = text.replace('</soap-env:Header>', `<tr:Trace xmlns:tr="urn:trace"><tr:Id>${x.core.random.digits(16)}</tr:Id></tr:Trace></soap-env:Header>`);
   // Where the StackTrace sits in a fault's detail (latitude fault-texts).
   if (outcome === 'soap-fault' && p.stackTracePlacement !== 'plain') {
@@ -134,7 +137,8 @@ function tokenCreate(x: Exchange): RestResult {
   const security: ResponseSecurity = d.has('stok01-no-token') ? { kind: 'empty' } : { kind: 'binarySecurityToken', token: issued.token };
   const action = d.has('stok01-wrong-action') ? 'TokenCreateRQ' : 'TokenCreateRS';
   const shape = x.ctx.profile.tokenCreateBody;
-  const body = shape === 'empty' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0"/>')
+  const body = shape === 'none' ? customBody()
+    : shape === 'empty' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0"/>')
     : shape === 'status' ? rawBody('<sws:TokenCreateRS xmlns:sws="http://webservices.sabre.com" Version="1.0.0" status="Approved"/>')
     : tokenCreateRSBody();
   return { response: reply(x, action, security, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: issued.token, tokenKind: 'sessionless', action: 'TokenCreateRQ' };
