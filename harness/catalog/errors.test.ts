@@ -18,6 +18,11 @@ describe('describes (error-description-wording)', () => {
       'Unsupported authentication scheme; use Basic',
       'Credential string is not valid Base64',
       'No credentials',
+      'Missing credentials or invalid credential syntax',
+      'Client credentials not well formed',
+      'ill-formed Authorization header',
+      'Basic authentication expected',
+      'Authorization header not present',
       ...DESCRIPTIONS.syntax,
     ]) expect(describes(text, 'missing-or-syntax'), text).toBe(true);
   });
@@ -30,6 +35,10 @@ describe('describes (error-description-wording)', () => {
       'The client secret doesn\'t match the client ID',
       'Wrong client ID or client secret (no match)',
       'Wrong client secret for the client ID in the Authorization header',
+      'Wrong client ID or client secret',
+      'No client with this ID and secret',
+      'No client for these credentials',
+      'No application registered under this client ID',
       ...DESCRIPTIONS.wrongClient,
     ]) expect(statesWrongClientOnly(text), text).toBe(true);
   });

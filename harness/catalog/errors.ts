@@ -123,7 +123,11 @@ export const soapFaults = {
 } as const satisfies Record<string, SoapFault>;
 
 /** Words after "no …" that make it a statement about an account, not about credentials that are missing ("No client found"). */
-const NO_ACCOUNT = /\bno\s+(?:[a-z]+\s+){0,3}?(?:found|match|matches|matching|registered|known|exists?)\b/i;
+const NO_ACCOUNT = new RegExp([
+  /\bno\s+(?:[a-z]+\s+){0,3}?(?:found|match|matches|matching|registered|known|exists?)\b/.source,
+  // "No client with this ID and secret", "No application for these credentials"
+  /\bno\s+(?:[a-z]+\s+){0,2}?(?:client|account|application|app|user|consumer)\s+(?:with|for|having|by|under)\b/.source,
+].join('|'), 'i');
 
 /** Phrases that state that credentials are missing or unreadable, where no single word does (ERR-01). */
 const MISSING_OR_SYNTAX_PHRASES: readonly RegExp[] = [
@@ -136,6 +140,10 @@ const MISSING_OR_SYNTAX_PHRASES: readonly RegExp[] = [
   // "not base64-encoded", "not properly encoded", "badly encoded"
   /\bnot\s+(?:[a-z0-9-]+\s+)?(?:properly\s+|correctly\s+|valid\s+)?(?:base\s*-?\s*64[\s-]*)?(?:encoded|decoded)\b/i,
   /\b(?:badly|wrongly|incorrectly|improperly|doubly|double)[\s-]+(?:encoded|formed|formatted)\b/i,
+  // "not well formed", "ill-formed"
+  /\b(?:not\s+well|ill)[\s-]*formed\b/i,
+  // "Authorization header expected", "Basic authentication expected", "credentials are expected"
+  /\b(?:authorization|authentication|auth|credentials?|header|basic)\s+(?:is\s+|are\s+|was\s+|were\s+)?expected\b/i,
   // "Invalid Authorization header", "unsupported authentication type"
   /\b(?:invalid|bad|wrong|unsupported|unknown|unexpected)\s+(?:basic\s+)?(?:authorization|authentication|auth)\s+(?:header|scheme|type)\b/i,
 ];

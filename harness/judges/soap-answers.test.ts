@@ -148,7 +148,9 @@ describe('ERR-04 judge (the service suite and observe)', () => {
     for (const string of [`Security token ${TOKEN} is not valid or has timed out`, `Token ${TOKEN} is no longer valid`, `Session of ${TOKEN} timed out`, `The token ${TOKEN} has expired`]) {
       expect(p({ string }), string).toBeUndefined();
     }
-    for (const stack of ['com.example.SessionException: invalid binary security token', 'SessionError: InvalidBinarySecurityToken', 'errors.session.USG_INVALID_BINARY_SECURITY_TOKEN', 'Invalid security token']) {
+    for (const stack of ['com.example.SessionException: invalid binary security token', 'SessionError: InvalidBinarySecurityToken', 'errors.session.USG_INVALID_BINARY_SECURITY_TOKEN', 'Invalid security token',
+      // In the service's own words (latitude fault-texts): the token said to be invalid, not valid or expired.
+      'com.example.SessionException: the security token is invalid', 'SessionException: binary security token is not valid', 'errors.session.SECURITY_TOKEN_EXPIRED']) {
       expect(p({ stack }), stack).toBeUndefined();
     }
     // Still caught: a faultstring saying nothing of validity, a StackTrace naming another error.

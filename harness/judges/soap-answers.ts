@@ -137,9 +137,12 @@ const SAYS_INVALID_OR_EXPIRED = /invalid|expired|\bnot\s+(?:be\s+)?valid\b|\bno\
 
 /**
  * A StackTrace naming the invalid-security-token session error: `USG_INVALID_SECURITY_TOKEN`, `InvalidSecurityToken`,
- * "invalid security token", and the same with "binary" before "security token" ("invalid binary security token").
+ * "invalid security token", and the same with "binary" before "security token" ("invalid binary security token"); or,
+ * in the service's own words (latitude fault-texts), a security token said to be invalid, not valid or expired ("the
+ * security token is invalid", "binary security token is not valid", "SecurityTokenExpired").
  */
 const NAMES_INVALID_SECURITY_TOKEN = /invalid[\s_.-]*(?:binary[\s_.-]*)?security[\s_.-]*token/i;
+const SECURITY_TOKEN_NOT_VALID = /security[\s_.-]*token[\s_.-]*(?:(?:is|was|has[\s_.-]*been|has|had)[\s_.-]*)?(?:invalid|not[\s_.-]*valid|expired)/i;
 
 /** Whether a faultstring says the token is invalid or expired (ERR-04's test; the learned profile reads texts with it too). */
 export function saysInvalidOrExpired(faultstring: string): boolean {
@@ -148,7 +151,7 @@ export function saysInvalidOrExpired(faultstring: string): boolean {
 
 /** Whether a StackTrace text names the invalid-security-token session error (ERR-04's test). */
 export function namesInvalidSecurityToken(stackTrace: string): boolean {
-  return NAMES_INVALID_SECURITY_TOKEN.test(stackTrace);
+  return NAMES_INVALID_SECURITY_TOKEN.test(stackTrace) || SECURITY_TOKEN_NOT_VALID.test(stackTrace);
 }
 
 /**

@@ -142,16 +142,16 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
 export const DESCRIPTIONS = {
   syntax: [
     'Credentials are missing or the syntax is not correct',
-    'Missing credentials or invalid credential syntax',
+    'Client credentials not well formed',
     'The client credentials are missing, or their syntax is not correct.',
     'credentials missing or malformed',
     'Client credentials were not provided',
-    'Authorization header not present',
+    'Authorization header expected',
     'Client ID must have the form V1:userid:group:domain',
   ],
   wrongClient: [
     'Wrong clientID or clientSecret',
-    'Wrong client ID or client secret',
+    'No client with this ID and secret',
     'The client ID or the client secret is wrong.',
     'invalid clientId or clientSecret',
     'No client found for this client ID and secret',
@@ -173,6 +173,7 @@ export const STACK_TRACES = [
   'SessionError: InvalidSecurityToken',
   'session error: invalid security token',
   'SessionException: invalid binary security token',
+  'SessionException: the security token is invalid',
 ] as const;
 
 type Choices = { readonly [K in keyof LatitudeProfile]: readonly LatitudeProfile[K][] };
