@@ -268,7 +268,16 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
   let since = 0;
   let shutDown = false;
   try {
-    const started = await startClient(run.client ?? REFERENCE_CLIENT, { redact, ...(run.clientTimeoutMs !== undefined && { opTimeoutMs: run.clientTimeoutMs }) });
+    let started: ClientAdapter & { kill?: () => void };
+    try {
+      started = await startClient(run.client ?? REFERENCE_CLIENT, { redact, ...(run.clientTimeoutMs !== undefined && { opTimeoutMs: run.clientTimeoutMs }) });
+    } catch (err) {
+      if (!(err instanceof DriverFailure)) throw err;
+      // A client that cannot be started (a module that throws on import, a driver that is not there) is the check's
+      // error, not a broken rule: the check runs, and its context throws the failure where the check's outcome is read.
+      await runBody(() => { throw err; }, { target, evidence: async () => [] });
+      return;
+    }
     client = started;
     const clientCtx = (base: CheckContext): ClientContext => ({
       ...base,

@@ -45,7 +45,8 @@ Options:
                                  report still lists each check's correlation IDs
   --client "<command>"           the client under test: a driver process speaking the driver protocol
                                  (docs/driver-protocol.md), for --suite client|all
-  --client-module <path>         the client under test: a TypeScript module exporting createClient()
+  --client-module <path>         the client under test: a module exporting createClient() (JavaScript, or TypeScript
+                                 with a loader in NODE_OPTIONS, e.g. --import tsx)
                                  (default for the client suite: the reference TypeScript client)
   --client-timeout <ms>          time limit of one op of the client under test (default 30000)
   --max-tokens <n>               live targets: tokens the run may create (default 100)

@@ -72,3 +72,24 @@ describe('a misbehaving client driver', () => {
     expect(await processEnded(pid)).toBe(true);
   }, 60_000);
 });
+
+describe('a client module that cannot be started', () => {
+  it.each([
+    ['module-throws-on-import', /the client module .*module-throws-on-import\.mjs cannot be loaded: this client module is broken: it throws on import/],
+    ['module-without-client', /the client module .*module-without-client\.mjs exports no createClient\(\)/],
+  ])('%s: the rules it was checked on are errors saying so, not failures', async (name, expected) => {
+    session ??= await sharedSession('sim');
+    const { report } = await session.run({
+      target: 'sim', suite: 'client', only: ['API-04', 'REST-01'],
+      client: { kind: 'module', path: join(PACKAGE_ROOT, 'fixtures/bad-drivers', `${name}.mjs`) },
+      outDir: '', write: false, quiet: true, log: () => {},
+    });
+    for (const id of ['API-04', 'REST-01']) {
+      const m = message(report, id);
+      expect(m.status, id).toBe('error');
+      expect(m.check, id).toBe('error');
+      expect(m.message).toMatch(expected);
+    }
+    expect(report.exitCode).toBe(1);
+  }, 60_000);
+});
