@@ -69,6 +69,7 @@ export const defects = [
   { id: 'xproto02-soap-token-refused-rest', breaks: ['XPROTO-02'], description: 'refuses TokenCreateRQ tokens as REST bearer tokens' },
   { id: 'xproto02-soap-token-400', breaks: ['XPROTO-02'], description: 'answers a TokenCreateRQ token on the REST APIs with 400 invalid_request (RFC 6750), while a REST token on the same request is served (a route-taker of the defect-pair self-test)' },
   { id: 'xproto03-separate-soap-password', breaks: ['XPROTO-03'], description: 'authenticates SOAP with a password of its own, not the account\'s' },
+  { id: 'access01-session-only-takes-rest-tokens', breaks: ['ACCESS-01'], description: 'lets session-only actions accept sessionless tokens obtained through REST (while refusing TokenCreateRQ ones): a REST token is a sessionless token too' },
   { id: 'access01-session-only-takes-sessionless', breaks: ['ACCESS-01'], description: 'lets session-only actions (business ones and the Refresh Session ping) accept sessionless tokens' },
   { id: 'access02-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific APIs' },
   { id: 'access03-portal-everywhere', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials reach every API' },

@@ -202,7 +202,10 @@ function tokenCall(x: Exchange, action: string): RestResult {
   }
   const { token } = checked;
   const used = { tokenUsed: presented, tokenKind: token.kind, action } as const;
-  const kindOk = spec?.accepts.includes(token.kind) || (d.has('access01-session-only-takes-sessionless') && (spec?.purpose === 'business' || spec?.purpose === 'ping'));
+  const sessionOnly = spec?.purpose === 'business' || spec?.purpose === 'ping';
+  const kindOk = spec?.accepts.includes(token.kind)
+    || (sessionOnly && d.has('access01-session-only-takes-sessionless'))
+    || (sessionOnly && token.via === 'rest' && d.has('access01-session-only-takes-rest-tokens'));
   if (!spec || !kindOk || !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false)) {
     return fault(x, 'notAuthorized', presented, used);
   }

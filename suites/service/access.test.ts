@@ -9,10 +9,16 @@ import { auditExchanges } from './support/audits.ts';
 
 const DECLARE = 'declare it in the target config (see docs/target-config.md: tokenKinds, access)';
 
-/** A way to get a token of a kind for an API of a protocol: REST APIs take REST tokens, SOAP APIs TokenCreateRQ ones. */
+/**
+ * A way to get a token of a kind for an API of a protocol: REST APIs take REST tokens, SOAP APIs TokenCreateRQ ones.
+ * A SOAP API that takes no sessionless token must refuse a REST one too ("A sessionless token obtained through REST can
+ * also be used to call SOAP APIs": it is a sessionless token): `refuseOnly`, since whether a SOAP API that takes
+ * sessionless tokens serves a REST one is XPROTO-01's to judge.
+ */
 interface TokenSource {
   readonly kind: TokenKind;
   readonly via: string;
+  readonly refuseOnly?: boolean;
   /** A fresh token (and the session it belongs to, for a session token: closed by the caller). */
   get(): Promise<{ token: string; session?: OpenSession }>;
 }
@@ -23,6 +29,7 @@ function sourcesFor(ctx: CheckContext, api: ApiRef): TokenSource[] {
     isRest
       ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: (await bearerToken(ctx, 'cert')).token }) }
       : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, 'cert') }) },
+    ...(isRest ? [] : [{ kind: 'sessionless', via: 'POST /v2/auth/token (a REST token)', refuseOnly: true, get: async () => ({ token: (await bearerToken(ctx, 'cert')).token }) } as const]),
     { kind: 'session', via: 'SessionCreateRQ', get: async () => {
       const session = await openSession(ctx, 'cert');
       return { token: session.token, session };
@@ -77,7 +84,7 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
   if (declared.length === 0) return ctx.notApplicable(`needs the token kinds of the target's APIs: ${DECLARE}`);
   if (!declared.some(([, kinds]) => !kinds.includes('sessionless'))) ctx.unchecked('ACCESS-01.sessionless-refused', 'no declared API is session-only ("tokenKinds" with ["session"])');
   for (const [api, kinds] of declared) {
-    const sources = sourcesFor(ctx, api);
+    const sources = sourcesFor(ctx, api).filter((source) => !(source.refuseOnly && kinds.includes(source.kind)));
     const answers = new Map<TokenSource, Answer>();
     for (const source of sources) answers.set(source, await callWith(ctx, api, source));
     // The control of a kind the API must refuse: the same call with a token of a kind it declares, served.
