@@ -72,6 +72,7 @@ export const defects = [
   { id: 'access01-session-only-takes-rest-tokens', breaks: ['ACCESS-01'], description: 'lets session-only actions accept sessionless tokens obtained through REST (while refusing TokenCreateRQ ones): a REST token is a sessionless token too' },
   { id: 'access01-session-only-takes-sessionless', breaks: ['ACCESS-01'], description: 'lets session-only actions (business ones and the Refresh Session ping) accept sessionless tokens' },
   { id: 'access02-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific APIs' },
+  { id: 'access03-portal-in-prod', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials obtain a token in PROD that PROD\'s public APIs accept (they are to reach only the public REST APIs of the test environment)' },
   { id: 'access03-portal-everywhere', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials reach every API' },
   // Gateways in front of the service: deviations of a gateway's own making are judged like the service's own.
   { id: 'err01-gateway-401-page', breaks: ['ERR-01', 'ERR-03'], description: 'is behind a gateway that answers a token request without an Authorization header itself, with an HTML 401 page (no invalid_client; ERR-03 also asks every token error for a JSON body)' },

@@ -110,7 +110,12 @@ function decodeUncached(ctx: RestContext, header: string | undefined): DecodedCr
 function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
   // An account found through an alternative group (CRED-05) is refused with the defect that refuses them.
   const alternatives = () => !ctx.defects.has('cred05-group-alternative-refused');
-  return findInLoginEnvironments(ctx, env, (e) => ctx.accountIndex(e).findRest(clientId, (a) => a.password === password, alternatives));
+  const found = findInLoginEnvironments(ctx, env, (e) => ctx.accountIndex(e).findRest(clientId, (a) => a.password === password, alternatives));
+  // Developer-portal credentials are CERT's; the defect lets them log in to PROD too (asked only where it changes the answer).
+  if (found === undefined && env === 'prod' && ctx.defects.has('access03-portal-in-prod')) {
+    return ctx.accountIndex('cert').findRest(clientId, (a) => a.portal && a.password === password, alternatives);
+  }
+  return found;
 }
 
 /**
@@ -250,7 +255,7 @@ function apiAuthFailure(ctx: RestContext): SimResponse {
 
 /** Whether the account may call the endpoint (agency subset, amendments, portal credentials). */
 export function mayCall(ctx: Pick<RestContext, 'defects'>, account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean): boolean {
-  if (account.portal && !ctx.defects.has('access03-portal-everywhere')) return env === 'cert' && isPublic;
+  if (account.portal && !ctx.defects.has('access03-portal-everywhere')) return (env === 'cert' || ctx.defects.has('access03-portal-in-prod')) && isPublic;
   if (amendment && !account.amendments.includes(amendment) && !ctx.defects.has('access04-no-amendment-check')) return false;
   return account.apis === '*' || account.apis.includes(key) || ctx.defects.has('access02-any-agency');
 }

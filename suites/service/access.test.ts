@@ -1,3 +1,4 @@
+import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { bearerToken, obtainToken } from '../../harness/checks/routes.ts';
 import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
@@ -121,7 +122,24 @@ ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public R
     const control = answer.answer.kind === 'refused' ? undefined : await expectMainAccountMayCall(ctx, api, 'not public').catch(() => undefined);
     await expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"', 'a refusal', control);
   }
-}, { clauses: ['ACCESS-03.public-reached', 'ACCESS-03.only-public'] });
+  // "… only reach the publicly available REST APIs of the test environment": PROD gives them no token, or its APIs
+  // accept none it gives.
+  if (!ctx.target.environments.prod) return ctx.unchecked('ACCESS-03.cert-only', 'the target config has no PROD environment to try the developer-portal credentials in');
+  const res = await requestToken(ctx, 'prod', { account: portal.account });
+  const prodToken = accessTokenOf(res);
+  registerSecret(prodToken);
+  if (prodToken === undefined) {
+    // Only a refusal says PROD gave them nothing; a server error says nothing.
+    if (res.status < 400 || res.status >= 500) ctx.unchecked('ACCESS-03.cert-only', `PROD answered the developer-portal credentials' token request ${describeTokenAnswer(res)}: neither a token nor a refusal`);
+    return;
+  }
+  for (const api of [...portal.publicApis, ...portal.otherApis]) {
+    const answer = await callApiRef(ctx, 'prod', api, prodToken);
+    if (answer.answer.kind === 'success') {
+      throw new CheckFailure(`the developer-portal credentials obtained a token in PROD, and ${api} there accepted it`, { expected: 'no token in PROD, or none a PROD API accepts', actual: describeAnswer(answer) });
+    }
+  }
+}, { clauses: ['ACCESS-03.public-reached', 'ACCESS-03.only-public', 'ACCESS-03.cert-only'] });
 
 ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens of accounts without it', async (ctx) => {
   const without = ctx.target.declared.noAmendment;

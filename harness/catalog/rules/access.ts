@@ -43,6 +43,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-03.public-reached", text: "Developer-portal test credentials reach the public REST APIs of CERT.", needs: "developer-portal credentials (declared in the target config)" },
       { id: "ACCESS-03.only-public", text: "They reach no other API.", needs: "developer-portal credentials and a non-public API (declared in the target config)" },
+      { id: "ACCESS-03.cert-only", text: "They reach no API of PROD: PROD gives them no token, or none that its APIs accept.", needs: "developer-portal credentials and a PROD environment (in the target config)" },
     ],
     dependsOn: ["CRED-03", "REST-03", "API-01"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
