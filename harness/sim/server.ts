@@ -22,6 +22,11 @@ export interface SimServerOptions {
    * `Infinity`: the request is never acted on nor answered (a service that hangs).
    */
   readonly delay?: (request: SimRequest) => number;
+  /**
+   * A gateway in front (tests of deployed services): the answer it gives a request itself, which the simulator then
+   * never sees; `undefined` passes the request on.
+   */
+  readonly front?: (request: SimRequest) => { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body: string } | undefined;
 }
 
 export interface SimEndpoints {
@@ -132,6 +137,11 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
   const wait = options.delay?.(simRequest) ?? 0;
   if (wait === Number.POSITIVE_INFINITY) return; // never answered; the socket is destroyed when the server closes
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const fronted = options.front?.(simRequest);
+  if (fronted) {
+    res.writeHead(fronted.status, { ...fronted.headers, 'content-length': Buffer.byteLength(fronted.body) }).end(fronted.body);
+    return;
+  }
   const answer = core.handle(simRequest);
   if (answer.kind === 'hang') return; // never answered; the socket is destroyed when the server closes
   if (answer.kind === 'drop') {

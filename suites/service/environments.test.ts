@@ -22,36 +22,61 @@ const up = (env: Environment) => env.toUpperCase();
 /** How one direction of an ENV-01 clause went: judged, no token of `from` by any route, or the token not served in `from`. */
 type Direction = 'judged' | 'no-token' | 'not-served';
 
+/** A token of an environment, the call that uses it in an environment, and what closes it. */
+type Held = { token: string; close?: () => Promise<unknown>; call: (env: Environment) => Promise<Answer> };
+
 /**
- * A token of `from` and the same call in `from` (the control, served) and in `to` (the trial): the two differ in the
- * environment alone, so an answer in `to` that is neither a success nor a refusal is still the environment's refusal.
- * No token of `from` by any route, or a token its own environment does not serve (a refusal in `to` would then say
- * nothing about the environment), leaves the clause unchecked in that direction, not the whole rule.
+ * A token of `from`, served by the same call in `from` (so that it is a good token), then the same call in `to` (the
+ * trial). A success there fails, a refusal passes. An answer that is neither (a 400, a 500, a page) is read by
+ * difference in the token: the same call in `to` with a token of `to`, served, makes it `to`'s refusal of `from`'s
+ * token; not served (`to` answers every call so), it says nothing. No token of `from` by any route, a token its own
+ * environment does not serve, or such an answer with no served control leaves the clause unchecked in that
+ * direction, not the whole rule.
  */
 async function crossEnvironment(
   ctx: CheckContext,
   clause: string,
   [fromEnv, toEnv]: readonly [Environment, Environment],
   hint: string,
-  get: () => Promise<{ token: string; close?: () => Promise<unknown>; call: (env: Environment) => Promise<Answer> }>,
+  get: (env: Environment) => Promise<Held>,
 ): Promise<Direction> {
   const what = `${up(fromEnv)} → ${up(toEnv)}`;
-  let got: Awaited<ReturnType<typeof get>>;
-  try {
-    got = await get();
-  } catch (err) {
-    if (!(err instanceof PrerequisiteFailed)) throw err;
-    ctx.note(`${what}: no token (${err.reason})`);
-    return 'no-token';
-  }
+  const held = async (env: Environment): Promise<Held | undefined> => {
+    try {
+      return await get(env);
+    } catch (err) {
+      if (!(err instanceof PrerequisiteFailed)) throw err;
+      ctx.note(`${clause}, ${what}: no token of ${up(env)} (${err.reason})`);
+      return undefined;
+    }
+  };
+  const got = await held(fromEnv);
+  if (!got) return 'no-token';
   try {
     const before = await got.call(fromEnv);
     if (before.answer.kind !== 'success') {
       ctx.note(`${clause}, ${what}: the token was not served in its own environment (${describeAnswer(before)}), so a refusal in ${up(toEnv)} would say nothing about the environment: not judged in this direction`);
       return 'not-served';
     }
-    await expectRefused(await got.call(toEnv), `a ${clause.split('.')[1]} token from ${up(fromEnv)} in ${up(toEnv)}`, hint, 'a refusal', { factor: 'environment', before, again: () => got.call(fromEnv) });
-    return 'judged';
+    const trial = await got.call(toEnv);
+    const trialWhat = `a ${clause.split('.')[1]} token from ${up(fromEnv)} in ${up(toEnv)}`;
+    if (trial.answer.kind === 'success' || trial.answer.kind === 'refused') {
+      await expectRefused(trial, trialWhat, hint);
+      return 'judged';
+    }
+    const own = await held(toEnv);
+    if (!own) return 'not-served';
+    try {
+      const control = await own.call(toEnv);
+      if (control.answer.kind !== 'success') {
+        ctx.note(`${clause}, ${what}: ${up(toEnv)} answered the token of ${up(fromEnv)} ${describeAnswer(trial)}, and its own token ${describeAnswer(control)}: the answer is not about the token's environment, not judged in this direction`);
+        return 'not-served';
+      }
+      await expectRefused(trial, trialWhat, hint, 'a refusal', { factor: 'token', before: control, again: () => own.call(toEnv) });
+      return 'judged';
+    } finally {
+      await own.close?.();
+    }
   } finally {
     await got.close?.();
   }
@@ -60,7 +85,7 @@ async function crossEnvironment(
 /** Why an ENV-01 clause judged in neither direction went unchecked. */
 function uncheckedReason(directions: readonly Direction[]): string {
   return directions.includes('not-served')
-    ? 'no token of this kind was served in its own environment by the probe (the control), so no refusal in the other could be told to be about the environment (see the notes)'
+    ? 'no token of this kind was served by the probe where a control needed it (in its own environment, or in the other where that one answered neither an acceptance nor a refusal), so no answer could be told to be about the environment (see the notes)'
     : 'neither environment gave a token of this kind by any route (see the notes)';
 }
 
@@ -72,16 +97,16 @@ ruleTest('ENV-01', 'a token obtained in one environment is refused by the other,
     const to: Environment = otherEnvironment(from);
     // A REST token of `from` by any route; failing that, a TokenCreateRQ token of `from` (the document: "A sessionless
     // token obtained through REST can also be used to call SOAP APIs, and the reverse").
-    count('ENV-01.rest-bearer', await crossEnvironment(ctx, 'ENV-01.rest-bearer', [from, to], PROBE_HINTS.rest, async () => {
-      const { token } = await bearerToken(ctx, from);
+    count('ENV-01.rest-bearer', await crossEnvironment(ctx, 'ENV-01.rest-bearer', [from, to], PROBE_HINTS.rest, async (of) => {
+      const { token } = await bearerToken(ctx, of);
       return { token, call: async (env) => restAnswer(await callRest(ctx, env, `Bearer ${token}`)) };
     }));
-    count('ENV-01.soap-sessionless', await crossEnvironment(ctx, 'ENV-01.soap-sessionless', [from, to], PROBE_HINTS.soapSessionless, async () => {
-      const token = await obtainSoapToken(ctx, from);
+    count('ENV-01.soap-sessionless', await crossEnvironment(ctx, 'ENV-01.soap-sessionless', [from, to], PROBE_HINTS.soapSessionless, async (of) => {
+      const token = await obtainSoapToken(ctx, of);
       return { token, call: async (env) => soapAnswer(await callSoap(ctx, env, token)) };
     }));
-    count('ENV-01.soap-session', await crossEnvironment(ctx, 'ENV-01.soap-session', [from, to], PROBE_HINTS.soapSession, async () => {
-      const session = await openSession(ctx, from);
+    count('ENV-01.soap-session', await crossEnvironment(ctx, 'ENV-01.soap-session', [from, to], PROBE_HINTS.soapSession, async (of) => {
+      const session = await openSession(ctx, of);
       return { token: session.token, close: () => sessionClose(ctx, session), call: async (env) => soapAnswer(await callSessionProbe(ctx, env, session.token)) };
     }));
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
 import { rules } from '../../harness/catalog/index.ts';
-import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer } from '../../harness/sim/index.ts';
+import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer, type SimServerOptions } from '../../harness/sim/index.ts';
 
 export interface LiveSim {
   readonly core: SimCore;
@@ -34,9 +34,10 @@ export const isPing = (r: SimRequest) => r.body.includes('OTA_PingRQ');
 
 /**
  * The simulator on loopback, a target config pointing at it, and a temporary directory. `delay` decides how long
- * each request waits before the simulator acts on it (`Infinity`: never).
+ * each request waits before the simulator acts on it (`Infinity`: never); `front`, a gateway in front, may answer a
+ * request itself (the simulator then never sees it).
  */
-export async function startLiveSim(delay: (r: SimRequest) => number): Promise<LiveSim> {
+export async function startLiveSim(delay: (r: SimRequest) => number, front?: SimServerOptions['front']): Promise<LiveSim> {
   const dir = mkdtempSync(join(tmpdir(), 'tds-interrupt-'));
   const accounts = defaultAccounts(3);
   const core = new SimCore({ clock: new ManualClock(Date.now()), accounts: accounts.accounts });
@@ -46,6 +47,7 @@ export async function startLiveSim(delay: (r: SimRequest) => number): Promise<Li
       if (isSessionClose(r)) closes++;
       return delay(r);
     },
+    ...(front && { front }),
   });
   const config = join(dir, 'target.json');
   writeFileSync(config, JSON.stringify({
