@@ -40,7 +40,10 @@ class HeavyFirst extends BaseSequencer {
  * Side by side they leave the CPUs idle; each among files that work, they do not.
  */
 function waits(f: TestSpecification): boolean {
-  return /[\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order|slow-errors)\.test\.ts$/.test(f.moduleId);
+  return new RegExp(
+    '[\\\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order'
+      + '|slow-errors|slot-release|close-judged|env-control)\\.test\\.ts$',
+  ).test(f.moduleId);
 }
 
 /**

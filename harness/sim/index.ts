@@ -24,5 +24,5 @@ export type { Defect, DefectId } from './defects.ts';
 export type { RouteTaker } from './route-takers.ts';
 export type { SimEvent, SimOutcome } from './events.ts';
 export type { SimRequest, SimResponse } from './http.ts';
-export type { SimEndpoints, SimServer, SimServerOptions } from './server.ts';
+export type { GatewayAnswer, SimEndpoints, SimServer, SimServerOptions } from './server.ts';
 export type { IssuedToken, TokenState } from './tokens.ts';

@@ -26,7 +26,16 @@ export interface SimServerOptions {
    * A gateway in front (tests of deployed services): the answer it gives a request itself, which the simulator then
    * never sees; `undefined` passes the request on.
    */
-  readonly front?: (request: SimRequest) => { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body: string } | undefined;
+  readonly front?: (request: SimRequest) => GatewayAnswer | undefined;
+  /** A gateway behind which the simulator answers (tests of deployed services): what it makes of an answer, `undefined` leaves it. */
+  readonly back?: (request: SimRequest, answer: GatewayAnswer) => GatewayAnswer | undefined;
+}
+
+/** An answer a test's gateway gives or rewrites. */
+export interface GatewayAnswer {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
 export interface SimEndpoints {
@@ -148,8 +157,9 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
     req.socket.destroy();
     return;
   }
+  const out = options.back?.(simRequest, answer) ?? answer;
   // With a Content-Length the head and body go out in one write; without it Node sends a chunked body (more writes).
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
+  res.writeHead(out.status, { ...out.headers, 'content-length': Buffer.byteLength(out.body) }).end(out.body);
 }
 
 /**

@@ -35,12 +35,16 @@ export const isPing = (r: SimRequest) => r.body.includes('OTA_PingRQ');
 /**
  * The simulator on loopback, a target config pointing at it, and a temporary directory. `delay` decides how long
  * each request waits before the simulator acts on it (`Infinity`: never); `front`, a gateway in front, may answer a
- * request itself (the simulator then never sees it).
+ * request itself (the simulator then never sees it), `back` rewrite the simulator's answer; `defects` are switched on, `config` adds to the target config.
  */
-export async function startLiveSim(delay: (r: SimRequest) => number, front?: SimServerOptions['front']): Promise<LiveSim> {
+export async function startLiveSim(
+  delay: (r: SimRequest) => number,
+  front?: SimServerOptions['front'],
+  more: { readonly back?: SimServerOptions['back']; readonly defects?: readonly string[]; readonly config?: Readonly<Record<string, unknown>> } = {},
+): Promise<LiveSim> {
   const dir = mkdtempSync(join(tmpdir(), 'tds-interrupt-'));
   const accounts = defaultAccounts(3);
-  const core = new SimCore({ clock: new ManualClock(Date.now()), accounts: accounts.accounts });
+  const core = new SimCore({ clock: new ManualClock(Date.now()), accounts: accounts.accounts, ...(more.defects && { defects: more.defects }) });
   let closes = 0;
   const server: SimServer = await startSimServer(core, {
     delay: (r) => {
@@ -48,6 +52,7 @@ export async function startLiveSim(delay: (r: SimRequest) => number, front?: Sim
       return delay(r);
     },
     ...(front && { front }),
+    ...(more.back && { back: more.back }),
   });
   const config = join(dir, 'target.json');
   writeFileSync(config, JSON.stringify({
@@ -58,6 +63,7 @@ export async function startLiveSim(delay: (r: SimRequest) => number, front?: Sim
       prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, password: { env: 'TDS_TEST_PROD_PASSWORD' } },
     },
     sessionPoolSize: 4,
+    ...more.config,
   }));
   const env = {
     ...process.env,

@@ -1,0 +1,56 @@
+/**
+ * SESS-02 on a live target judges the close by the token's invalidation, on every action that took the token:
+ * - a service whose business actions still accept a closed session's token (a token cache in front of them), while
+ *   the Refresh Session ping refuses it, fails SESS-02. Before, a live run tried only the ping after the close, and
+ *   passed it;
+ * - a close answered with an empty HTTP 200 (the answer is "Not shown beyond the invalidation of the token"; its form
+ *   is SOAP-02's), after which the token is refused, passes SESS-02. Before, it was an error.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
+import type { Report } from '../../harness/report/index.ts';
+
+let sim: LiveSim | undefined;
+let run: CliRun | undefined;
+afterEach(async () => {
+  killGroup(run);
+  await sim?.close();
+});
+
+const isClose = (body: string) => /<(?:\w+:)?Action>\s*SessionCloseRQ/.test(body);
+
+/** The status of SESS-02's check of the token after the close, the rule's messages, the exit code. */
+async function sess02(live: LiveSim): Promise<{ status: string; messages: string[]; code: number | null }> {
+  const out = join(live.dir, 'out');
+  run = live.run(['--only', 'SESS-02'], out);
+  const { code } = await run.exited;
+  const rule = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).rules.find((r) => r.id === 'SESS-02')!;
+  // The check of the token after the close (the pool one needs --allow-opt-in).
+  const check = rule.checks.find((c) => c.name.includes('after SessionCloseRQ the session token is refused'))!;
+  return { status: check.status, messages: rule.checks.map((c) => ('message' in c ? String(c.message) : '')), code };
+}
+
+it('fails a closed session token that business actions still accept', async () => {
+  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-closed-token-serves-business'], config: { tokenKinds: { OTA_HotelAvailLLSRQ: ['session'] } } });
+  const { status, messages } = await sess02(sim);
+  expect(status).toBe('fail');
+  expect(messages.join('\n')).toMatch(/with the token of the closed session \(accepted before the close\) was accepted/);
+}, 60_000);
+
+it('judges a close answered with an empty HTTP 200 by the token refused afterwards', async () => {
+  let rewritten = 0;
+  sim = await startLiveSim(() => 0, undefined, {
+    back: (r) => {
+      if (!isClose(r.body)) return undefined;
+      rewritten++;
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: '' };
+    },
+  });
+  const { status, code } = await sess02(sim);
+  expect(rewritten).toBeGreaterThan(0);
+  expect(status).toBe('pass');
+  expect(code).toBe(0);
+  expect(sim.core.openSessionCount()).toBe(0);
+}, 60_000);
