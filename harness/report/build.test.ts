@@ -364,6 +364,14 @@ describe('buildReport: missing prerequisites', () => {
     expect(rule.checks[0]).toMatchObject({ status: 'skipped', prerequisite: { rules: ['REST-03', 'CRED-03'], failedFirst: 'CRED-03' } });
   });
 
+  it('words the named rule by what it came to: a rule that errored did not fail', () => {
+    const report = buildReport([
+      failed('SESS-02: after SessionCloseRQ the session token is refused', 'no SOAP answer', { outcome: { kind: 'error', code: 'INCONCLUSIVE', message: 'the pool was full' } }),
+      record('STOK-02: x', { state: 'skipped', meta: { outcome: { kind: 'skipped', reason: 'prerequisite failed: no session', after: ['SESS-02'] } } }),
+    ], buildOptions);
+    expect(ruleOf(report, 'STOK-02').reason).toBe('prerequisite failed: no session (SESS-02 errored)');
+  });
+
   it('keeps the reason as it is when none of the named rules failed in the run', () => {
     const report = buildReport([
       record('ERR-01: x', { state: 'skipped', meta: { outcome: { kind: 'skipped', reason: 'prerequisite failed: no token', after: ['CRED-03'] } } }),

@@ -281,7 +281,9 @@ export function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResu
     // The rules the check named first; then what its rules build on, as the catalog declares it (dependsOn).
     const failedFirst = c.prerequisite.rules.find(broken) ?? prerequisitesOf(ruleIdsInTitle(c.name)).find(broken);
     if (!failedFirst) return c;
-    return { ...c, message: `${c.message} (${failedFirst} failed)`, prerequisite: { ...c.prerequisite, failedFirst } };
+    // Worded by what the rule came to: a rule that errored did not fail.
+    const came = { fail: 'failed', warn: 'warned', error: 'errored' }[all.find((r) => r.id === failedFirst)?.status as 'fail' | 'warn' | 'error'];
+    return { ...c, message: `${c.message} (${failedFirst} ${came})`, prerequisite: { ...c.prerequisite, failedFirst } };
   });
   const verdict = ruleStatus(checks);
   return { ...rule, checks, ...(rule.status === 'skipped' && verdict.reason !== undefined && { reason: verdict.reason }) };
