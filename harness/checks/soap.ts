@@ -118,6 +118,18 @@ export async function tokenCreate(ctx: CheckContext, env: Environment, account: 
   return soapCall(ctx, env, { action: 'TokenCreateRQ', security: credentialsOf(account), body: tokenCreateRQBody(), cpaId: account.pcc, ...call });
 }
 
+/**
+ * A SessionCreateRQ (`what`) refused for a full pool, as a missing prerequisite. A pool the run never opened a session
+ * in is full of others' sessions (another application's): no rule of the service broke. Once the run opened (and
+ * closed) some, slots not released may be SESS-02's or SESS-04's.
+ */
+export function noSessionSlot(env: Environment, pcc: string, what: string, code: string): PrerequisiteFailed {
+  if (sessionLedger(env, pcc).opened === 0) {
+    return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}), and the run has opened no session of this account: sessions it did not open hold every slot (close them, wait for them to time out, or give the run an account of its own)`, []);
+  }
+  return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}); close the account's other sessions or wait for them to time out`, ['SESS-02', 'SESS-04']);
+}
+
 /** What a token-creating answer lacked, as a missing prerequisite naming the rules that judge it. */
 function noTokenFrom(ctx: CheckContext, action: 'TokenCreateRQ' | 'SessionCreateRQ', env: Environment, x: SoapExchange, account: Account | undefined): PrerequisiteFailed {
   const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
@@ -125,7 +137,7 @@ function noTokenFrom(ctx: CheckContext, action: 'TokenCreateRQ' | 'SessionCreate
   const own = action === 'TokenCreateRQ' ? 'STOK-01' : 'STOK-02';
   switch (answer.kind) {
     case 'pool-full':
-      return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${answer.code}); close the account's other sessions or wait for them to time out`, ['SESS-02', 'SESS-04']);
+      return noSessionSlot(env, (account ?? ctx.target.accounts[env])?.pcc ?? '', what, answer.code);
     case 'refused':
       return new PrerequisiteFailed(`${what} was refused (${answer.code}): the account did not authenticate on SOAP`, ['CRED-03', 'XPROTO-03']);
     case 'not-soap':

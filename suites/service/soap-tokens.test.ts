@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, credentialsOf, expectEqual, expectThat, failOn, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
+  CheckFailure, credentialsOf, expectEqual, noSessionSlot, expectThat, failOn, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
   sessionClose, sessionCreate, soapAccount, soapCall, tokenCreate, type CheckContext, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { issuedToken, stokProblems } from '../../harness/judges/index.ts';
@@ -11,7 +11,8 @@ import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/s
 
 /**
  * The answer to a token-creating request with valid credentials must be a success for STOK-01/02 to judge its shape:
- * no SOAP envelope is SOAP-02's to judge, a refused account CRED-03's or XPROTO-03's, a full pool SESS-02/04's, and
+ * no SOAP envelope is SOAP-02's to judge, a refused account CRED-03's or XPROTO-03's, a full pool SESS-02/04's (or,
+ * where the run opened no session of the account, nobody's: see noSessionSlot), and
  * any other fault says nothing.
  */
 function expectSuccess(ctx: CheckContext, x: SoapExchange, action: 'TokenCreateRQ' | 'SessionCreateRQ'): void {
@@ -20,7 +21,7 @@ function expectSuccess(ctx: CheckContext, x: SoapExchange, action: 'TokenCreateR
     case 'success': return;
     case 'not-soap': throw new PrerequisiteFailed(`${action} got no SOAP envelope (${describeAnswer(soap(answer))})`, ['SOAP-02']);
     case 'refused': throw new PrerequisiteFailed(`${action} of the configured account was refused (${answer.code})`, ['CRED-03', 'XPROTO-03']);
-    case 'pool-full': throw new PrerequisiteFailed(`no session slot: ${action} was refused because the pool is full (${answer.code})`, ['SESS-02', 'SESS-04']);
+    case 'pool-full': throw noSessionSlot('cert', soapAccount(ctx, 'cert').pcc, `${action} of the configured account in CERT`, answer.code);
     default: throw new Inconclusive(`${action} with the configured account's credentials got ${describeAnswer(soap(answer))}`);
   }
 }

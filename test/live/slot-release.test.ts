@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
-import { buildResponse, faultBody, parseEnvelope, replyToOf } from '../../harness/soap/index.ts';
+import { killGroup, poolFullAnswer, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
 const LAG_MS = 400;
@@ -24,13 +23,7 @@ beforeAll(async () => {
   }, (r) => {
     if (!/<(?:\w+:)?Action>\s*SessionCreateRQ/.test(r.body) || Date.now() - lastClose > LAG_MS) return undefined;
     refusedLate++;
-    const request = parseEnvelope(r.body);
-    const xml = buildResponse({
-      header: { inReplyTo: replyToOf(request.ok ? request.envelope.messageHeader : undefined, { from: 'c', to: 's', cpaId: '', conversationId: '' }), action: 'ErrorRS', messageId: '1', timestamp: new Date() },
-      security: { kind: 'empty' },
-      body: faultBody({ faultcode: 'Client.ReachedTALimit', faultstring: 'You have reached the limit of Host TAs allocated to you', stackTrace: 'USG_RESOURCE_UNAVAILABLE' }),
-    });
-    return { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: xml };
+    return poolFullAnswer(r.body);
   });
 });
 afterAll(async () => {

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../harness/package-info.ts';
+import { buildResponse, faultBody, parseEnvelope, replyToOf } from '../../harness/soap/index.ts';
 import { rules } from '../../harness/catalog/index.ts';
-import { defaultAccounts, ManualClock, SimCore, startSimServer, type SimRequest, type SimServer, type SimServerOptions } from '../../harness/sim/index.ts';
+import { defaultAccounts, ManualClock, SimCore, startSimServer, type GatewayAnswer, type SimRequest, type SimServer, type SimServerOptions } from '../../harness/sim/index.ts';
 
 export interface LiveSim {
   readonly core: SimCore;
@@ -150,4 +151,15 @@ export async function expectInterrupted(sim: LiveSim, run: CliRun, out: string, 
 /** The token in a request's wsse:BinarySecurityToken. */
 export function sessionTokenOf(r: SimRequest): string | undefined {
   return /<(?:[\w-]+:)?BinarySecurityToken[^>]*>([^<]+)</.exec(r.body)?.[1];
+}
+
+/** A gateway's answer to a SOAP request as the service refuses one for a full pool (Client.ReachedTALimit), echoing its header. */
+export function poolFullAnswer(requestBody: string): GatewayAnswer {
+  const request = parseEnvelope(requestBody);
+  const xml = buildResponse({
+    header: { inReplyTo: replyToOf(request.ok ? request.envelope.messageHeader : undefined, { from: 'c', to: 's', cpaId: '', conversationId: '' }), action: 'ErrorRS', messageId: '1', timestamp: new Date() },
+    security: { kind: 'empty' },
+    body: faultBody({ faultcode: 'Client.ReachedTALimit', faultstring: 'You have reached the limit of Host TAs allocated to you', stackTrace: 'USG_RESOURCE_UNAVAILABLE' }),
+  });
+  return { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: xml };
 }
