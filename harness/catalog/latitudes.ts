@@ -46,17 +46,17 @@ export const latitudes: readonly Latitude[] = [
   {
     id: 'api-refusal-shape',
     text: 'A published API refuses a token with 401 or 403 and a body of its own (the public service sends `ERR.2SG.SEC.INVALID_CREDENTIALS` JSON).',
-    basis: 'Request and response payloads of the business endpoints: not shown; HTTP status codes of error responses: not shown.',
+    basis: '"Request and response payloads of these endpoints: not shown." (the published ones); the document says nothing of how a published API refuses a token.',
   },
   {
     id: 'timing',
     text: 'Answers may take time (within the request time limit); nothing is required of their timing.',
-    basis: 'Rate limits and timings: not shown.',
+    basis: '"Rate limits and quotas per call: not shown." The document states no time for any answer.',
   },
   {
     id: 'throttling',
     text: 'The service, or a gateway in front of it, may refuse to process a request now: a 429 (with or without `Retry-After`), a 503 (any body), or a SOAP busy fault. The harness waits and sends the same request again; a throttled answer is never judged as the answer to a rule\'s request.',
-    basis: 'Rate limits and timings: not shown.',
+    basis: '"Rate limits and quotas per call: not shown." The document states no time for any answer.',
   },
   // REST clients
   {
@@ -139,7 +139,7 @@ export const latitudes: readonly Latitude[] = [
   {
     id: 'session-timeout-per-account',
     text: 'Each account has its own inactivity timeout (15 minutes by default), declared in the target config as `sessionTimeoutSeconds`.',
-    basis: '"Default 15 minutes; set when the credentials are created; differs per account."',
+    basis: 'Session timeout: "Default 15 minutes; set when the credentials are created" (the session token\'s states); default session timeout: "15 minutes; set when the credentials are created; differs per account" (Limits).',
   },
   {
     id: 'pool-size',

@@ -28,7 +28,7 @@ export const rules: readonly Rule[] = [
     level: "MUST",
     where: "any",
     statement: "`SessionCreateRQ` with valid credentials is answered with action `SessionCreateRS`; `wsse:BinarySecurityToken` holds a session token; ConversationId is echoed.",
-    source: { section: "Endpoints › SOAP operations for tokens", quote: "Create Session — `SessionCreateRQ` — Response action `SessionCreateRS`; wsse:BinarySecurityToken holds the session token; eb:ConversationId if applicable" },
+    source: { section: "Endpoints › SOAP operations for tokens; Resources and their fields › SOAP token carriers", quote: "Create Session — `SessionCreateRQ` — Response action `SessionCreateRS`; wsse:BinarySecurityToken holds the session token; eb:ConversationId if applicable. eb:ConversationId — Optional caller-created identifier carried through one traveler workflow (for tracking search-to-book); echoed in responses" },
     clauses: [
       { id: "STOK-02.action", text: "`SessionCreateRQ` with valid credentials is answered with action `SessionCreateRS`." },
       { id: "STOK-02.token", text: "`wsse:BinarySecurityToken` of the answer holds a session token." },
