@@ -105,6 +105,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
   const rules = catalog.map((rule): RuleResult => {
     const base = {
       id: rule.id, side: rule.side, level: rule.level, where: rule.where, area: rule.area, statement: rule.statement,
+      source: { section: rule.source.section, quote: rule.source.quote },
     };
     if (!selected.has(rule.id)) return { ...base, status: 'skipped', reason: NOT_SELECTED_REASON, notSelected: true, checks: [] };
     const ruleRecords = byRule.get(rule.id) ?? [];

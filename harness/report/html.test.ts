@@ -83,6 +83,7 @@ describe('renderHtml', () => {
   it('details a failure: message, expected, actual, counterexample, seed and path, replay and evidence, escaped', () => {
     const rest03 = element(html, 'rule-REST-03', 'article');
     expect(rest03).toContain('data-filter data-status="fail" data-side="service"');
+    expect(rest03).toContain('<p class="source">The interface document (Resources and their fields › Access token response (REST)): <q>access_token: The token to send');
     expect(rest03).toContain(`<pre class="message">unexpected &#34;token_type&#34; value &lt;bearer&gt; | ${secret}</pre>`);
     expect(rest03).toContain('<div class="expected"><h5>expected</h5><pre>&#34;bearer&#34;</pre></div>');
     expect(rest03).toContain(`<div class="actual"><h5>actual</h5><pre>&#34;Bearer&#34; ${secret}</pre></div>`);

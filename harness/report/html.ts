@@ -280,6 +280,8 @@ function problemsSection(report: Report): string {
       `<h3>${badge(rule.status, rule.knownFailure === true)} ${esc(rule.id)} <small>${esc(rule.level)} · ${esc(rule.side)} · ${esc(rule.area)}</small></h3>`,
       `<blockquote>${esc(rule.statement)}</blockquote>`,
     );
+    // The sentence of the interface document the rule rests on.
+    if (rule.source) out.push(`<p class="source">The interface document (${esc(rule.source.section)}): <q>${esc(rule.source.quote)}</q></p>`);
     if (rule.knownFailure) out.push(`<p class="known">A known failure: listed in ${esc(report.baseline?.file ?? 'the baseline')}, it does not fail the run.</p>`);
     if (rule.reason !== undefined && rule.status === 'error') out.push(`<p>${esc(rule.reason)}</p>`);
     for (const check of rule.checks) if (PROBLEM.has(check.status)) out.push(checkSection(check));

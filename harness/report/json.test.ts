@@ -27,7 +27,9 @@ describe('renderJson', () => {
   it('has the documented fields on rules and checks, and no empty ones', () => {
     const rules = parsed['rules'] as Record<string, unknown>[];
     const rest03 = rules.find((r) => r['id'] === 'REST-03');
-    expect(Object.keys(rest03 ?? {})).toEqual(['id', 'side', 'level', 'where', 'area', 'statement', 'status', 'clauses', 'checks']);
+    expect(Object.keys(rest03 ?? {})).toEqual(['id', 'side', 'level', 'where', 'area', 'statement', 'source', 'status', 'clauses', 'checks']);
+    // The rule's sentence of the interface document, as the catalog quotes it.
+    expect(rest03?.['source']).toMatchObject({ section: expect.any(String), quote: expect.stringContaining('token_type') });
     const [check] = (rest03?.['checks'] ?? []) as Record<string, unknown>[];
     expect(Object.keys(check ?? {}).sort()).toEqual(
       ['actual', 'counterexample', 'durationMs', 'evidence', 'expected', 'file', 'message', 'name', 'path', 'replay', 'seed', 'status'],

@@ -39,6 +39,8 @@ describe('renderMarkdown', () => {
   it('details each failing, warning and errored rule with fenced blocks', () => {
     const rest03 = section('### REST-03 (MUST): fail');
     expect(rest03).toContain('> A valid request is answered with a JSON object: `access_token` a non-empty string');
+    // The sentence of the interface document the rule rests on (principle 1: a failure quotes it).
+    expect(rest03).toContain('The interface document (Resources and their fields › Access token response (REST)): “access_token: The token to send');
     expect(rest03).toContain('#### REST-03: a valid request gets a token\n\nin `suites/service/x.test.ts`');
     expect(rest03).toContain('**expected**\n\n```text\n"bearer"\n```');
     expect(rest03).toContain(`**actual**\n\n\`\`\`text\n"Bearer" ${secret}\n\`\`\``);

@@ -84,6 +84,8 @@ export function renderMarkdown(report: Report): string {
     out.push('## Failures, warnings and errors', '');
     for (const rule of problems) {
       out.push(`### ${rule.id} (${rule.level}): ${rule.status}${rule.knownFailure ? ' (known failure)' : ''}`, '', `> ${inline(rule.statement)}`, '');
+      // The sentence of the interface document the rule rests on.
+      if (rule.source) out.push(`The interface document (${inline(rule.source.section)}): “${inline(rule.source.quote)}”`, '');
       for (const check of rule.checks) {
         if (check.status === 'fail' || check.status === 'warn' || check.status === 'error') out.push(...checkSection(check));
       }

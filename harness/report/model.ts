@@ -138,6 +138,8 @@ export interface RuleResult {
   readonly where: Where;
   readonly area: AreaId;
   readonly statement: string;
+  /** The sentence (or table row) of the interface document the rule rests on, and its section (absent in older reports). */
+  readonly source?: { readonly section: string; readonly quote: string };
   readonly status: RuleStatus;
   /** Why the rule is `skipped`, `not-applicable` or `error`. */
   readonly reason?: string;

@@ -4,7 +4,8 @@ import type { Redactor } from './redact.ts';
 /**
  * Where redaction applies in a report. What a run observed (messages, evidence, expected and actual values,
  * counterexamples, reasons) is redacted by value and by pattern ({@link Redactor.redactDeep}). The report's static
- * strings are redacted by value only: check titles, replay commands, rule statements and clause texts come from the
+ * strings are redacted by value only: check titles, replay commands, rule statements, their quotes of the interface
+ * document and clause texts come from the
  * catalog and the suites, never from a target, and a pattern (`Basic <credentials>`) must not cut a title such as
  * "the client sends Authorization: Basic base64(…)" — a replay command that names a mangled title re-runs nothing.
  */
@@ -19,6 +20,7 @@ export function redactReport(report: Report, redactor: Redactor): Report {
   const rule = (redacted: RuleResult, original: RuleResult): RuleResult => ({
     ...redacted,
     statement: byValue(original.statement),
+    ...(original.source && { source: { section: byValue(original.source.section), quote: byValue(original.source.quote) } }),
     ...(redacted.clauses && original.clauses && {
       clauses: redacted.clauses.map((c, i) => ({ ...c, text: byValue(original.clauses?.[i]?.text ?? c.text) })),
     }),
