@@ -344,7 +344,10 @@ class Call implements fc.AsyncCommand<Model, Real> {
     if (state === 'open' && verdict === 'refused') deviation(r, 'SESS-01', this.toString(), `accepted: the session is open (idle ${m.now - s.lastUse} s of ${m.timeout} s)`, describeAnswer(soap(answer)));
     if (state === 'closed' && verdict === 'accepted') deviation(r, 'SESS-02', this.toString(), 'a refusal: the session is closed', 'accepted');
     if (state === 'expired' && verdict === 'accepted') deviation(r, 'SESS-03', this.toString(), `a refusal: the session expired (idle ${m.now - s.lastUse} s of ${m.timeout} s)`, 'accepted');
-    // Take the service's word for it, and go on.
+    // Take the service's word for it, and go on. A closed session's token that an action still accepts says no more
+    // than that: whether the session still holds its slot is for the next create to tell (see #whyFull, which asks the
+    // session probe), so the model keeps it closed.
+    if (verdict === 'accepted' && state === 'closed') return;
     if (verdict === 'accepted') {
       s.state = 'open';
       s.lastUse = m.now;
