@@ -34,6 +34,7 @@ export const defects = [
   { id: 'life01-never-expires', breaks: ['LIFE-01'], description: 'keeps accepting sessionless tokens after expires_in' },
   { id: 'life02-refresh-returns-expired', breaks: ['LIFE-02'], description: 'answers a token request after expiry with the expired token again' },
   { id: 'err01-wrong-description', breaks: ['ERR-01'], mayFollow: ['ERR-02'], description: 'describes syntax errors as a wrong client ID or secret (its answers to ERR-01\'s cases are then those to ERR-02\'s, which ERR-02 says must be distinguishable from them)' },
+  { id: 'err01-lenient-base64', breaks: ['ERR-01'], description: 'decodes both base64 layers leniently, skipping characters outside the alphabet: a "*" in the password\'s part is answered as a wrong secret, not as bad syntax' },
   { id: 'err01-single-base64-accepted', breaks: ['ERR-01'], description: 'accepts credentials encoded with a single base64 layer' },
   { id: 'err02-syntax-description', breaks: ['ERR-02'], description: 'describes a wrong secret as missing credentials or bad syntax' },
   { id: 'err02-unauthorized-client', breaks: ['ERR-02'], description: 'answers a wrong secret with error "unauthorized_client"' },

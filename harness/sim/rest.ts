@@ -95,6 +95,20 @@ function decodeUncached(ctx: RestContext, header: string | undefined): DecodedCr
       return { ok: true, clientId, password, parts };
     }
   }
+  if (ctx.defects.has('err01-lenient-base64') && !decoded.ok && ['outer-base64', 'client-id-base64', 'password-base64'].includes(decoded.code) && header?.startsWith('Basic ')) {
+    // A lenient decoder (as Node's Buffer.from is): characters outside the alphabet are skipped in both layers, so a
+    // "*" in the password's part reads as a wrong password, not as bad syntax.
+    const outer = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const colon = outer.indexOf(':');
+    if (colon >= 0) {
+      const clientId = Buffer.from(outer.slice(0, colon), 'base64').toString('utf8');
+      const password = Buffer.from(outer.slice(colon + 1), 'base64').toString('utf8');
+      const fields = clientId.split(':');
+      if (fields.length >= 4 && fields[0] === 'V1') {
+        return { ok: true, clientId, password, parts: { userid: fields.slice(1, -2).join(':'), group: fields.at(-2) ?? '', domain: fields.at(-1) ?? '' } };
+      }
+    }
+  }
   if (!decoded.ok || !header) return decoded;
   if (ctx.defects.has('cred03-latin1-decoding')) {
     const outer = Buffer.from(header.replace(/^Basic +/i, ''), 'base64').toString('latin1');

@@ -19,7 +19,8 @@ const badTokens: fc.Arbitrary<BadToken> = fc.oneof(
     label: 'an unknown session token',
     token: `Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-${n}!110012!0`,
   })),
-  stringMatchingArbitrary(/^[A-Za-z0-9._~-]{1,40}$/).map((s) => ({ label: 'a garbage token', token: s })),
+  // At least 8 characters: a shorter one (a single "s") may sit in any faultstring, quoted or not.
+  stringMatchingArbitrary(/^[A-Za-z0-9._~-]{8,40}$/).map((s) => ({ label: 'a garbage token', token: s })),
 );
 
 const controls = new WeakMap<CheckContext, Promise<void>>();
@@ -54,7 +55,16 @@ ruleProperty(
     const x = await closeRequest(ctx, 'cert', bad.token);
     expectInvalidSecurityToken(x, bad.token, `SessionCloseRQ with ${bad.label}`, 'ERR-04.unknown-token');
   },
-  { numRuns: 12, clauses: ['ERR-04.unknown-token'] },
+  {
+    numRuns: 12,
+    clauses: ['ERR-04.unknown-token'],
+    // One token of each kind first, whatever the seed: a service may tell them apart by their shape.
+    examples: [
+      { label: 'an unknown T1RLAQ… token', token: 'T1RLAQHkUq3hBuAtuW0q2Lx5lQbFpBsmP8xHc9ryyTrsgRuN9nJ1Kfo5AADA*' },
+      { label: 'an unknown session token', token: 'Shared/IDL:IceSess\\/SessMgr:1\\.0.IDL/Common/!ICESMS\\/RESE!ICESMSLB\\/RES.LB!-4711042000000000001!110012!0' },
+      { label: 'a garbage token', token: 'not-a-token-8f3a1c' },
+    ],
+  },
 );
 
 ruleTest('ERR-04', 'the token of a closed session gets Client.InvalidSecurityToken', async (ctx) => {

@@ -63,6 +63,10 @@ export function malformedAuthorizations(account: Account): fc.Arbitrary<readonly
     { kind: 'bad-base64', label: 'one layer of base64 over "ClientID:password"', header: `Basic ${encodeBase64Utf8(`${clientId}:${account.password}`)}` },
     { kind: 'bad-base64', label: 'the inner layer only, without the outer one', header: `Basic ${id64}:${pw64}` },
     { kind: 'no-colon', label: 'no ":" between the encoded Client ID and password', header: `Basic ${encodeBase64Utf8(`${id64}${pw64}`)}` },
+    // A character no base64 has, in the password's half of each layer: a decoder that skips it (as lenient ones do)
+    // reads a wrong secret there, not a syntax error, whatever the seed draws below.
+    { kind: 'bad-base64', label: 'a "*" in the outer layer, in the encoded password\'s part', header: `Basic ${breakBase64(good, good.length - 6, '*')}` },
+    { kind: 'bad-base64', label: 'a "*" in the encoded password', header: `Basic ${encodeBase64Utf8(`${id64}:${breakBase64(pw64, 0, '*')}`)}` },
   ];
   return fc.tuple(
     fc.constantFrom('Bearer', 'Digest', 'Negotiate', 'Token').map((scheme): Malformed => ({ kind: 'other-scheme', label: `the scheme ${scheme}`, header: `${scheme} ${good}` })),
