@@ -49,6 +49,8 @@ export interface CheckOptions {
    * target from what the target config declares says `any` (and calls `ctx.notApplicable` when nothing is declared).
    */
   readonly where?: Where;
+  /** The check judges what the other checks of its file exchanged (an audit): its replay re-runs the whole file. */
+  readonly replayFile?: true;
 }
 
 export type CheckBody = (ctx: CheckContext) => Promise<void>;
@@ -93,7 +95,7 @@ export function ruleTest(ids: RuleId | readonly RuleId[], title: string, body: C
   const fullTitle = titleFor(list, title);
   checkClauses(list, fullTitle, options.clauses);
   it(fullTitle, async (test) => {
-    await runCheck(test, list, body, { clauses: options.clauses, ...(options.where && { where: options.where }) });
+    await runCheck(test, list, body, { clauses: options.clauses, ...(options.where && { where: options.where }), ...(options.replayFile && { replayFile: true }) });
   }, options.timeout);
 }
 
@@ -109,6 +111,8 @@ export interface CheckRunOptions {
   readonly clauses?: readonly string[];
   /** The check's own `where` (see {@link CheckOptions}). */
   readonly where?: Where;
+  /** See {@link CheckOptions}. */
+  readonly replayFile?: true;
 }
 
 export async function runCheck(test: TestContext, ids: readonly RuleId[], body: CheckBody, options: CheckRunOptions = {}): Promise<void> {
@@ -162,7 +166,7 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
       const t = endThrottleScope();
       throttle = t && (t.throttled > 0 || t.intervalMs > 0) ? t : null;
     }
-    return { ...m, resources, clauses: coverage(), ...(trace && { trace }), ...(throttle && { throttle }) };
+    return { ...m, resources, clauses: coverage(), ...(trace && { trace }), ...(throttle && { throttle }), ...(options.replayFile && { replayFile: true }) };
   };
   beginCheck(ids, test.task.name);
   throttleScope();

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { rules, stateTables } from '../catalog/index.ts';
 import { renderRulesMarkdown } from './rules-md.ts';
 import { currentRulesMarkdown, RULES_MD } from './write.ts';
+import { indexSuiteTests } from './test-index.ts';
+import { PACKAGE_ROOT } from '../package-info.ts';
 
 describe('docs/rules.md', () => {
   it('is fresh: regenerate it with "npx tds-conformance docs" when the spec or the suites change', () => {
@@ -35,5 +37,10 @@ describe('docs/rules.md', () => {
   it('names the tests that verify a rule', () => {
     const md = renderRulesMarkdown(new Map([['REST-03', [{ ids: ['REST-03'], title: 'a title', file: 'suites/service/x.test.ts', line: 3 }]]]));
     expect(md).toContain('- `suites/service/x.test.ts` — REST-03: a title');
+  });
+
+  it('indexes the session model\'s checks (modelCheck) with the rule they judge, so that --only LIFE-01 runs the LIFE-01 one', () => {
+    const tests = indexSuiteTests(PACKAGE_ROOT).filter((t) => t.file.endsWith('sessions.test.ts') && t.title.startsWith('random sequences'));
+    expect(tests.map((t) => t.ids[0]).sort()).toEqual(['LIFE-01', 'SESS-01', 'SESS-02', 'SESS-03', 'SESS-04']);
   });
 });

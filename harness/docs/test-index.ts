@@ -23,14 +23,15 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * The `ruleTest`, `ruleProperty`, `clientTest` and `clientProperty` calls of the suites, read from their source: the rule IDs (a literal or an
+ * The `ruleTest`, `ruleProperty`, `clientTest`, `clientProperty` and `modelCheck` calls of the suites, read from their source: the rule IDs (a literal or an
  * array of literals) and the title that follows.
  */
 export function indexSuiteTests(root: string): IndexedTest[] {
   const out: IndexedTest[] = [];
   for (const file of testFiles(join(root, 'suites'))) {
     const text = readFileSync(file, 'utf8');
-    const call = /\b(?:rule|client)(?:Test|Property)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
+    // `modelCheck` (the session model's check of one rule) is a ruleProperty under another name.
+    const call = /\b(?:(?:rule|client)(?:Test|Property)|modelCheck)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
     for (const m of text.matchAll(call)) {
       out.push({
         ids: m[1]?.match(/[A-Z]+-\d\d/g) ?? [],

@@ -126,6 +126,15 @@ describe('buildReport: replay commands', () => {
     expect(ruleOf(report, 'REST-05').checks[0]).toMatchObject({ status: 'warn', replay: "npx tds-conformance run --only REST-03,REST-05 --seed 7 --replay 'REST-03, REST-05: y'" });
   });
 
+  it('replays an audit of its file\'s exchanges by re-running every rule the run checked in that file, with no --replay', () => {
+    const report = buildReport([
+      record('ACCESS-01: a check that sent requests'),
+      record('ACCESS-02: another', { file: 'suites/service/other.test.ts' }),
+      failed('SOAP-02: every SOAP answer to the access checks validates', 'm', { replayFile: true }),
+    ], { ...buildOptions, seed: 7, replayContext: ['--defect', 'd1'] });
+    expect(ruleOf(report, 'SOAP-02').checks[0]).toMatchObject({ status: 'fail', replay: 'npx tds-conformance run --only ACCESS-01,SOAP-02 --seed 7 --defect d1' });
+  });
+
   it('leaves replay commands alone without a context, and passing checks without one', () => {
     const report = buildReport([failed('REST-04: x', 'm', { failure }), failed('REST-03: y', 'm')], buildOptions);
     expect(ruleOf(report, 'REST-04').checks[0]).toMatchObject({ replay: failure.replay });

@@ -7,7 +7,7 @@ import type { Rule, RuleId } from '../catalog/index.ts';
 import { UnknownRuleError } from './errors.ts';
 import type { CheckMeta } from './meta.ts';
 import { EXIT_CODES, isNotSelected, NOT_SELECTED_REASON, REPORT_SCHEMA_VERSION } from './model.ts';
-import { replayCommand, withContext } from './replay.ts';
+import { fileReplayCommand, replayCommand, withContext } from './replay.ts';
 import type {
   CheckResult,
   Correlation, ClauseResult, Completion, ErroredCheck, NotRunCheck, Report, ReportExitCode, ReportTarget, Resources, RuleResult, RuleStatus, RunError, ShardPart, Summary,
@@ -115,7 +115,7 @@ export function buildReport(records: readonly TestRecord[], options: BuildOption
         : options.shard !== undefined ? shardSkipReason(options.shard) : 'no check verifies this rule yet';
       return { ...base, status: 'skipped', reason, checks: [] };
     }
-    const checks = ruleRecords.map((record) => completeReplay(checkResult(record, rule, codes), options));
+    const checks = ruleRecords.map((record) => completeReplay(withFileReplay(checkResult(record, rule, codes), record, records, options.seed), options));
     const clauses = clauseResults(rule, checks);
     return { ...base, ...withClauses(ruleStatus(checks), clauses), clauses, checks };
   });
@@ -358,6 +358,16 @@ export function summarize(rules: readonly RuleResult[]): Summary {
     error: count('error'),
     notSelected,
   };
+}
+
+/**
+ * A failed or warned check that judges its file's exchanges (`meta.replayFile`) is replayed by re-running every rule the
+ * run checked in that file: replaying it alone would send nothing for it to judge.
+ */
+function withFileReplay(check: CheckResult, record: TestRecord, records: readonly TestRecord[], seed: number): CheckResult {
+  if (!record.meta?.replayFile || (check.status !== 'fail' && check.status !== 'warn')) return check;
+  const ids = records.filter((r) => r.file === record.file).flatMap((r) => ruleIdsInTitle(r.title));
+  return { ...check, replay: fileReplayCommand(ids, seed) };
 }
 
 /** A failed or warned check's replay command in the run's context (see {@link BuildOptions.replayContext}). */

@@ -88,6 +88,8 @@ export interface CheckMeta {
   readonly resources?: { readonly tokens: number; readonly sessionsOpened: number; readonly sessionsClosed: number };
   /** Throttled answers the transport waited out during the check (absent when there were none). */
   readonly throttle?: CheckThrottle;
+  /** The check judges what the other checks of its file exchanged: its replay re-runs them all (see fileReplayCommand). */
+  readonly replayFile?: true;
 }
 
 /** What the transport met of throttling during one check (see harness/targets/throttle.ts). */

@@ -108,6 +108,15 @@ export function formatReplayTarget(target: ReplayTarget): string {
 }
 
 /**
+ * The replay command of a check that judges what the other checks of its file exchanged (an audit of every answer):
+ * `npx tds-conformance run --only <the rule IDs the run checked in that file> --seed <seed>`, no `--replay`, since a
+ * replay of the audit alone would send nothing for it to judge.
+ */
+export function fileReplayCommand(ids: readonly string[], seed: number, context: readonly string[] = []): string {
+  return withContext(`${REPLAY_PREFIX} ${['--only', [...new Set(ids)].join(','), '--seed', String(seed)].map(shellQuote).join(' ')}`, context);
+}
+
+/**
  * The replay command of a check: `npx tds-conformance run --only <its rule IDs> --seed <seed> --replay '<title>[@path]'`
  * followed by the run's context (`--target`, `--defect`, … see {@link withContext}).
  */

@@ -20,7 +20,7 @@ export function auditExchanges(scope: string): void {
     for (const v of verdicts) v?.catch(() => undefined);
     for (const [i, x] of journal.entries()) seen.add(await expectSoapResponse(x, `${x.request.action ?? 'a request'} (one of the ${scope})`, verdicts[i]));
     for (const clause of soapClauses) if (!seen.has(clause.slice('SOAP-02.'.length) as AnswerKind)) ctx.unchecked(clause, `the ${scope} received no such answer`);
-  }, { clauses: soapClauses });
+  }, { clauses: soapClauses, replayFile: true });
 
   const successes = () => tokenJournal().filter((x) => x.request.valid && x.response.status >= 200 && x.response.status < 300);
   const restClauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'];
@@ -28,13 +28,13 @@ export function auditExchanges(scope: string): void {
     const all = successes();
     for (const [i, x] of all.entries()) expectTokenResponse(x.response, `token answer ${i + 1} of ${all.length} (one of the ${scope})`);
     if (all.length === 0) for (const clause of restClauses) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
-  }, { clauses: restClauses });
+  }, { clauses: restClauses, replayFile: true });
 
   ruleTest('REST-05', `every successful token answer to the ${scope} has status 200 and a JSON content type`, async (ctx) => {
     const all = successes();
     for (const [i, x] of all.entries()) expectTokenResponseShape(x.response, `token answer ${i + 1} of ${all.length} (one of the ${scope})`);
     if (all.length === 0) for (const clause of ['REST-05.status-200', 'REST-05.json-content-type']) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
-  }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'] });
+  }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'], replayFile: true });
 
   ruleTest('ERR-03', `every token error answered to the ${scope} is JSON, with 401 for invalid_client, and echoes no secret`, async (ctx) => {
     const errors = tokenJournal().filter((x) => x.request.form && x.response.status >= 400 && x.response.status < 500);
@@ -42,7 +42,7 @@ export function auditExchanges(scope: string): void {
     for (const x of errors) expectTokenError(x, secrets, scope);
     if (errors.length === 0) for (const clause of ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret']) ctx.unchecked(clause, `the ${scope} received no token error`);
     else if (!errors.some((x) => isInvalidClient(x.response))) ctx.unchecked('ERR-03.status-401', `the ${scope} received no invalid_client answer`);
-  }, { clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'] });
+  }, { clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'], replayFile: true });
 }
 
 /** The passwords of the target's accounts, which no error body may echo (the judge skips any too short to look for). */
