@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckFailure, expectEqual, expectThat, show } from './failure.ts';
+import { CheckFailure, expectEqual, expectThat, failOn, inClause, show } from './failure.ts';
 
 function thrown(fn: () => void): CheckFailure {
   try {
@@ -112,5 +112,21 @@ describe('expectThat', () => {
     expect(failure.code).toBe('CHECK_FAILED');
     expect(failure.expected).toBeUndefined();
     expect(failure.actual).toBeUndefined();
+  });
+});
+
+describe('inClause and failOn: the clause a failure breaks', () => {
+  it('gives a failure without a clause the one it runs for, keeping its message, code and values', async () => {
+    const err = await inClause('ERR-01.bad-base64', () => {
+      throw new CheckFailure('no syntax error stated', { code: 'X', expected: 'a', actual: 'b' });
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckFailure);
+    expect(err).toMatchObject({ message: 'no syntax error stated', code: 'X', expected: '"a"', actual: '"b"', clause: 'ERR-01.bad-base64' });
+  });
+
+  it('keeps a failure\'s own clause, lets other errors through, and returns what the body returns', async () => {
+    await expect(inClause('A-01.x', () => failOn({ clause: 'A-01.y', message: 'm', expected: 'e', actual: 'a' }))).rejects.toMatchObject({ clause: 'A-01.y' });
+    await expect(inClause('A-01.x', () => { throw new TypeError('t'); })).rejects.toBeInstanceOf(TypeError);
+    expect(await inClause('A-01.x', async () => 7)).toBe(7);
   });
 });

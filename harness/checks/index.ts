@@ -1,5 +1,5 @@
 export { registerTokensIn } from './evidence.ts';
-export { CheckFailure, expectEqual, expectThat, failOn, show } from './failure.ts';
+export { CheckFailure, expectEqual, expectThat, failOn, inClause, show } from './failure.ts';
 export { ruleProperty, ruleTest } from './rule-test.ts';
 export { redact, registerSecret, secrets } from './secrets.ts';
 export { closeTarget, currentTarget, runConfig } from './target.ts';

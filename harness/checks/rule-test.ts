@@ -194,6 +194,7 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
         code: err.code,
         ...(err.expected !== undefined && { expected: redact(err.expected) }),
         ...(err.actual !== undefined && { actual: redact(err.actual) }),
+        ...(err.clause !== undefined && { clause: err.clause }),
       }),
       evidence,
       ...options.extra?.(err),

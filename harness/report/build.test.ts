@@ -352,6 +352,20 @@ describe('buildReport: clauses', () => {
     expect(rule.clauses?.find((c) => c.id === 'REST-03.expires-in')).toMatchObject({ status: 'unchecked', reason: 'not-applicable: no clock' });
   });
 
+  it('fails only the clause a failure names, and leaves the check\'s others unverified unless another check passed them', () => {
+    const report = buildReport([
+      failed('REST-03: a', 'boom', { ...coverage(['REST-03.token-type', 'REST-03.json-object', 'REST-03.access-token']), failure: { message: 'boom', clause: 'REST-03.token-type' } }),
+      record('REST-03: b', { meta: coverage(['REST-03.json-object']) }),
+    ], buildOptions);
+    const rule = ruleOf(report, 'REST-03');
+    expect(rule.status).toBe('fail');
+    expect(rule.checks[0]).toMatchObject({ status: 'fail', clause: 'REST-03.token-type' });
+    expect(Object.fromEntries((rule.clauses ?? []).map((c) => [c.id, c.status]))).toMatchObject({
+      'REST-03.token-type': 'failed', 'REST-03.json-object': 'checked', 'REST-03.access-token': 'unchecked',
+    });
+    expect(rule.clauses?.find((c) => c.id === 'REST-03.access-token')?.reason).toBe('not verified: the check stopped at its failure of REST-03.token-type');
+  });
+
   it('marks the clauses of a failed check failed', () => {
     const report = buildReport([failed('REST-03: a', 'boom', coverage(['REST-03.token-type']))], buildOptions);
     const rule = ruleOf(report, 'REST-03');

@@ -221,6 +221,7 @@ export function checkResult(record: TestRecord, rule: Rule, unreachableCodes: Re
           seed: failure?.seed,
           path: failure?.path,
           replay: failure?.replay,
+          clause: failure?.clause && (record.meta?.clauses?.declared ?? []).includes(failure.clause) ? failure.clause : undefined,
           evidence: failure?.evidence,
         }),
       };
@@ -255,9 +256,12 @@ export function clauseResults(rule: Rule, checks: readonly CheckResult[]): Claus
   return rule.clauses.map((clause): ClauseResult => {
     const covering = checks.filter((c) => c.clauses === undefined || c.clauses.includes(clause.id));
     const uncheckedHere = (c: CheckResult) => c.unchecked?.find((u) => u.id === clause.id);
-    if (covering.some((c) => c.status === 'fail' || c.status === 'warn')) return { id: clause.id, text: clause.text, status: 'failed' };
+    // A failure that names its clause fails that one only; one that does not, every clause its check exercises.
+    const failedHere = (c: CheckResult) => (c.status === 'fail' || c.status === 'warn') && (c.clause === undefined || c.clause === clause.id);
+    if (covering.some(failedHere)) return { id: clause.id, text: clause.text, status: 'failed' };
     if (covering.some((c) => (c.status === 'pass' || c.status === 'info') && !uncheckedHere(c))) return { id: clause.id, text: clause.text, status: 'checked' };
-    const why = covering.map((c) => uncheckedHere(c)?.reason ?? (c.status === 'pass' || c.status === 'info' ? undefined : `${c.status}: ${c.message}`)).find((r) => r !== undefined);
+    const why = covering.map((c) => uncheckedHere(c)?.reason ?? (c.status === 'pass' || c.status === 'info' ? undefined
+      : (c.status === 'fail' || c.status === 'warn') && c.clause !== undefined ? `not verified: the check stopped at its failure of ${c.clause}` : `${c.status}: ${c.message}`)).find((r) => r !== undefined);
     return { id: clause.id, text: clause.text, status: 'unchecked', reason: why ?? 'no check of this run exercises it' };
   });
 }

@@ -34,6 +34,11 @@ export interface CheckFailureDetail {
   readonly path?: string;
   /** A command line that re-runs just this check with the same seed and path. */
   readonly replay?: string;
+  /**
+   * The clause the failure breaks, where the check knew it (a judge's problem): only that clause of the check is
+   * `failed`; the check's other clauses were not verified past it. Absent: every clause the check exercises.
+   */
+  readonly clause?: string;
   /** Excerpts of what was sent and received (HTTP exchanges, envelope excerpts), redacted. */
   readonly evidence?: readonly string[];
 }

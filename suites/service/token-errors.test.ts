@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
 import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
-  CheckFailure, expectEqual, expectThat, failOn, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
+  CheckFailure, expectEqual, expectThat, failOn, inClause, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
 import { err02DistinguishableProblem, err03Problems, err03Unchecked, err07AnswerProblem, isInvalidClient, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
@@ -109,7 +109,7 @@ ruleProperty(
     for (const m of cases) {
       ctx.note(`malformed credentials (${m.kind}): ${m.label}`);
       const res = await onRoute(ctx, route, { authorization: m.header });
-      expectInvalidClient(res, `credentials with ${m.label}`, 'missing-or-syntax');
+      await inClause(`ERR-01.${m.kind}`, () => expectInvalidClient(res, `credentials with ${m.label}`, 'missing-or-syntax'));
     }
   },
   { numRuns: 8, clauses: ['ERR-01.missing', 'ERR-01.other-scheme', 'ERR-01.bad-base64', 'ERR-01.no-colon', 'ERR-01.client-id-form'] },
