@@ -576,6 +576,18 @@ const defectCases: readonly DefectCase[] = [
     conformant: { answer: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } }, outcome: 'token-refused-syntax', clientId: undefined, detail: 'client-id-base64' },
   },
   {
+    id: 'err01-lenient-base64',
+    // A "*" in the encoded password: a lenient decoder skips it and reads a wrong secret, not bad syntax.
+    observe: (s) => {
+      const account = s.accounts.main.cert;
+      const id64 = Buffer.from(buildClientId(clientIdFor(account)), 'utf8').toString('base64');
+      const pw64 = Buffer.from(account.password, 'utf8').toString('base64');
+      return summary(s.core.handle(tokenRequest('cert', `Basic ${Buffer.from(`${id64}:*${pw64.slice(1)}`, 'utf8').toString('base64')}`)));
+    },
+    withDefect: { status: 401, body: { error: 'invalid_client', error_description: WRONG } },
+    conformant: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },
+  },
+  {
     id: 'err02-syntax-description',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
     withDefect: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },
