@@ -42,7 +42,7 @@ class HeavyFirst extends BaseSequencer {
 function waits(f: TestSpecification): boolean {
   return new RegExp(
     '[\\\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order'
-      + '|slow-errors|slot-release|close-judged|env-control|pool-held)\\.test\\.ts$',
+      + '|slow-errors|slot-release|close-judged|env-control|pool-held|pool-foreign)\\.test\\.ts$',
   ).test(f.moduleId);
 }
 

@@ -175,9 +175,11 @@ export interface SessionLedger {
   readonly closed: number;
   /** Sessions the harness holds open now. */
   readonly open: number;
+  /** The most sessions the harness held open at once in this run: the pool had room for that many of its own then. */
+  readonly peak: number;
 }
 
-const ledgers = new Map<string, { opened: number; closed: number }>();
+const ledgers = new Map<string, { opened: number; closed: number; peak: number }>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
 /**
@@ -185,16 +187,20 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  * closed, how many it holds. On a live run (one worker) that is every session the run opened.
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
-  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0 };
-  let open = 0;
-  for (const { session } of openSessions.values()) if (session.env === env && session.cpaId === cpaId) open++;
-  return { opened: l.opened, closed: l.closed, open };
+  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0, peak: 0 };
+  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), peak: l.peak };
 }
 
-function ledger(env: Environment, cpaId: string): { opened: number; closed: number } {
+function openCount(env: Environment, cpaId: string): number {
+  let open = 0;
+  for (const { session } of openSessions.values()) if (session.env === env && session.cpaId === cpaId) open++;
+  return open;
+}
+
+function ledger(env: Environment, cpaId: string): { opened: number; closed: number; peak: number } {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0 }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, peak: 0 }));
   return l;
 }
 
@@ -205,7 +211,9 @@ function ledger(env: Environment, cpaId: string): { opened: number; closed: numb
  */
 async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   openSessions.set(session.token, { ctx, session });
-  ledger(session.env, session.cpaId).opened++;
+  const l = ledger(session.env, session.cpaId);
+  l.opened++;
+  l.peak = Math.max(l.peak, openCount(session.env, session.cpaId));
   await registerSession(runConfig(), session);
 }
 

@@ -115,7 +115,11 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     const mine = sessionLedger('cert', sa.account.pcc);
     const short = (sa.poolSize ?? n) - mine.open;
     const known = `the harness opened ${mine.opened} session(s) of this account in this run, the service confirmed ${mine.closed} of them closed, and it holds ${mine.open}`;
-    if (closeFailed && !sa.fresh && answer.kind !== 'refused' && answer.kind !== 'busy' && answer.kind !== 'not-soap' && mine.closed >= short && short > 0) {
+    // Evidence by difference: the pool held the declared number of the harness's own sessions at once earlier in the
+    // run (so no one else's took a slot then), and now, with as many confirmed closed as it is short of, it is full.
+    // Without that, sessions another application holds on the account explain a full pool as well.
+    const roomSeen = sa.poolSize !== undefined && mine.peak >= sa.poolSize;
+    if (closeFailed && !sa.fresh && roomSeen && answer.kind !== 'refused' && answer.kind !== 'busy' && answer.kind !== 'not-soap' && mine.closed >= short && short > 0) {
       throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, {
         expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
         actual: describeAnswer(soap(answer)),
