@@ -47,7 +47,7 @@ function median(xs: readonly number[]): number {
 }
 
 function alternation(secrets: readonly string[]): RegExp {
-  const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(secrets.flatMap((s) => secretForms(s)))].sort((a, b) => b.length - a.length);
   return new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g');
 }
 

@@ -11,7 +11,7 @@ import { createSimTarget, type Account, type SimControl } from '../targets/index
 import { CheckFailure } from './failure.ts';
 import { PrerequisiteFailed } from './errors.ts';
 import { checkClauses, checkProperty, runCheck, titleFor, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
-import { redact, registerSecret } from './secrets.ts';
+import { redact, registerPassword } from './secrets.ts';
 import { runConfig } from './target.ts';
 
 /** What a client check gets: the client under test, and the simulator it talks to. */
@@ -263,7 +263,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
   const run = runConfig();
   const target = await createSimTarget({ seed: run.seed, requestTimeoutMs: run.requestTimeoutMs, clock: 'drifting' });
   const sim = target.control!;
-  for (const a of [...Object.values(target.accounts), ...Object.values(sim.extraAccounts)]) registerSecret(a?.password);
+  for (const a of [...Object.values(target.accounts), ...Object.values(sim.extraAccounts)]) registerPassword(a?.password);
   let client: (ClientAdapter & { kill?: () => void }) | undefined;
   let since = 0;
   let shutDown = false;
@@ -303,7 +303,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
           const account = options.accounts?.[env] ?? target.accounts[env];
           const urls = target.environments[env];
           if (!account || !urls) continue;
-          registerSecret(account.password);
+          registerPassword(account.password);
           const credentials: DriverCredentials = options.omitDomains
             ? { epr: account.epr, pcc: account.pcc, password: account.password }
             : { epr: account.epr, pcc: account.pcc, password: account.password, restDomain: account.restDomain, soapDomain: account.soapDomain };

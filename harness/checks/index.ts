@@ -1,7 +1,7 @@
 export { registerTokensIn } from './evidence.ts';
 export { CheckFailure, expectEqual, expectThat, failOn, inClause, show } from './failure.ts';
 export { ruleProperty, ruleTest } from './rule-test.ts';
-export { redact, registerSecret, secrets } from './secrets.ts';
+export { redact, registerPassword, registerSecret, secrets } from './secrets.ts';
 export { closeTarget, currentTarget, runConfig } from './target.ts';
 
 export type { Exchange } from './evidence.ts';

@@ -10,6 +10,11 @@ export function registerSecret(value: string | undefined): void {
   if (value) secrets.add(value);
 }
 
+/** Registers an account's password: its starts of 8 characters or more are redacted too (see Redactor.addPassword). */
+export function registerPassword(value: string | undefined): void {
+  if (value) secrets.addPassword(value);
+}
+
 export function redact(text: string): string {
   return secrets.redact(text);
 }

@@ -11,7 +11,7 @@ import type { Account, HttpRequest } from '../targets/index.ts';
 import { creates } from './budget.ts';
 import { journalSoap } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
-import { registerSecret } from './secrets.ts';
+import { registerPassword } from './secrets.ts';
 import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
@@ -238,7 +238,7 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
   if (!full || account || !control) throw missing;
   const main = soapAccount(ctx, env);
   const fresh: Account = { ...main, epr: `POOL${process.pid}X${++freshAccounts}`, password: `pool-${freshAccounts}-${process.pid}-secret` };
-  registerSecret(fresh.password);
+  registerPassword(fresh.password);
   await control.addAccount(env, fresh);
   const y = await sessionCreate(ctx, env, fresh);
   if (!y.session) throw missing;

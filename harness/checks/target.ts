@@ -8,7 +8,7 @@ import { factsTransport } from './profile-facts.ts';
 import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
 import { CORRELATION_HEADER, currentRules, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
-import { registerSecret } from './secrets.ts';
+import { registerPassword } from './secrets.ts';
 
 let current: Promise<Target> | undefined;
 /** The simulator of this test file's target, when it is one. */
@@ -69,8 +69,8 @@ export async function currentTarget(): Promise<Target> {
     currentFile = file;
   }
   current ??= create(runConfig()).then((target) => {
-    for (const account of Object.values(target.accounts)) registerSecret(account?.password);
-    if (target.control) for (const account of Object.values(target.control.extraAccounts)) registerSecret(account.password);
+    for (const account of Object.values(target.accounts)) registerPassword(account?.password);
+    if (target.control) for (const account of Object.values(target.control.extraAccounts)) registerPassword(account.password);
     return target;
   });
   return current;

@@ -53,7 +53,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   const accountConfig = config?.accounts[env];
   if (!config || !endpoints || !accountConfig) throw new UsageError(`the target has no ${env.toUpperCase()} environment with an account: give --env with one it has.`);
   const redactor = new Redactor();
-  for (const a of accounts) redactor.add(a.password);
+  for (const a of accounts) redactor.addPassword(a.password);
   const account = resolveAccount(accountConfig);
 
   const targetTransport = createTransport({ timeoutMs: config.requestTimeoutMs ?? 15_000, useEnvProxy: true, ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }) });
@@ -64,7 +64,7 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
     const options = { ...(learned.values.tokenShape && { tokenShape: learned.values.tokenShape }), ...(config.probes?.rest && { restProbePath: config.probes.rest.path }) };
     const target = await probe({ ...endpoints, account, transport: targetTransport }, options);
     const standAccount = toAccount(stand.accounts.main[env]);
-    redactor.add(standAccount.password);
+    redactor.addPassword(standAccount.password);
     const copy = await probe({ ...stand.server.urls[env], account: standAccount, transport: standTransport }, options);
     const kinds = compareProbes(target, copy);
     for (const line of report(kinds, learned.target, values['with-deviations'])) out.write(`${redactor.redact(line)}\n`);

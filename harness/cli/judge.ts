@@ -83,7 +83,7 @@ export async function judgeCommand(args: readonly string[], env: NodeJS.ProcessE
     throw err;
   }
   const redactor = new Redactor();
-  for (const a of Object.values(accounts).flat()) if (a) redactor.add(a.password);
+  for (const a of Object.values(accounts).flat()) if (a) redactor.addPassword(a.password);
   for (const x of exchanges) registerSecretsOf(x, redactor);
   const startedAt = new Date().toISOString();
   const validator = exchanges.some((x) => x.protocol === 'soap') ? await tryValidator() : undefined;

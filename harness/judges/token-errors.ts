@@ -20,7 +20,8 @@ export function err03Problems(res: TokenAnswer, secrets: readonly string[], what
   if (!body || !isJsonContentType(type)) {
     out.push(problem('ERR-03.json-body', `${what} has no JSON body`, 'a JSON object, with a JSON content type (RFC 6749 §5.2)', `${type ?? '(no content type)'}: ${res.body.slice(0, 120)}`));
   }
-  const echoed = secrets.some((s) => s.length >= MIN_SECRET_LENGTH && secretForms(s).some((f) => res.body.includes(f)));
+  // The secret in any form, or a start of it (8 characters or more, no plain word: see secretForms).
+  const echoed = secrets.some((s) => s.length >= MIN_SECRET_LENGTH && secretForms(s, { starts: true }).some((f) => res.body.includes(f)));
   if (echoed) out.push(problem('ERR-03.no-secret', `${what} echoes the client secret`, 'no trace of the secret', 'the secret, in the body'));
   return out;
 }

@@ -13,7 +13,7 @@ export function registerSecretsOf(x: ObservedExchange, redactor: Redactor): void
     const value = auth.replace(/^\s*\S+\s*/, '');
     redactor.add(value.trim());
     const decoded = decodeAuthorization(auth);
-    if (decoded.ok) redactor.add(decoded.password);
+    if (decoded.ok) redactor.addPassword(decoded.password);
     const bearer = /^\s*bearer\s*(\S+)/i.exec(auth)?.[1];
     if (bearer) redactor.add(bearer);
   }
@@ -35,7 +35,7 @@ export function registerCredentialsOf(x: ObservedExchange, redactor: Redactor): 
   if (auth && /^\s*basic\b/i.test(auth)) {
     redactor.add(auth.replace(/^\s*\S+\s*/, '').trim());
     const decoded = decodeAuthorization(auth);
-    if (decoded.ok) redactor.add(decoded.password);
+    if (decoded.ok) redactor.addPassword(decoded.password);
   }
   if (x.protocol === 'soap') {
     for (const m of x.request.body.matchAll(/<(?:[\w.-]+:)?Password[^>]*>([^<]*)</g)) redactor.add(unescapeXml(m[1] ?? ''));

@@ -163,7 +163,7 @@ export class Observation {
       const core = new SimCore({ clock: new DriftingClock(), accounts: accounts.accounts, seed, maxEvents: SIM_EVENTS_KEPT, ...(stand && { profile: stand.profile, defects: stand.defects }) });
       const latency = stand?.profile.latencyMs ?? 0;
       const server = await startSimServer(core, latency > 0 ? { delay: () => latency } : {});
-      for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.add(a.password);
+      for (const a of [...accounts.accounts.cert, ...accounts.accounts.prod]) redactor.addPassword(a.password);
       const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 10_000 });
       const injector = new Injector(core, injections, options.injectionClock);
       const spool = new BodySpool();
@@ -191,7 +191,7 @@ export class Observation {
     }
     const config = targetConfigFor(options.upstream);
     const accounts: Partial<Record<Environment, KnownAccount[]>> = { cert: knownFromConfig(config, 'cert'), prod: knownFromConfig(config, 'prod') };
-    for (const a of Object.values(accounts).flat()) if (a) redactor.add(a.password);
+    for (const a of Object.values(accounts).flat()) if (a) redactor.addPassword(a.password);
     const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? config.requestTimeoutMs ?? 30_000, useEnvProxy: true });
     const spool = new BodySpool();
     try {

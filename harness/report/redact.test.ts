@@ -99,7 +99,7 @@ describe('Redactor by value', () => {
   // The alternation of every form, longest first: the reference the trie of forms is held to (same leftmost-longest
   // choice, one pass).
   const byAlternation = (secrets: readonly string[], text: string): string => {
-    const forms = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap((s) => secretForms(s)))].sort((a, b) => b.length - a.length);
     return forms.length ? text.replace(new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g'), REDACTED) : text;
   };
   const nearSecretArb = fc.array(fc.constantFrom('ab', 'abc', 'abcd', 'bcda', 'YWJj', 'ZA==', 'a', 'b', '%', '&amp;', 'x'), { minLength: 2, maxLength: 6 }).map((parts) => parts.join(''));
@@ -120,6 +120,27 @@ describe('Redactor by value', () => {
     const redactor = new Redactor([...tokens, 'T1RLAQ-tok']);
     expect(redactor.size).toBe(2_001);
     expect(redactor.redactValues(`a ${tokens[1_234]} b T1RLAQ-token-9 c ${tokens[7]}${tokens[8]}`)).toBe(`a ${REDACTED} b ${REDACTED}en-9 c ${REDACTED}${REDACTED}`);
+  });
+
+  it('redacts the start of a password a service echoed (8 characters or more, no plain word), and its UTF-8 read as Latin-1', () => {
+    const password = 'S3cr+/t=&<>"\' ünï cøde pass';
+    const redactor = new Redactor().addPassword(password);
+    // An error description quoting the first 14 characters of the secret, raw and as JSON text.
+    expect(redactor.redactValues(`secret starting "${password.slice(0, 14)}" was wrong`)).toBe(`secret starting "${REDACTED}" was wrong`);
+    expect(redactor.redactValues(JSON.stringify({ d: `starts ${password.slice(0, 12)}…` }))).not.toContain(JSON.stringify(password.slice(0, 12)).slice(1, -1));
+    // The bytes read as Latin-1 (a service decoding them so), whole and in part.
+    const latin1 = Buffer.from(password, 'utf8').toString('latin1');
+    expect(redactor.redactValues(`read as ${latin1}`)).toBe(`read as ${REDACTED}`);
+    expect(redactor.redactValues(`read as ${latin1.slice(0, 20)}…`)).toBe(`read as ${REDACTED}…`);
+    // Seven characters say too little to be the secret's; a plain word is no start worth redacting.
+    expect(redactor.redactValues(`${password.slice(0, 7)}`)).toBe(password.slice(0, 7));
+    const plain = new Redactor().addPassword('Password1!');
+    expect(plain.redactValues('<wsse:Password>Password1!</wsse:Password>')).toBe(`<wsse:Password>${REDACTED}</wsse:Password>`);
+  });
+
+  it('keeps a token\'s start: tokens of one shape share it (only passwords have their starts redacted)', () => {
+    const redactor = new Redactor(['T1RLAQ-token-00001']).addPassword('another-Secret-9');
+    expect(redactor.redactValues('T1RLAQ-token-0 and another-Secret')).toBe(`T1RLAQ-token-0 and ${REDACTED}`);
   });
 
   it('forgets every secret on clear()', () => {

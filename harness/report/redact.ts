@@ -26,8 +26,19 @@ export const MIN_SECRET_LENGTH = 4;
 const MIN_BASE64_FRAGMENT = 6;
 
 /**
+ * A service may echo the start of a secret it was sent ("the secret starting …" in an error description): the starts of
+ * a password of this many characters or more are redacted too, for passwords up to {@link MAX_PREFIXED_SECRET}
+ * characters (not tokens: a token's start is its shape's, shared by every token), and only starts that are no plain
+ * word ("Password" of "Password1!" is not redacted: it would cut every wsse:Password of a report).
+ */
+const MIN_SECRET_PREFIX = 8;
+const MAX_PREFIXED_SECRET = 64;
+const PLAIN_TEXT = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
+
+/**
  * The forms a secret takes in text, each redacted on its own:
- * - as is;
+ * - as is, and its UTF-8 bytes read as Latin-1; and, for a password (`starts`) of at most 64 characters, each of these
+ *   starts of 8 characters or more that is no plain word (a service that echoes the start of what it was sent);
  * - JSON-escaped (also with non-ASCII as `\uXXXX`, and with `\/`);
  * - URL-encoded: `encodeURIComponent` and form encoding (`application/x-www-form-urlencoded`, space as `+`), with
  *   upper- and lower-case hex;
@@ -40,14 +51,25 @@ const MIN_BASE64_FRAGMENT = 6;
  *
  * Forms shorter than {@link MIN_SECRET_LENGTH} are left out.
  */
-export function secretForms(secret: string): string[] {
+export function secretForms(secret: string, options: { readonly starts?: boolean } = {}): string[] {
   const forms = new Set<string>();
   const add = (form: string | undefined): void => {
     if (form !== undefined && form.length >= MIN_SECRET_LENGTH) forms.add(form);
   };
 
   add(secret);
+  // The secret's UTF-8 bytes read as Latin-1 (a service that decodes them so, and echoes what it read).
+  const latin1 = Buffer.from(secret, 'utf8').toString('latin1');
+  add(latin1);
   const json = JSON.stringify(secret).slice(1, -1);
+  if (options.starts && secret.length <= MAX_PREFIXED_SECRET) {
+    for (const whole of new Set([secret, json, latin1, JSON.stringify(latin1).slice(1, -1)])) {
+      for (let n = MIN_SECRET_PREFIX; n < whole.length; n++) {
+        const start = whole.slice(0, n);
+        if (!PLAIN_TEXT.test(start)) add(start);
+      }
+    }
+  }
   for (const j of [json, asciiJson(json, false), asciiJson(json, true), json.replaceAll('/', '\\/')]) add(j);
   for (const u of urlForms(secret)) add(u);
   for (const x of xmlForms(secret)) add(x);
@@ -91,6 +113,8 @@ export class Redactor {
    * forms are computed when a redaction needs them, once each.
    */
   #pending: string[] = [];
+  /** The registered secrets that are passwords: their starts are redacted too (see {@link secretForms}). */
+  readonly #passwords = new Set<string>();
 
   constructor(secrets: Iterable<string> = []) {
     for (const secret of secrets) this.add(secret);
@@ -104,8 +128,24 @@ export class Redactor {
     return this;
   }
 
+  /**
+   * Registers a password (or client secret): besides its forms, its starts of 8 characters or more are redacted, since
+   * a service may echo the start of a secret it was sent.
+   */
+  addPassword(secret: string): this {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || this.#passwords.has(secret)) return this;
+    this.#passwords.add(secret);
+    // Already registered as a plain secret: its forms are in the trie (or pending); the starts go in now.
+    if (this.#secrets.has(secret)) {
+      this.#pending.push(secret);
+      return this;
+    }
+    return this.add(secret);
+  }
+
   /** Forgets every registered secret (a worker starts each test file with none: its secrets do not pile up). */
   clear(): void {
+    this.#passwords.clear();
     this.#secrets.clear();
     this.#forms = new FormTrie();
     this.#pending = [];
@@ -114,7 +154,7 @@ export class Redactor {
   /** The trie of every registered secret's forms, with those registered since the last call added. */
   #trie(): FormTrie {
     if (this.#pending.length > 0) {
-      for (const secret of this.#pending) for (const form of secretForms(secret)) this.#forms.add(form);
+      for (const secret of this.#pending) for (const form of secretForms(secret, { starts: this.#passwords.has(secret) })) this.#forms.add(form);
       this.#pending = [];
     }
     return this.#forms;

@@ -34,8 +34,8 @@ export function redactorFor(spec: TargetSpec, seed: number, accounts: readonly A
   const redactor = new Redactor();
   if (spec.kind === 'sim') {
     const d = defaultAccounts(seed);
-    for (const a of [...d.accounts.cert, ...d.accounts.prod]) redactor.add(a.password);
+    for (const a of [...d.accounts.cert, ...d.accounts.prod]) redactor.addPassword(a.password);
   }
-  for (const a of accounts) redactor.add(a.password);
+  for (const a of accounts) redactor.addPassword(a.password);
   return redactor;
 }

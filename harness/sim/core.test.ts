@@ -647,6 +647,12 @@ const defectCases: readonly DefectCase[] = [
     },
   },
   {
+    id: 'err03-secret-start-echoed',
+    observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password-at-all')))),
+    withDefect: { status: 401, body: { error: 'invalid_client', error_description: `${WRONG} (the secret starting "not-the-pass")` } },
+    conformant: { status: 401, body: { error: 'invalid_client', error_description: WRONG } },
+  },
+  {
     id: 'err03-secret-echoed',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
     withDefect: { status: 401, body: { error: 'invalid_client', error_description: `${WRONG}: not-the-password` } },

@@ -39,6 +39,7 @@ export const defects = [
   { id: 'err02-syntax-description', breaks: ['ERR-02'], description: 'describes a wrong secret as missing credentials or bad syntax' },
   { id: 'err02-unauthorized-client', breaks: ['ERR-02'], description: 'answers a wrong secret with error "unauthorized_client"' },
   { id: 'err03-status-400', breaks: ['ERR-03'], description: 'answers token errors with status 400 instead of 401' },
+  { id: 'err03-secret-start-echoed', breaks: ['ERR-03'], description: 'quotes the first 12 characters of the client secret in the error_description' },
   { id: 'err03-secret-echoed', breaks: ['ERR-03'], description: 'quotes the client secret in the error_description' },
   { id: 'err07-hang-on-bad-grant-type', breaks: ['ERR-07'], description: 'never answers a token request with a wrong grant_type' },
   { id: 'err07-drop-on-bad-content-type', breaks: ['ERR-07'], description: 'drops the connection of a token request whose body is not form-encoded' },

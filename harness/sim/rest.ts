@@ -182,6 +182,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   if (!account) {
     let description: string = ctx.defects.has('err02-syntax-description') ? syntaxDescription(ctx) : wrongClientDescription(ctx);
     if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
+    if (ctx.defects.has('err03-secret-start-echoed')) description = `${description} (the secret starting "${decoded.password.slice(0, 12)}")`;
     const error = ctx.defects.has('err02-unauthorized-client') ? 'unauthorized_client' : 'invalid_client';
     return { response: tokenError(ctx, description, error), outcome: 'token-refused-credentials', clientId: decoded.clientId };
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { clientProperty, clientTest, ConfigurationRefused, op, type ClientContext } from '../../harness/checks/client.ts';
-import { CheckFailure, failOn, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
+import { CheckFailure, failOn, PrerequisiteFailed, registerPassword } from '../../harness/checks/index.ts';
 import { actualShape, clientIdShape, expectedShape, type ShapeAccount } from '../../harness/clients/credential-shape.ts';
 import { decodeAuthorization } from '../../harness/credentials/index.ts';
 import { cred01Problems, cred04Problem, readCred02 } from '../../harness/judges/index.ts';
@@ -38,7 +38,7 @@ const shapeOf = (acct: Account, omitDomain = false): ShapeAccount => ({ epr: acc
  */
 async function tokenRequestHeader(ctx: ClientContext, acct: Account, omitDomains = false): Promise<string | undefined> {
   await ctx.sim.addAccount('cert', acct);
-  registerSecret(acct.password);
+  registerPassword(acct.password);
   try {
     await ctx.configure({ accounts: { cert: acct }, omitDomains, environments: ['cert'] });
   } catch (err) {

@@ -1,5 +1,5 @@
 import { callRefusal, clientTest, op, type ClientContext } from '../../harness/checks/client.ts';
-import { CheckFailure, failOn, PrerequisiteFailed, registerSecret } from '../../harness/checks/index.ts';
+import { CheckFailure, failOn, PrerequisiteFailed, registerPassword } from '../../harness/checks/index.ts';
 import { sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, type Sess06Clause, type SessionSpan } from '../../harness/judges/index.ts';
 import { classifySoap } from '../../harness/classify/index.ts';
 import { parseEnvelope } from '../../harness/soap/index.ts';
@@ -117,7 +117,7 @@ clientTest('SESS-07', 'after Client.InvalidSecurityToken the client never sends 
 /** An account with a small session pool, so the client meets a full pool. */
 async function smallPoolAccount(ctx: ClientContext, poolSize: number): Promise<Account> {
   const account: Account = { epr: `POOL${poolSize}`, pcc: 'PL01', password: `pool-${poolSize}-secret`, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
-  registerSecret(account.password);
+  registerPassword(account.password);
   await ctx.sim.addAccount('cert', { ...account, poolSize });
   return account;
 }

@@ -2,7 +2,7 @@ import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/
 import { bearerToken, obtainToken } from '../../harness/checks/routes.ts';
 import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, obtainSoapToken, openSession, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
+  CheckFailure, Inconclusive, obtainSoapToken, openSession, registerPassword, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import type { TokenKind } from '../../harness/catalog/index.ts';
 import { parseApiRef, type Account, type ApiRef } from '../../harness/targets/index.ts';
@@ -102,7 +102,7 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
 ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another agency\'s PCC', async (ctx) => {
   const other = ctx.target.declared.otherAgency;
   if (!other) return ctx.notApplicable(`needs another agency's account and the agency-specific APIs: ${DECLARE} ("access.otherAgency")`);
-  registerSecret(other.account.password);
+  registerPassword(other.account.password);
   for (const api of other.agencyApis) {
     const control = await expectMainAccountMayCall(ctx, api, 'agency-specific');
     await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config', 'a refusal', control);
@@ -112,7 +112,7 @@ ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another 
 ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public REST APIs of CERT', async (ctx) => {
   const portal = ctx.target.declared.portal;
   if (!portal) return ctx.notApplicable(`needs developer-portal credentials and which APIs are public: ${DECLARE} ("access.portal")`);
-  registerSecret(portal.account.password);
+  registerPassword(portal.account.password);
   const token = await obtainToken(ctx, 'cert', portal.account);
   for (const api of portal.publicApis) await expectAccepted(await callApiRef(ctx, 'cert', api, token), `the public API ${api} with a developer-portal token`, 'check "access.portal.publicApis"');
   for (const api of portal.otherApis) {
@@ -144,7 +144,7 @@ ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public R
 ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens of accounts without it', async (ctx) => {
   const without = ctx.target.declared.noAmendment;
   if (!without) return ctx.notApplicable(`needs an account without the amendment and the APIs that need it: ${DECLARE} ("access.noAmendment")`);
-  registerSecret(without.account.password);
+  registerPassword(without.account.password);
   for (const api of without.amendmentApis) {
     const control = await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
     await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config', 'a refusal', control);

@@ -1,6 +1,6 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { inSomeEnvironment, PLAIN_FORM, restTokenAnswer, SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
-import { CheckFailure, Inconclusive, PrerequisiteFailed, registerSecret, ruleProperty, ruleTest, runConfig, show, type CheckContext } from '../../harness/checks/index.ts';
+import { CheckFailure, Inconclusive, PrerequisiteFailed, registerPassword, registerSecret, ruleProperty, ruleTest, runConfig, show, type CheckContext } from '../../harness/checks/index.ts';
 import { CORRELATION_HEADER } from '../../harness/checks/trace-config.ts';
 import { classifyRest } from '../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, type Environment } from '../../harness/catalog/index.ts';
@@ -61,7 +61,7 @@ ruleProperty(
   async (ctx, generated) => {
     const control = ctx.target.control;
     if (!control) return ctx.notApplicable('generating accounts needs a target that can create them (the simulator)');
-    registerSecret(generated.password);
+    registerPassword(generated.password);
     await control.addAccount('cert', generated);
     const acct: Account = { ...generated, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
     ctx.note(`account: epr ${show(generated.epr)}, pcc ${show(generated.pcc)}`);

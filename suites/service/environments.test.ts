@@ -4,7 +4,7 @@ import {
   callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, type Answer,
 } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
+  CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
   tokenCreate, type CheckContext,
 } from '../../harness/checks/index.ts';
 import { otherEnvironment, type Environment } from '../../harness/catalog/index.ts';
@@ -128,7 +128,7 @@ ruleTest('ENV-03', 'credentials valid in only one environment obtain no token in
   const accounts = singleEnvironmentAccounts(ctx);
   if (accounts.length === 0) return ctx.notApplicable('needs an account valid in one environment only: declare it as "access.certOnly" in the target config');
   for (const { account, env } of accounts) {
-    registerSecret(account.password);
+    registerPassword(account.password);
     const other = otherEnvironment(env);
     // The control: the account obtains a token in its own environment (by any form the document allows); the trial is
     // the same request in the other environment.

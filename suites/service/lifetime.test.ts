@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { inSomeEnvironment, obtainToken, PLAIN_FORM, restTokenRoute } from '../../harness/checks/routes.ts';
 import { callRest, callSoap, expectAccepted, expectRefused, PROBE_HINTS, rest, soap } from '../../harness/checks/probe.ts';
-import { CheckFailure, obtainSoapToken, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
+import { CheckFailure, obtainSoapToken, registerPassword, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
@@ -60,7 +60,7 @@ let fresh = 0;
 async function newAccount(ctx: CheckContext): Promise<Account> {
   fresh++;
   const account: Account = { epr: `LIFE${process.pid}X${fresh}`, pcc: 'LIF1', password: `life-${fresh}-secret`, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
-  registerSecret(account.password);
+  registerPassword(account.password);
   await ctx.target.control!.addAccount('cert', account);
   return account;
 }

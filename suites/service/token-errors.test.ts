@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
 import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
-  CheckFailure, expectEqual, expectThat, failOn, inClause, registerSecret, ruleProperty, ruleTest, runConfig, type CheckContext,
+  CheckFailure, expectEqual, expectThat, failOn, inClause, registerPassword, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
 import { err02DistinguishableProblem, err03Problems, err03Unchecked, err07AnswerProblem, isInvalidClient, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
@@ -121,7 +121,7 @@ ruleProperty(
   (ctx) => wrongSecret(account(ctx, 'cert').password),
   async (ctx, secret) => {
     const route = await goodCredentialsRoute(ctx);
-    registerSecret(secret);
+    registerPassword(secret);
     fc.pre(secret !== route.account.password);
     const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, password: secret }) });
     await expectWrongClient(ctx, route, res, 'well-formed credentials with a wrong client secret');
@@ -157,7 +157,7 @@ ruleProperty(
   }),
   async (ctx, { malformed, secret, grantType }) => {
     const route = await goodCredentialsRoute(ctx);
-    registerSecret(secret);
+    registerPassword(secret);
     const acct = route.account;
     const requests = [
       ...malformed.map((m) => ({ kind: 'malformed', what: `credentials with ${m.label}`, authorization: m.header, body: route.body, secrets: [acct.password] })),

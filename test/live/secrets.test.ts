@@ -31,6 +31,7 @@ afterEach(cleanUp);
  */
 const LEAKY_DEFECTS = [
   'err03-secret-echoed',
+  'err03-secret-start-echoed',
   'err02-unauthorized-client',
   'rest03-token-type-capitalized',
   'stok01-wrong-action',
@@ -98,7 +99,9 @@ function textForms(text: string): string[] {
 function passwordForms(password: string): string[] {
   const inner = `${b64(CLIENT_ID)}:${b64(password)}`;
   const credentials = [b64(`${CLIENT_ID}:${password}`), inner, b64(inner), b64(inner).replace(/=+$/, ''), encodeURIComponent(b64(inner)), b64(b64(inner))];
-  return [...textForms(password), ...credentials.flatMap((c) => [c, ...ESCAPES.map((escape) => escape(c))])];
+  // err03-secret-start-echoed quotes the first 12 characters of the secret a token request sent.
+  const start = password.length > 12 ? textForms(password.slice(0, 12)) : [];
+  return [...textForms(password), ...start, ...credentials.flatMap((c) => [c, ...ESCAPES.map((escape) => escape(c))])];
 }
 
 /** Every token the simulator issued (REST, TokenCreate, session tokens). */

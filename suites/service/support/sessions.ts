@@ -1,7 +1,7 @@
 import { onNewRun } from '../../../harness/run-scope.ts';
 import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, openSession, registerSecret, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
+  CheckFailure, Inconclusive, openSession, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/catalog/index.ts';
@@ -32,7 +32,7 @@ export async function sessionAccount(ctx: CheckContext, wanted: { poolSize?: num
   }
   accounts++;
   const account: Account = { epr: `SESS${process.pid}X${accounts}`, pcc: 'SES1', password: `sessions-${accounts}-secret`, restDomain: DEFAULT_REST_DOMAIN, soapDomain: DEFAULT_SOAP_DOMAIN };
-  registerSecret(account.password);
+  registerPassword(account.password);
   const poolSize = wanted.poolSize ?? ctx.target.sessionPoolSize ?? 4;
   const timeoutSeconds = wanted.timeoutSeconds ?? ctx.target.sessionTimeoutSeconds;
   await control.addAccount('cert', { ...account, poolSize, sessionTimeoutSeconds: timeoutSeconds });
