@@ -41,7 +41,7 @@ class HeavyFirst extends BaseSequencer {
  */
 function waits(f: TestSpecification): boolean {
   return new RegExp(
-    '[\\\\/](bad-drivers|hostile|interrupt(-close|-twice)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order'
+    '[\\\\/](bad-drivers|hostile|interrupt(-close|-twice|-create)?|driver-process|https|mutants-(rest|soap)|xsd-schema-validator|gateway|budget-order'
       + '|slow-errors|slot-release|close-judged|env-control|pool-held|pool-foreign)\\.test\\.ts$',
   ).test(f.moduleId);
 }

@@ -74,14 +74,19 @@ export async function creatingSession<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Longest a signalled worker waits for a session create in flight before it ends. */
-const DRAIN_MS = 3_000;
+/**
+ * How much longer than the request time limit a signalled worker waits for a session create in flight before it ends:
+ * a slow service may answer a SessionCreateRQ up to the time limit, and the session it opens must be registered to be
+ * closed.
+ */
+const DRAIN_MARGIN_MS = 1_000;
 /** Set on the process once the handlers are on (a worker that re-imports this module must not add them twice). */
 const DRAIN_INSTALLED = Symbol.for('tds-conformance.drain-installed');
 
 /**
  * In a worker of a live run through the CLI (one with a registry): SIGINT and SIGTERM end the worker as they would,
- * but only once a session create in flight is registered (at most {@link DRAIN_MS}). Elsewhere nothing changes.
+ * but only once a session create in flight is registered (at most the request time limit and {@link DRAIN_MARGIN_MS}).
+ * Elsewhere nothing changes.
  */
 export function installDrain(run: RunConfig): void {
   const flags = globalThis as { [DRAIN_INSTALLED]?: boolean };
@@ -98,7 +103,7 @@ export function installDrain(run: RunConfig): void {
     };
     if (creating === 0) return end();
     idle.push(end);
-    setTimeout(end, DRAIN_MS);
+    setTimeout(end, run.requestTimeoutMs + DRAIN_MARGIN_MS);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
