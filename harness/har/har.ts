@@ -4,6 +4,7 @@
  * the public addresses of the service; which protocol, by the SOAP address or an envelope in the body.
  * @see http://www.softwareishard.com/blog/har-12-spec/
  */
+import { jsonErrorPlace } from '../json-error.ts';
 import { ENVIRONMENTS, environments as publicEnvironments, type Environment } from '../catalog/index.ts';
 import type { EnvironmentEndpoints } from '../targets/index.ts';
 import type { ObservedExchange } from '../observe/exchange.ts';
@@ -158,7 +159,7 @@ export function readHar(json: string, options: HarReadOptions = {}): ObservedExc
   try {
     doc = JSON.parse(json);
   } catch (err) {
-    throw new HarError('HAR_NOT_JSON', `the file is not JSON (${(err as Error).message}): export a HAR file ("Save all as HAR" in browser devtools, mitmproxy's "har" export, Charles' "HTTP Archive")`);
+    throw new HarError('HAR_NOT_JSON', `the file is not JSON (${jsonErrorPlace(json, err)}): export a HAR file ("Save all as HAR" in browser devtools, mitmproxy's "har" export, Charles' "HTTP Archive")`);
   }
   const entries = (doc as { log?: { entries?: unknown } })?.log?.entries;
   if (!Array.isArray(entries)) throw new HarError('HAR_INVALID', 'the file has no log.entries: it is not a HAR 1.2 document');

@@ -25,6 +25,7 @@
  *
  * Everything here is pure but {@link readBaselineFile} and {@link writeBaselineFile}.
  */
+import { jsonErrorPlace } from '../json-error.ts';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { getRule, isRuleId, ruleIdsInTitle } from '../catalog/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -68,7 +69,7 @@ export function parseBaseline(text: string, file: string): Baseline {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new BaselineError('BASELINE_INVALID', file, `the baseline file "${file}" is not valid JSON (${(err as Error).message}); ${FORMAT_HINT}`, { cause: err });
+    throw new BaselineError('BASELINE_INVALID', file, `the baseline file "${file}" is not valid JSON (${jsonErrorPlace(text, err)}); ${FORMAT_HINT}`, { cause: err });
   }
   if (!isObject(data) || !LISTS.some((k) => k in data)) {
     throw invalid(`has none of "knownFailures", "knownFlaky" and "expectedSkips"; ${FORMAT_HINT}`);

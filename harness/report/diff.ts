@@ -2,6 +2,7 @@
  * Comparing two runs (`tds-conformance diff a/report.json b/report.json`): which rules changed status, and the
  * counts by status before and after. Pure: the CLI reads the files.
  */
+import { jsonErrorPlace } from '../json-error.ts';
 import { ReportFileError } from './errors.ts';
 import { isNotSelected, STATUSES } from './model.ts';
 import type { Status } from './model.ts';
@@ -56,7 +57,7 @@ export function parseReportJson(text: string, file: string): ComparableReport {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ReportFileError('REPORT_FILE_INVALID', file, `"${file}" is not valid JSON (${(err as Error).message}); give the report.json a run wrote (by default reports/latest/report.json)`, { cause: err });
+    throw new ReportFileError('REPORT_FILE_INVALID', file, `"${file}" is not valid JSON (${jsonErrorPlace(text, err)}); give the report.json a run wrote (by default reports/latest/report.json)`, { cause: err });
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw notReport('it is not a JSON object');
   const { rules, tool } = data as { rules?: unknown; tool?: unknown };

@@ -1,3 +1,4 @@
+import { jsonErrorPlace } from '../json-error.ts';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../catalog/index.ts';
@@ -107,14 +108,33 @@ function url(file: string, obj: Record<string, unknown>, key: string, at: string
 }
 
 function secret(file: string, v: unknown, at: string): SecretRef {
-  if (typeof v === 'string') return v;
-  if (isRecord(v) && typeof v.env === 'string' && v.env) return { env: v.env };
+  if (typeof v === 'string') {
+    if (v === '') throw invalid(file, at, 'is empty: give the password, or { "env": "VARIABLE_NAME" } to read it from the environment');
+    return v;
+  }
+  if (isRecord(v) && typeof v.env === 'string' && v.env) {
+    onlyKeys(file, v, ['env'], `${at}.`);
+    return { env: v.env };
+  }
   throw invalid(file, at, 'must be a string or { "env": "VARIABLE_NAME" }');
 }
+
+/**
+ * A key the config does not know is a mistake to name (a typo such as "sesionPoolSize" would otherwise leave the
+ * setting at its default without a word); `$schema` and `$comment` are left for editors and people.
+ */
+function onlyKeys(file: string, v: Record<string, unknown>, known: readonly string[], prefix: string): void {
+  const unknown = Object.keys(v).find((k) => !known.includes(k) && k !== '$schema' && k !== '$comment');
+  if (unknown !== undefined) throw invalid(file, `${prefix}${unknown}`, `is not a setting of a target config (known here: ${known.join(', ')}); see docs/target-config.md`);
+}
+
+const TOP_KEYS = ['name', 'environments', 'accounts', 'sessionPoolSize', 'sessionTimeoutSeconds', 'requestTimeoutMs', 'throttleWaitSeconds', 'allowOptIn', 'caFile', 'correlationHeader', 'probes', 'faultCodes', 'tokenKinds', 'access'] as const;
+const ACCOUNT_KEYS = ['epr', 'pcc', 'password', 'restDomain', 'soapDomain'] as const;
 
 /** Checks the shape of a parsed config, with a message naming the first field that is wrong. */
 export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConfig {
   if (!isRecord(value)) throw new ConfigError('CONFIG_INVALID', `target config ${file} must be a JSON object. ${FORMAT_HINT}`);
+  onlyKeys(file, value, TOP_KEYS, '');
   const name = str(file, value, 'name', '', true) ?? 'live target';
   if (!isRecord(value.environments)) throw invalid(file, 'environments', 'is missing (an object with "cert" and/or "prod")');
   const environments: Partial<Record<Environment, EnvironmentEndpoints>> = {};
@@ -124,10 +144,12 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
   }
   const accountsIn = isRecord(value.accounts) ? value.accounts : undefined;
   if (!accountsIn) throw invalid(file, 'accounts', 'is missing (an object with an account per environment)');
+  onlyKeys(file, accountsIn, ENVIRONMENTS, 'accounts.');
   for (const env of ENVIRONMENTS) {
     const e = value.environments[env];
     if (e === undefined) continue;
     if (!isRecord(e)) throw invalid(file, `environments.${env}`, 'must be an object with restBaseUrl and soapUrl');
+    onlyKeys(file, e, ['restBaseUrl', 'soapUrl'], `environments.${env}.`);
     environments[env] = { restBaseUrl: url(file, e, 'restBaseUrl', `environments.${env}.`), soapUrl: url(file, e, 'soapUrl', `environments.${env}.`) };
     const a = accountsIn[env];
     if (a === undefined) {
@@ -135,6 +157,7 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
       continue;
     }
     if (!isRecord(a)) throw invalid(file, `accounts.${env}`, 'must be an object with epr, pcc and password');
+    onlyKeys(file, a, [...ACCOUNT_KEYS, 'groupAlternatives'], `accounts.${env}.`);
     const restDomain = str(file, a, 'restDomain', `accounts.${env}.`, true);
     const soapDomain = str(file, a, 'soapDomain', `accounts.${env}.`, true);
     const groupAlternatives = a.groupAlternatives === undefined ? undefined : alternatives(file, a.groupAlternatives, `accounts.${env}.groupAlternatives`);
@@ -148,16 +171,23 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     };
   }
   if (!environments.cert && !environments.prod) throw invalid(file, 'environments', 'names no environment (add "cert" and/or "prod")');
-  const num = (key: string): number | undefined => {
+  // CERT and PROD are two services: at one URL, a run could not tell them apart, and would judge one as the other.
+  if (environments.cert && environments.prod) {
+    for (const key of ['restBaseUrl', 'soapUrl'] as const) {
+      if (environments.cert[key] === environments.prod[key]) throw invalid(file, `environments.prod.${key}`, `is CERT's ${key} too: give each environment its own URLs (or leave "prod" out)`);
+    }
+  }
+  // Time limits become timers: Node's setTimeout takes at most 2^31 - 1 ms.
+  const num = (key: string, max = Number.MAX_SAFE_INTEGER): number | undefined => {
     const v = value[key];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw invalid(file, key, 'must be a positive integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0 || v > max) throw invalid(file, key, `must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` of at most ${max}` : ''}`);
     return v;
   };
   const sessionPoolSize = num('sessionPoolSize');
-  const sessionTimeoutSeconds = num('sessionTimeoutSeconds');
-  const requestTimeoutMs = num('requestTimeoutMs');
-  const throttleWaitSeconds = num('throttleWaitSeconds');
+  const sessionTimeoutSeconds = num('sessionTimeoutSeconds', 2_147_483);
+  const requestTimeoutMs = num('requestTimeoutMs', 2_147_483_647);
+  const throttleWaitSeconds = num('throttleWaitSeconds', 2_147_483);
   if (value.allowOptIn !== undefined && typeof value.allowOptIn !== 'boolean') throw invalid(file, 'allowOptIn', 'must be true or false');
   const caFile = str(file, value, 'caFile', '', true);
   const correlationHeader = value.correlationHeader;
@@ -199,6 +229,7 @@ function alternatives(file: string, v: unknown, at: string): string[] {
 
 function accountConfig(file: string, a: unknown, at: string): AccountConfig {
   if (!isRecord(a)) throw invalid(file, at, 'must be an object with epr, pcc and password');
+  onlyKeys(file, a, ACCOUNT_KEYS, `${at}.`);
   const restDomain = str(file, a, 'restDomain', `${at}.`, true);
   const soapDomain = str(file, a, 'soapDomain', `${at}.`, true);
   return {
@@ -313,7 +344,8 @@ export function loadTargetConfig(file: string): TargetConfig {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError('CONFIG_NOT_JSON', `target config ${file} is not valid JSON (${(err as Error).message}). ${FORMAT_HINT}`);
+    // Where, not what: the parser's message quotes the text around the error, which may be a password.
+    throw new ConfigError('CONFIG_NOT_JSON', `target config ${file} is not valid JSON (${jsonErrorPlace(text, err)}). ${FORMAT_HINT}`);
   }
   return parseTargetConfig(value, file);
 }
