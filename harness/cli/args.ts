@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { matchRules, type RuleId } from '../catalog/index.ts';
 import { UsageError } from './usage-error.ts';
@@ -90,4 +91,18 @@ export function parseInteger(name: string, value: string | undefined, min: numbe
     throw new UsageError(`--${name} must be ${range}, not "${value}".`);
   }
   return n;
+}
+
+/**
+ * `--host`: the address to listen on, an IP address (or `localhost`). An empty value would make Node listen on every
+ * interface, the control endpoint included; a name that does not resolve would end the command with a stack.
+ */
+export function parseHost(value: string): string {
+  if (value === 'localhost' || isIP(value) !== 0) return value;
+  throw new UsageError(`--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "${value}".`);
+}
+
+/** A command that takes no positional argument: the first one given is a mistake to name. */
+export function noPositionals(command: string, positionals: readonly string[]): void {
+  if (positionals.length > 0) throw new UsageError(`${command} takes options only, not "${positionals[0]}": options start with "--". Run "tds-conformance ${command} --help" for the options.`);
 }

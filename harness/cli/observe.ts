@@ -3,9 +3,10 @@ import { INJECTIONS_HELP, Observation, observedNow, parseInjections, runApplicat
 import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
-import { parse, parseInteger, parseOnly } from './args.ts';
+import { parse, parseHost, parseInteger, parseOnly } from './args.ts';
 import { standInOption } from './stand-in-option.ts';
 import { UsageError } from './usage-error.ts';
+import { checkOutDir } from './preflight.ts';
 
 export const OBSERVE_HELP = `Usage: tds-conformance observe [--upstream sim|cert|<config.json>] [options] [-- <command>]
 
@@ -112,7 +113,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
     throw new UsageError(`observe takes no argument "${positionals[0]}"; to run the application under observation, put its command after "--": tds-conformance observe -- <command>.`);
   }
   if (dash >= 0 && command === '') throw new UsageError('nothing after "--": give the command that runs the application, as in: tds-conformance observe -- npm start.');
-  const port = parseInteger('port', values.port, 0);
+  const port = parseInteger('port', values.port, 0, 65_535);
   const poolSize = parseInteger('pool-size', values['pool-size'], 1);
   const seed = parseInteger('seed', values.seed, 0);
   const duration = positiveSeconds('duration', values.duration);
@@ -120,9 +121,12 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   const injections = parseInjections(values.inject ?? []);
   const only = parseOnly(values.only);
   const outDir = resolve(values.out);
+  // Before the observation starts: a --out that cannot take the reports would lose it at the end.
+  if (values.out.trim() === '') throw new UsageError('--out is empty: give the directory for the reports (default: reports/latest).');
+  checkOutDir(outDir, values.out);
 
   const observation = await Observation.start({
-    upstream: values.upstream, host: values.host, injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
+    upstream: values.upstream, host: parseHost(values.host), injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
   });
   const out = process.stdout;
@@ -151,8 +155,9 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
     let why: string;
     if (command) {
       out.write(`Running the application: ${command}\n\n`);
+      let failedToStart: string | undefined;
       const run = runApplication(command, observation.childEnvironment(), { signal: stop.signal }).then((exit) => {
-        if (exit.kind === 'failed-to-start') return `the command could not start: ${exit.message}`;
+        if (exit.kind === 'failed-to-start') return (failedToStart = `the command could not start: ${exit.message}`);
         wholeRun = true;
         return `the application exited (${exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`})`;
       });
@@ -161,6 +166,10 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
         stop.abort();
         await run;
         wholeRun = false;
+      }
+      // Nothing was observed of an application that never ran: a usage error, not an empty observation.
+      if (failedToStart !== undefined && observation.proxy.count() === 0) {
+        throw new UsageError(`${failedToStart}: "${command}". Give the command that runs the application, as you would type it in a shell.`);
       }
     } else {
       out.write('Point the application at these addresses and run its workload. Stop with Ctrl-C.\n\n');

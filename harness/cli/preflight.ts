@@ -44,10 +44,39 @@ export function checkOutDir(dir: string, given: string = dir): void {
 }
 
 /**
+ * `--har <file>`: a file whose directory exists or can be created and written, not a directory itself. Checked before
+ * the run, which otherwise wrote the traffic only at its end and failed there (HAR_WRITE_FAILED), or never ended.
+ * @throws {UsageError}
+ */
+export function checkHarFile(file: string, given: string = file): void {
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new UsageError(`--har "${given}" is a directory: give the file to write the run's traffic to (a .har file).`);
+  }
+  const dir = dirname(resolve(file));
+  try {
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    makeDirectory(dir);
+  } catch (err) {
+    const code = reason(err);
+    throw new UsageError(code === 'ENOTDIR' || code === 'EEXIST'
+      ? `--har "${given}" cannot be written: a part of its path is a file. Give a file in a directory (it is created if absent).`
+      : `--har "${given}" cannot be written (${code}): give a file in a directory you can write to.`);
+  }
+  const probe = join(dir, `.tds-conformance-write-check-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+  } catch (err) {
+    throw new UsageError(`--har "${given}" cannot be written (${reason(err)}): give a file in a directory you can write to.`);
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/**
  * `mkdir -p`, one level at a time. (Node's `{ recursive: true }` never returns for a path under /proc that cannot
  * be created: it retries the ENOENT forever.)
  */
-function makeDirectory(dir: string): void {
+export function makeDirectory(dir: string): void {
   const missing: string[] = [];
   for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
     missing.push(d);

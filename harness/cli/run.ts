@@ -7,7 +7,7 @@ import { EXIT_CODES } from '../report/model.ts';
 import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } from '../report/replay.ts';
 import { MAX_TIMEOUT_MS, parse, parseInteger, parseOnly } from './args.ts';
 import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.ts';
-import { checkClient, checkOutDir } from './preflight.ts';
+import { checkClient, checkHarFile, checkOutDir } from './preflight.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
 import { standInOption } from './stand-in-option.ts';
@@ -156,6 +156,7 @@ export function parseRunArgs(args: readonly string[]): ParsedRun {
     throw new UsageError(`--correlation-header takes an HTTP header name (letters, digits and "-", such as X-Conformance-Check), not "${header}".`);
   }
   if (values.har !== undefined && values.har.trim() === '') throw new UsageError('--har is empty: give the file to write the run\'s traffic to (a .har file).');
+  if (values.har !== undefined) checkHarFile(resolve(values.har), values.har);
   const only = parseOnly(values.only);
   const seed = parseInteger('seed', values.seed, 0, MAX_SEED);
   const runs = parseInteger('runs', values.runs, 1);

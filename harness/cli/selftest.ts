@@ -44,6 +44,7 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
   const seed = parseInteger('seed', values.seed, 0) ?? 42;
   if ((sample !== undefined || values.seed !== undefined) && !values.pairs) throw new UsageError('--sample and --seed choose defect pairs: give them with --pairs.');
   const all = values.pairs ? (sample === undefined ? allPairs() : samplePairs(seed, sample)) : await allSubjects();
+  if (values.only?.some((o) => o.trim() === '')) throw new UsageError('--only is empty: give part of a defect or mutant ID (as "tds-conformance selftest" prints them), or defect, mutant or reference.');
   const subjects = all.filter((s) => !values.only?.length || values.only.some((o) => s.id.includes(o) || s.kind === o));
   if (subjects.length === 0) {
     throw new UsageError(`--only ${values.only?.join(' ')} matches no subject: give part of a defect or mutant ID (as "tds-conformance selftest" prints them), or defect, mutant or reference.`);

@@ -3,7 +3,7 @@ import type { DefaultAccounts } from '../sim/default-accounts.ts';
 import { loadLearnedProfile, ProfileFileError } from '../profile/serve.ts';
 import { startStandIn } from '../profile/stand-in.ts';
 import type { LearnedProfile } from '../profile/types.ts';
-import { parse, parseInteger } from './args.ts';
+import { noPositionals, parse, parseHost, parseInteger } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
 const HELP = `Usage: tds-conformance serve [--port <n>] [--prod-port <n>] [--host <addr>] [--defect <id>]... [--seed <n>] [--manual-clock]
@@ -32,7 +32,7 @@ function describe(a: SimAccount): string {
 }
 
 export async function serveCommand(args: readonly string[], signal?: AbortSignal): Promise<number> {
-  const { values } = parse('serve', args, {
+  const { values, positionals } = parse('serve', args, {
     port: { type: 'string', default: '8787' },
     'prod-port': { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
@@ -47,10 +47,12 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  noPositionals('serve', positionals);
+  const host = parseHost(values.host);
   if (values['with-deviations'] && values.profile === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --profile <profile.json>.');
   if (values.profile !== undefined && values.defect?.length) throw new UsageError('give --profile (a learned target, with --with-deviations for its deviations) or --defect, not both.');
-  const port = parseInteger('port', values.port, 0) ?? 8787;
-  const prodPort = parseInteger('prod-port', values['prod-port'], 0) ?? (port === 0 ? 0 : port + 1);
+  const port = parseInteger('port', values.port, 0, 65_535) ?? 8787;
+  const prodPort = parseInteger('prod-port', values['prod-port'], 0, 65_535) ?? (port === 0 ? 0 : port + 1);
   const seed = parseInteger('seed', values.seed, 0) ?? 1;
   let learned: LearnedProfile | undefined;
   try {
@@ -63,7 +65,7 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
   let server: SimServer;
   let accounts: DefaultAccounts;
   if (learned) {
-    const stand = await startStandIn(learned, { withDeviations: values['with-deviations'], seed, host: values.host, ports: { cert: port, prod: prodPort }, manualClock: values['manual-clock'], control: true });
+    const stand = await startStandIn(learned, { withDeviations: values['with-deviations'], seed, host, ports: { cert: port, prod: prodPort }, manualClock: values['manual-clock'], control: true });
     ({ server, accounts } = stand);
     const observed = Object.values(learned.latitudes).filter((l) => l.observed).length;
     out.write(`tds-conformance stand-in for ${learned.target} (learned ${learned.learnedAt}: ${observed} of ${Object.keys(learned.latitudes).length} latitudes observed)\n`);
@@ -74,7 +76,7 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
     const clock = values['manual-clock'] ? new ManualClock(Date.now()) : new DriftingClock();
     accounts = defaultAccounts(seed);
     const core = new SimCore({ clock, accounts: accounts.accounts, defects: values.defect ?? [], seed });
-    server = await startSimServer(core, { host: values.host, ports: { cert: port, prod: prodPort }, control: { clock } });
+    server = await startSimServer(core, { host, ports: { cert: port, prod: prodPort }, control: { clock } });
     out.write(`tds-conformance simulator${values.defect?.length ? ` (defects: ${values.defect.join(', ')})` : ''}\n`);
   }
   for (const env of ['cert', 'prod'] as const) out.write(`  ${env.toUpperCase().padEnd(4)} REST ${server.urls[env].restBaseUrl}   SOAP ${server.urls[env].soapUrl}\n`);

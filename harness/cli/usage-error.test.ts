@@ -52,9 +52,21 @@ describe('bad input to run', () => {
     ['an argument to docs', ['docs', '--out', 'x'], '"docs" takes no options, not "--out" (see "tds-conformance docs --help").'],
     ['an argument to rules', ['rules', 'SESS'], '"rules" takes no options, not "SESS" (see "tds-conformance rules --help").'],
   );
+  // Ports, hosts, words where options go, the HAR file, observe's --out and command, selftest's --only.
+  cases.push(
+    ['serve on a port past 65535', ['serve', '--port', '70000'], '--port must be a whole number from 0 to 65535, not "70000".'],
+    ['serve on an empty host (every interface)', ['serve', '--host', ''], '--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "".'],
+    ['a word after serve', ['serve', 'extra'], 'serve takes options only, not "extra": options start with "--". Run "tds-conformance serve --help" for the options.'],
+    ['observe on a host that is no address', ['observe', '--host', '999.1.1.1', '--', 'true'], '--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "999.1.1.1".'],
+    ['observe writing to a file', ['observe', '--out', file, '--', 'true'], `--out "${file}" is a file, not a directory: give a directory for the reports (it is created if absent).`],
+    ['--har that is a directory', ['run', '--har', dir], `--har "${dir}" is a directory: give the file to write the run's traffic to (a .har file).`],
+    ['--har under a file', ['run', '--har', join(file, 'x.har')], `--har "${join(file, 'x.har')}" cannot be written: a part of its path is a file. Give a file in a directory (it is created if absent).`],
+    ['an empty --only of selftest', ['selftest', '--only', ''], '--only is empty: give part of a defect or mutant ID (as "tds-conformance selftest" prints them), or defect, mutant or reference.'],
+  );
   // A place that cannot be written (Linux: nothing can be created under /proc; Node's own recursive mkdir never returns there).
   if (process.platform === 'linux') {
     cases.push(['an --out that cannot be created', ['run', '--out', '/proc/x'], '--out "/proc/x" cannot be created (ENOENT): give a directory you can write to (it is created if absent).']);
+    cases.push(['a --har that cannot be created', ['run', '--har', '/proc/x/y.har'], '--har "/proc/x/y.har" cannot be written (ENOENT): give a file in a directory you can write to.']);
   }
 
   it.concurrent.each(cases)('refuses %s at once: exit code 2 and one line saying what to do', async (_what, args, message) => {
@@ -69,5 +81,14 @@ describe('bad input to run', () => {
     expect(stdout).toMatch(new RegExp(`^Usage: tds-conformance ${command}\\n`));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  }, 60_000);
+
+  it('refuses to observe an application whose command the shell cannot find (exit 127): exit code 2, not an empty observation', async () => {
+    const { code, stdout, stderr } = await cli(['observe', '--out', join(dir, 'observed'), '--', 'tds-no-such-app-123']);
+    // The shell's own line comes first; the harness's is the last, and says what to do.
+    expect(stderr.trim().split('\n').at(-1)).toBe('tds-conformance: the command could not start: the shell could not run it (exit code 127: no such command): "tds-no-such-app-123". Give the command that runs the application, as you would type it in a shell.');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).not.toContain('Observation ended');
+    expect(code).toBe(2);
   }, 60_000);
 });

@@ -163,6 +163,7 @@ describe('loadTargetConfig', () => {
   }
 
   it('reads a config file and resolves caFile next to it', () => {
+    file('ca.pem', '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
     const path = file('good.json', JSON.stringify(config({ caFile: 'ca.pem' })));
     expect(loadTargetConfig(path)).toStrictEqual({ name: 'test target', environments: { cert }, accounts: { cert: account }, caFile: join(dir, 'ca.pem') });
   });
@@ -172,6 +173,14 @@ describe('loadTargetConfig', () => {
     const path = file('broken.json', text);
     expectConfigError(() => loadTargetConfig(path), 'CONFIG_NOT_JSON', `target config ${path} is not valid JSON (a syntax error at line 2). ${HINT}`);
     expectConfigError(() => loadTargetConfig(file('short.json', '{ "name": ')), 'CONFIG_NOT_JSON', `target config ${join(dir, 'short.json')} is not valid JSON (it ends too early). ${HINT}`);
+  });
+
+  it('refuses a caFile that is no readable file, before any command reads it', () => {
+    const cfg = (caFile: string) => file(`ca-${caFile.length}.json`, JSON.stringify({ ...config(), caFile }));
+    const missing = cfg('none.pem');
+    expectConfigError(() => loadTargetConfig(missing), 'CONFIG_INVALID', `target config ${missing}: "caFile" cannot be read (ENOENT: ${join(dir, 'none.pem')}): give the PEM file of the CA to trust, relative to the config file. ${HINT}`);
+    const directory = cfg('.');
+    expect(() => loadTargetConfig(directory)).toThrow(/"caFile" cannot be read \(EISDIR/);
   });
 
   it('reports a missing file with CONFIG_NOT_FOUND', () => {

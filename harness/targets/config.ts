@@ -1,5 +1,5 @@
 import { jsonErrorPlace } from '../json-error.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../catalog/index.ts';
 import type { FaultCodes } from '../classify/index.ts';
@@ -347,7 +347,18 @@ export function loadTargetConfig(file: string): TargetConfig {
     // Where, not what: the parser's message quotes the text around the error, which may be a password.
     throw new ConfigError('CONFIG_NOT_JSON', `target config ${file} is not valid JSON (${jsonErrorPlace(text, err)}). ${FORMAT_HINT}`);
   }
-  return parseTargetConfig(value, file);
+  const config = parseTargetConfig(value, file);
+  // The CA file is read when the transport is made, by every command: a path that is no readable file is the config's
+  // mistake, said before anything runs.
+  if (config.caFile !== undefined) {
+    try {
+      if (!statSync(config.caFile).isFile()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+      readFileSync(config.caFile);
+    } catch (err) {
+      throw invalid(file, 'caFile', `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}: ${config.caFile}): give the PEM file of the CA to trust, relative to the config file`);
+    }
+  }
+  return config;
 }
 
 /** Resolves a secret; throws a {@link ConfigError} naming the variable when it is not set. */
