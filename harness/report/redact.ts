@@ -36,9 +36,21 @@ const MAX_PREFIXED_SECRET = 64;
 const PLAIN_TEXT = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
 
 /**
+ * Whether a start of a password looks like a secret, not like ordinary text: at least two of lower-case letters,
+ * upper-case letters, digits and other characters (a space, "-", "_" and "." count as none: "correlation-" of
+ * "correlation-secret-7" is a word of every report that names --no-correlation-header).
+ */
+function secretLike(start: string): boolean {
+  if (PLAIN_TEXT.test(start)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9 ._-]/].filter((c) => c.test(start)).length;
+  return classes >= 2;
+}
+
+/**
  * The forms a secret takes in text, each redacted on its own:
  * - as is, and its UTF-8 bytes read as Latin-1; and, for a password (`starts`) of at most 64 characters, each of these
- *   starts of 8 characters or more that is no plain word (a service that echoes the start of what it was sent);
+ *   starts of 8 characters or more that looks like a secret, not a word (a service that echoes the start of what it
+ *   was sent);
  * - JSON-escaped (also with non-ASCII as `\uXXXX`, and with `\/`);
  * - URL-encoded: `encodeURIComponent` and form encoding (`application/x-www-form-urlencoded`, space as `+`), with
  *   upper- and lower-case hex;
@@ -66,7 +78,7 @@ export function secretForms(secret: string, options: { readonly starts?: boolean
     for (const whole of new Set([secret, json, latin1, JSON.stringify(latin1).slice(1, -1)])) {
       for (let n = MIN_SECRET_PREFIX; n < whole.length; n++) {
         const start = whole.slice(0, n);
-        if (!PLAIN_TEXT.test(start)) add(start);
+        if (secretLike(start)) add(start);
       }
     }
   }

@@ -15,7 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "ACCESS-01.sessionless-refused", text: "An API that does not accept sessionless tokens refuses them.", needs: "the token kinds of at least one session-only API (declared in the target config)" },
       { id: "ACCESS-01.declared-kinds-accepted", text: "Each API accepts the token kinds it declares.", needs: "the token kinds of the APIs (declared in the target config)" },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-01", "SESS-02", "XPROTO-03"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-01", "SESS-02", "XPROTO-02", "XPROTO-03"],
     latitudes: ["api-token-kinds", "api-refusal-shape", "other-fault-codes"],
   },
   {
@@ -29,7 +29,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-02.other-agency-refused", text: "Agency-specific APIs refuse tokens obtained with another agency's PCC.", needs: "another agency's account and agency-specific APIs (declared in the target config)" },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "XPROTO-03"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "XPROTO-02", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
   {
@@ -59,7 +59,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "ACCESS-04.amendment-refused", text: "An API that needs a contractual amendment refuses tokens of accounts without it.", needs: "an account without the amendment and the APIs that need it (declared in the target config)" },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-02", "XPROTO-03"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "SESS-02", "XPROTO-02", "XPROTO-03"],
     latitudes: ["api-refusal-shape", "other-fault-codes"],
   },
 ];
