@@ -8,6 +8,8 @@ import { parseReplayTarget, REPLAY_PREFIX, splitShellWords, ShellSyntaxError } f
 import { MAX_TIMEOUT_MS, parse, parseInteger, parseOnly } from './args.ts';
 import { exitCodeOf, interruptedLine, runInterruptibly } from './interruptible.ts';
 import { checkClient, checkHarFile, checkOutDir } from './preflight.ts';
+import { isSuiteTitle } from '../docs/test-index.ts';
+import { CODE_ROOT } from '../package-info.ts';
 import type { ClientSpec } from '../clients/load.ts';
 import { parseShard } from './shard.ts';
 import { standInOption } from './stand-in-option.ts';
@@ -236,6 +238,10 @@ export async function runCommand(args: readonly string[]): Promise<number> {
   // Everything the run needs is checked before it starts: one line and exit code 2 for a bad value.
   resolveTarget(options.target, options.defects);
   checkClient(options.client, given.clientModule);
+  // A replay of a title no check has would run nothing (and overwrite --out): refused now.
+  if (options.replay !== undefined && !isSuiteTitle(CODE_ROOT, options.replay.check)) {
+    throw new UsageError(`--replay "${options.replay.check}" names no check of the suites: give a check's full title, as the report's replay line does ("<rule IDs>: <title>", with "@<path>" for a property).`);
+  }
   const previous = baseline === undefined
     ? undefined
     : await readBaselineFile(resolve(baseline.file), baseline.file, { allowMissing: baseline.update });

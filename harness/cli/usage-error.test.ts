@@ -61,6 +61,7 @@ describe('bad input to run', () => {
     ['observe writing to a file', ['observe', '--out', file, '--', 'true'], `--out "${file}" is a file, not a directory: give a directory for the reports (it is created if absent).`],
     ['--har that is a directory', ['run', '--har', dir], `--har "${dir}" is a directory: give the file to write the run's traffic to (a .har file).`],
     ['--har under a file', ['run', '--har', join(file, 'x.har')], `--har "${join(file, 'x.har')}" cannot be written: a part of its path is a file. Give a file in a directory (it is created if absent).`],
+    ['a --replay title no check has', ['run', '--only', 'REST-03', '--replay', 'REST-03: no such check@0:1'], '--replay "REST-03: no such check" names no check of the suites: give a check\'s full title, as the report\'s replay line does ("<rule IDs>: <title>", with "@<path>" for a property).'],
     ['an empty --only of selftest', ['selftest', '--only', ''], '--only is empty: give part of a defect or mutant ID (as "tds-conformance selftest" prints them), or defect, mutant or reference.'],
   );
   // A place that cannot be written (Linux: nothing can be created under /proc; Node's own recursive mkdir never returns there).

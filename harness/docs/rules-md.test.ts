@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rules, stateTables } from '../catalog/index.ts';
 import { renderRulesMarkdown } from './rules-md.ts';
 import { currentRulesMarkdown, RULES_MD } from './write.ts';
-import { indexSuiteTests } from './test-index.ts';
+import { indexSuiteTests, isSuiteTitle } from './test-index.ts';
 import { PACKAGE_ROOT } from '../package-info.ts';
 
 describe('docs/rules.md', () => {
@@ -42,5 +42,13 @@ describe('docs/rules.md', () => {
   it('indexes the session model\'s checks (modelCheck) with the rule they judge, so that --only LIFE-01 runs the LIFE-01 one', () => {
     const tests = indexSuiteTests(PACKAGE_ROOT).filter((t) => t.file.endsWith('sessions.test.ts') && t.title.startsWith('random sequences'));
     expect(tests.map((t) => t.ids[0]).sort()).toEqual(['LIFE-01', 'SESS-01', 'SESS-02', 'SESS-03', 'SESS-04']);
+  });
+
+  it('knows a check by its full title, as a replay line names it: plain, an audit of any file\'s scope, a model check', () => {
+    expect(isSuiteTitle(PACKAGE_ROOT, 'REST-03: a valid request gets access_token, token_type "bearer" and expires_in 604800')).toBe(true);
+    expect(isSuiteTitle(PACKAGE_ROOT, 'SOAP-02: every SOAP answer to the access checks validates, carries an action, echoes ConversationId and refers to the request MessageId')).toBe(true);
+    expect(isSuiteTitle(PACKAGE_ROOT, 'LIFE-01: random sequences of session and token operations: a TokenCreateRQ token lives for expires_in seconds')).toBe(true);
+    expect(isSuiteTitle(PACKAGE_ROOT, 'REST-03: a valid request gets a token')).toBe(false);
+    expect(isSuiteTitle(PACKAGE_ROOT, 'SOAP-02: every SOAP answer to the access checks')).toBe(false);
   });
 });

@@ -56,3 +56,34 @@ export function testsByRule(tests: readonly IndexedTest[]): { byRule: Map<RuleId
   }
   return { byRule, unknown };
 }
+
+const CALL = /\b(?:(?:rule|client)(?:Test|Property)|modelCheck)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
+
+/**
+ * Whether a check's full title (`<rule IDs>: <title>`, as a report and a replay line name it) is one the suites define:
+ * the titles of the suite files and of their support files (an audit's `every … answer to the ${scope}` matches any
+ * scope). `true` when the suites cannot be read, so that nothing is refused for want of them.
+ */
+export function isSuiteTitle(root: string, title: string): boolean {
+  let files: string[];
+  try {
+    files = readdirSync(join(root, 'suites'), { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && /\.[jt]s$/.test(e.name) && !e.name.endsWith('.d.ts'))
+      .map((e) => join(e.parentPath, e.name));
+  } catch {
+    return true;
+  }
+  let seen = 0;
+  for (const file of files) {
+    for (const m of readFileSync(file, 'utf8').matchAll(CALL)) {
+      seen++;
+      const full = `${(m[1]?.match(/[A-Z]+-\d\d/g) ?? []).join(', ')}: ${(m[2] ?? m[3] ?? '').replace(/\\'/g, "'")}`;
+      if (full === title) return true;
+      if (m[3] !== undefined && full.includes('${')) {
+        const pattern = full.split(/\$\{[^}]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]+');
+        if (new RegExp(`^${pattern}$`).test(title)) return true;
+      }
+    }
+  }
+  return seen === 0;
+}
