@@ -103,7 +103,7 @@ export function installDrain(run: RunConfig): void {
     };
     if (creating === 0) return end();
     idle.push(end);
-    setTimeout(end, run.requestTimeoutMs + DRAIN_MARGIN_MS);
+    setTimeout(end, Math.min(2_147_483_647, run.requestTimeoutMs + DRAIN_MARGIN_MS));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

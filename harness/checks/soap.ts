@@ -175,11 +175,9 @@ export interface SessionLedger {
   readonly closed: number;
   /** Sessions the harness holds open now. */
   readonly open: number;
-  /** The most sessions the harness held open at once in this run: the pool had room for that many of its own then. */
-  readonly peak: number;
 }
 
-const ledgers = new Map<string, { opened: number; closed: number; peak: number }>();
+const ledgers = new Map<string, { opened: number; closed: number }>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
 /**
@@ -187,8 +185,8 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  * closed, how many it holds. On a live run (one worker) that is every session the run opened.
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
-  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0, peak: 0 };
-  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), peak: l.peak };
+  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0 };
+  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId) };
 }
 
 function openCount(env: Environment, cpaId: string): number {
@@ -197,10 +195,10 @@ function openCount(env: Environment, cpaId: string): number {
   return open;
 }
 
-function ledger(env: Environment, cpaId: string): { opened: number; closed: number; peak: number } {
+function ledger(env: Environment, cpaId: string): { opened: number; closed: number } {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, peak: 0 }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0 }));
   return l;
 }
 
@@ -211,9 +209,7 @@ function ledger(env: Environment, cpaId: string): { opened: number; closed: numb
  */
 async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   openSessions.set(session.token, { ctx, session });
-  const l = ledger(session.env, session.cpaId);
-  l.opened++;
-  l.peak = Math.max(l.peak, openCount(session.env, session.cpaId));
+  ledger(session.env, session.cpaId).opened++;
   await registerSession(runConfig(), session);
 }
 
@@ -264,7 +260,7 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     conversationId: session.conversationId,
     cpaId: session.cpaId,
   });
-  if (openSessions.delete(session.token) && x.envelope && !x.envelope.fault) ledger(session.env, session.cpaId).closed++;
+  const held = openSessions.delete(session.token);
   // Closed, or over (its token refused as invalid): the registry lets it go. Any other answer (a gateway's error page,
   // another fault, a throttle past its wait) may leave it open: it stays registered, and the main process closes it
   // at the end of the run, as it does every session a check left open.
@@ -279,6 +275,8 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     over = probed.kind === 'refused' && probed.why === 'invalid-token';
   }
   if (over) {
+    // Confirmed closed: acknowledged, or its token refused as invalid right after (the ping).
+    if (held) ledger(session.env, session.cpaId).closed++;
     await unregisterSession(runConfig(), session.token);
     if (!countedClosed.has(session.token)) {
       countedClosed.add(session.token);

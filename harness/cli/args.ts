@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { matchRules, type RuleId } from '../catalog/index.ts';
@@ -94,12 +95,13 @@ export function parseInteger(name: string, value: string | undefined, min: numbe
 }
 
 /**
- * `--host`: the address to listen on, an IP address (or `localhost`). An empty value would make Node listen on every
- * interface, the control endpoint included; a name that does not resolve would end the command with a stack.
+ * `--host`: the address to listen on, an IP address or a name that resolves. An empty value would make Node listen on
+ * every interface, the control endpoint included; a name that does not resolve would end the command with a stack.
  */
-export function parseHost(value: string): string {
-  if (value === 'localhost' || isIP(value) !== 0) return value;
-  throw new UsageError(`--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "${value}".`);
+export async function parseHost(value: string): Promise<string> {
+  if (isIP(value) !== 0) return value;
+  if (value.trim() !== '' && (await lookup(value).then(() => true, () => false))) return value;
+  throw new UsageError(`--host must be an address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface; or a name that resolves), not "${value}".`);
 }
 
 /** A command that takes no positional argument: the first one given is a mistake to name. */

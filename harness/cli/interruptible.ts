@@ -20,11 +20,10 @@ export const SECOND_CLOSE_MS = 2_000;
  * How long the cancelled run may take to end: its workers finish a session create in flight and register it, which
  * takes up to the request time limit (a slow service), and a little more. A run with nothing in flight ends at once.
  */
-function graceMs(options: Pick<RunOptions, 'requestTimeoutMs'>): number {
-  return Math.max(3_500, (options.requestTimeoutMs ?? LIVE_REQUEST_TIMEOUT_MS) + 2_000);
+function graceMs(requestTimeoutMs: number): number {
+  // A timer waits at most 2^31 - 1 ms (a longer one fires at once).
+  return Math.min(2_147_483_647, Math.max(3_500, requestTimeoutMs + 2_000));
 }
-/** A live target's request time limit when neither --timeout nor the config gives one (harness/run/session.ts). */
-const LIVE_REQUEST_TIMEOUT_MS = 15_000;
 
 export function exitCodeOf(signal: NodeJS.Signals): number {
   return signal === 'SIGTERM' ? 143 : 130;
@@ -116,7 +115,7 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
     if ('outcome' in first) return { ...first.outcome, interrupted: undefined, sessions: active.sessions() };
     const summary = await active.interrupt(CLOSE_MS);
     if (summary && summary.closed + summary.refused.length + summary.open > 0) log(describeCloses(summary));
-    await within(active.outcome, graceMs(options));
+    await within(active.outcome, graceMs(active.requestTimeoutMs));
     await within(session.close(), CLOSE_MS);
     closed = true;
     const report = await active.finish(CLOSE_MS);

@@ -52,4 +52,24 @@ describe('tds-conformance observe -- <command>', () => {
     const texts = readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8'));
     expect(texts.filter((t) => passwords.some((p) => t.includes(p)) || /T1RLAQ/.test(t))).toEqual([]);
   }, 30_000);
+
+  it('an application that ran and then exited 127 is judged as a whole run, not as one that could not start', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tds-observe-127-'));
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await observeCommand(['--out', out, '--only', 'CRED,REST-01', '--', `python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}; exit 127`]);
+    } finally {
+      write.mockRestore();
+    }
+    expect(printed.join('')).toContain('Observation ended: the application exited (code 127)');
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.rules.find((r) => r.id === 'REST-01')?.status).toBe('pass');
+  }, 30_000);
 });
+

@@ -126,7 +126,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   checkOutDir(outDir, values.out);
 
   const observation = await Observation.start({
-    upstream: values.upstream, host: parseHost(values.host), injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
+    upstream: values.upstream, host: await parseHost(values.host), injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
   });
   const out = process.stdout;
@@ -158,6 +158,11 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
       let failedToStart: string | undefined;
       const run = runApplication(command, observation.childEnvironment(), { signal: stop.signal }).then((exit) => {
         if (exit.kind === 'failed-to-start') return (failedToStart = `the command could not start: ${exit.message}`);
+        // The shell's own "command not found" (127) or "not executable" (126), with no traffic: the application never
+        // ran. (An application that ran and then exited so did run: its traffic is judged as the whole run's.)
+        if ((exit.code === 127 || exit.code === 126) && observation.proxy.count() === 0) {
+          return (failedToStart = `the command could not start: the shell could not run it (exit code ${exit.code}: ${exit.code === 127 ? 'no such command' : 'not executable'})`);
+        }
         wholeRun = true;
         return `the application exited (${exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`})`;
       });

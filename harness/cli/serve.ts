@@ -48,7 +48,7 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
     return 0;
   }
   noPositionals('serve', positionals);
-  const host = parseHost(values.host);
+  const host = await parseHost(values.host);
   if (values['with-deviations'] && values.profile === undefined) throw new UsageError('--with-deviations reproduces the deviations of a learned profile: give it with --profile <profile.json>.');
   if (values.profile !== undefined && values.defect?.length) throw new UsageError('give --profile (a learned target, with --with-deviations for its deviations) or --defect, not both.');
   const port = parseInteger('port', values.port, 0, 65_535) ?? 8787;

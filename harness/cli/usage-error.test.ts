@@ -55,9 +55,9 @@ describe('bad input to run', () => {
   // Ports, hosts, words where options go, the HAR file, observe's --out and command, selftest's --only.
   cases.push(
     ['serve on a port past 65535', ['serve', '--port', '70000'], '--port must be a whole number from 0 to 65535, not "70000".'],
-    ['serve on an empty host (every interface)', ['serve', '--host', ''], '--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "".'],
+    ['serve on an empty host (every interface)', ['serve', '--host', ''], '--host must be an address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface; or a name that resolves), not "".'],
     ['a word after serve', ['serve', 'extra'], 'serve takes options only, not "extra": options start with "--". Run "tds-conformance serve --help" for the options.'],
-    ['observe on a host that is no address', ['observe', '--host', '999.1.1.1', '--', 'true'], '--host must be an IP address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface), not "999.1.1.1".'],
+    ['observe on a host that is no address', ['observe', '--host', '999.1.1.1', '--', 'true'], '--host must be an address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface; or a name that resolves), not "999.1.1.1".'],
     ['observe writing to a file', ['observe', '--out', file, '--', 'true'], `--out "${file}" is a file, not a directory: give a directory for the reports (it is created if absent).`],
     ['--har that is a directory', ['run', '--har', dir], `--har "${dir}" is a directory: give the file to write the run's traffic to (a .har file).`],
     ['--har under a file', ['run', '--har', join(file, 'x.har')], `--har "${join(file, 'x.har')}" cannot be written: a part of its path is a file. Give a file in a directory (it is created if absent).`],

@@ -27,9 +27,7 @@ export function runApplication(command: string, env: Readonly<Record<string, str
     child.once('error', (err) => resolve({ kind: 'failed-to-start', message: err.message }));
     child.once('exit', (code, signal) => {
       options.signal?.removeEventListener('abort', stop);
-      // The shell's own "command not found" (127) or "not executable" (126): the application never ran.
-      if (code === 127 || code === 126) resolve({ kind: 'failed-to-start', message: `the shell could not run it (exit code ${code}: ${code === 127 ? 'no such command' : 'not executable'})` });
-      else resolve({ kind: 'exited', code, signal });
+      resolve({ kind: 'exited', code, signal });
     });
   });
 }

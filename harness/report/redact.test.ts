@@ -134,8 +134,12 @@ describe('Redactor by value', () => {
     expect(redactor.redactValues(`read as ${latin1.slice(0, 20)}…`)).toBe(`read as ${REDACTED}…`);
     // Seven characters say too little to be the secret's; a plain word is no start worth redacting.
     expect(redactor.redactValues(`${password.slice(0, 7)}`)).toBe(password.slice(0, 7));
-    // A start of letters and "-" alone is text of reports too ("correlation-" of --no-correlation-header).
-    expect(new Redactor().addPassword('correlation-secret-7').redactValues('run with --no-correlation-header')).toBe('run with --no-correlation-header');
+    // A short start of letters and "-" alone is text of reports too ("correlation-" of --no-correlation-header); a start
+    // of 16 characters or more that is no plain words, or most of the password, is redacted.
+    const words = new Redactor().addPassword('correlation-secret-7');
+    expect(words.redactValues('run with --no-correlation-header')).toBe('run with --no-correlation-header');
+    expect(words.redactValues('secret starting "correlation-secret-"')).toBe(`secret starting "${REDACTED}"`);
+    expect(new Redactor().addPassword('98765432101').redactValues('got 9876543210')).toBe(`got ${REDACTED}`);
     const plain = new Redactor().addPassword('Password1!');
     expect(plain.redactValues('<wsse:Password>Password1!</wsse:Password>')).toBe(`<wsse:Password>${REDACTED}</wsse:Password>`);
   });

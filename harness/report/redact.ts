@@ -36,7 +36,8 @@ const MAX_PREFIXED_SECRET = 64;
 const PLAIN_TEXT = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
 
 /**
- * Whether a start of a password looks like a secret, not like ordinary text: at least two of lower-case letters,
+ * Whether a short start of a password (under 16 characters, and more than 3 short of the whole) looks like a secret,
+ * not like ordinary text: at least two of lower-case letters,
  * upper-case letters, digits and other characters (a space, "-", "_" and "." count as none: "correlation-" of
  * "correlation-secret-7" is a word of every report that names --no-correlation-header).
  */
@@ -78,7 +79,10 @@ export function secretForms(secret: string, options: { readonly starts?: boolean
     for (const whole of new Set([secret, json, latin1, JSON.stringify(latin1).slice(1, -1)])) {
       for (let n = MIN_SECRET_PREFIX; n < whole.length; n++) {
         const start = whole.slice(0, n);
-        if (secretLike(start)) add(start);
+        // Never plain words ("Password" of "Password1!" would cut every wsse:Password). Else a start that is most of the
+        // password (all but 3 characters at most), or 16 characters or more, is redacted; a shorter one only if it
+        // looks like a secret.
+        if (!PLAIN_TEXT.test(start) && (start.length >= whole.length - 3 || start.length >= 16 || secretLike(start))) add(start);
       }
     }
   }

@@ -102,6 +102,8 @@ export interface ActiveRun {
   readonly outcome: Promise<RunOutcome>;
   /** The session counts of a live run's registry; `undefined` for the simulator. */
   sessions(): SessionCounts | undefined;
+  /** The run's time limit of one request (`--timeout`, the target config's, or the default), in ms. */
+  readonly requestTimeoutMs: number;
   /**
    * Stops the run: no token or session is created any more, every report is marked `interrupted`, the tests are
    * cancelled, and every session still open is closed by this process (one attempt each, within `timeoutMs`).

@@ -305,6 +305,7 @@ export class ConformanceSession {
     return {
       outcome,
       sessions: () => guard?.counts(),
+      requestTimeoutMs: run.requestTimeoutMs,
       async interrupt(timeoutMs) {
         interrupted = true;
         reporter.interrupt();

@@ -143,7 +143,7 @@ ruleProperty(
 );
 
 /** ERR-03's count of what it judged, over the runs of its property (one check context), and the runs made. */
-/** What ERR-03 judged so far in a run: its runs, the error answers and invalid_client ones, the kinds of request that hung. */
+/** What ERR-03 judged so far in a run: its runs, the error answers and invalid_client ones, the requests that hung. */
 const err03Judged = new WeakMap<CheckContext, { runs: number; answers: number; invalidClient: number; hung: Set<string> }>();
 const ERR03_RUNS = 6;
 
@@ -168,8 +168,10 @@ ruleProperty(
     if (!judged) err03Judged.set(ctx, (judged = { runs: 0, answers: 0, invalidClient: 0, hung: new Set() }));
     judged.runs++;
     for (const r of requests) {
-      // A kind of request that got no answer within the time limit is not sent again in this run: ERR-07 judges hangs.
-      if (judged.hung.has(r.kind)) continue;
+      // A request that got no answer within the time limit is not sent again in this run (ERR-07 judges hangs): the same
+      // request, not every one of its kind (a hang on no Authorization header says nothing of a bad base64 one).
+      const key = r.kind === 'grant-type' ? r.kind : r.what;
+      if (judged.hung.has(key)) continue;
       let res: HttpResponse;
       try {
         // The whole time limit (latitude timing): an error answer that comes late is still an answer to judge.
@@ -177,7 +179,7 @@ ruleProperty(
       } catch (err) {
         // No answer at all is ERR-07's to judge; this answer's body cannot be checked.
         if (err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED')) {
-          if (err.code === 'TIMEOUT') judged.hung.add(r.kind);
+          if (err.code === 'TIMEOUT') judged.hung.add(key);
           continue;
         }
         throw err;

@@ -54,3 +54,16 @@ it('judges a close answered with an empty HTTP 200 by the token refused afterwar
   expect(code).toBe(0);
   expect(sim.core.openSessionCount()).toBe(0);
 }, 60_000);
+
+it('counts a close the ping proved (an empty 200, then the token refused) as confirmed: closes that keep their slots still fail SESS-02', async () => {
+  sim = await startLiveSim(() => 0, undefined, {
+    defects: ['sess02-close-keeps-slot'],
+    back: (r) => (isClose(r.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
+  });
+  const out = join(sim.dir, 'out-slot');
+  run = sim.run(['--only', 'SESS-02', '--allow-opt-in'], out);
+  await run.exited;
+  const rule = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).rules.find((r) => r.id === 'SESS-02')!;
+  expect(rule.status).toBe('fail');
+}, 90_000);
+

@@ -32,3 +32,33 @@ it('a SOAP error answer that comes within the request time limit, however late, 
   expect(err07?.status).toBe('pass');
   expect(code).toBe(0);
 }, 60_000);
+
+it('a token request that hangs is not sent again, but the others of its kind still are: a secret echoed in their answers is caught (ERR-03)', async () => {
+  let hung = 0;
+  const echo = await startLiveSim((r) => {
+    // No Authorization header: never answered.
+    if (r.path.startsWith('/v2/auth/token') && r.headers.authorization === undefined) {
+      hung++;
+      return Number.POSITIVE_INFINITY;
+    }
+    return 0;
+  }, undefined, {
+    // Every other syntax error's description quotes the account's password.
+    back: (r, answer) => {
+      if (!r.path.startsWith('/v2/auth/token') || !/syntax/i.test(answer.body)) return undefined;
+      const password = echo.core.accountsIn('cert')[0]!.password;
+      return { ...answer, body: JSON.stringify({ error: 'invalid_client', error_description: `Credentials are missing or the syntax is not correct (for ${password})` }) };
+    },
+  });
+  try {
+    const out = join(echo.dir, 'out');
+    const cli = echo.run(['--only', 'ERR-03', '--timeout', '1500'], out);
+    await cli.exited;
+    expect(hung).toBeGreaterThan(0);
+    const err03 = (readReport(out) as unknown as { rules: { id: string; status: string }[] }).rules.find((r) => r.id === 'ERR-03');
+    expect(err03?.status).toBe('warn');
+  } finally {
+    await echo.close();
+  }
+}, 90_000);
+

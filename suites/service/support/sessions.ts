@@ -115,15 +115,36 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     const mine = sessionLedger('cert', sa.account.pcc);
     const short = (sa.poolSize ?? n) - mine.open;
     const known = `the harness opened ${mine.opened} session(s) of this account in this run, the service confirmed ${mine.closed} of them closed, and it holds ${mine.open}`;
-    // Evidence by difference: the pool held the declared number of the harness's own sessions at once earlier in the
-    // run (so no one else's took a slot then), and now, with as many confirmed closed as it is short of, it is full.
-    // Without that, sessions another application holds on the account explain a full pool as well.
-    const roomSeen = sa.poolSize !== undefined && mine.peak >= sa.poolSize;
-    if (closeFailed && !sa.fresh && roomSeen && answer.kind !== 'refused' && answer.kind !== 'busy' && answer.kind !== 'not-soap' && mine.closed >= short && short > 0) {
+    // Evidence by difference: sessions another application holds on the account explain a full pool as well as closed
+    // sessions that keep their slots. So, holding some, one of the sessions this check holds is closed (the service confirming it),
+    // and the same SessionCreateRQ is sent again: a slot that comes back says closes release theirs (the shortfall is
+    // someone else's sessions); none says they keep them.
+    const full = answer.kind === 'pool-full' || answer.kind === 'other-fault';
+    // Holding none, the difference cannot be made: the harness's own record decides. It closed, with the service's
+    // confirmation, at least as many sessions as the pool holds, and not one slot is free: closes that released their
+    // slots would need others to hold the whole pool now.
+    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && sa.poolSize !== undefined && mine.closed >= sa.poolSize) {
       throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, {
         expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
         actual: describeAnswer(soap(answer)),
       });
+    }
+    if (closeFailed && !sa.fresh && full && into.length > 0 && short > 0) {
+      const before = sessionLedger('cert', sa.account.pcc).closed;
+      await sessionClose(ctx, into.pop()!);
+      if (sessionLedger('cert', sa.account.pcc).closed > before) {
+        const again = await createInReleasedSlot(ctx, sa.account, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`);
+        if (again.session) {
+          into.push(again.session);
+          throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and a slot came back when this check closed one of its sessions: closes release their slots, and sessions the harness did not open hold the others (${known}; or sessionPoolSize in the target config is too large)`);
+        }
+        if (createVerdict(ctx, again, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`) === 'full') {
+          throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and again after this check closed one of the sessions it held (the service confirmed the close): closed sessions keep their slots (${closeFailed.rule})`, {
+            expected: `a session in the slot the close released (the declared pool holds ${sa.poolSize})`,
+            actual: describeAnswer(soap(soapAnswerOf(ctx, again))),
+          });
+        }
+      }
     }
     if (into.length === 0 && answer.kind !== 'pool-full' && answer.kind !== 'other-fault') await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
     throw new Inconclusive(
