@@ -67,3 +67,17 @@ it('counts a close the ping proved (an empty 200, then the token refused) as con
   expect(rule.status).toBe('fail');
 }, 90_000);
 
+it('takes a close answered with an empty HTTP 200, the token refused after it, as ERR-04\'s control: not an error', async () => {
+  sim = await startLiveSim(() => 0, undefined, {
+    // Only the closes that succeed: a fault for a closed session's token still comes through.
+    back: (r, answer) => (isClose(r.body) && !/Fault>/.test(answer.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
+  });
+  const out = join(sim.dir, 'out-err04');
+  run = sim.run(['--only', 'ERR-04'], out);
+  await run.exited;
+  const rule = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).rules.find((r) => r.id === 'ERR-04')!;
+  // The expired-session clause needs the clock: partial on a live target, and no check an error.
+  expect(rule.checks.map((c) => c.status)).not.toContain('error');
+  expect(rule.status).toBe('partial');
+}, 60_000);
+
