@@ -265,17 +265,18 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   // another fault, a throttle past its wait) may leave it open: it stays registered, and the main process closes it
   // at the end of the run, as it does every session a check left open.
   const answer = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes);
-  let over = answer.kind === 'success' || (answer.kind === 'refused' && answer.why === 'invalid-token');
+  let over = answer.kind === 'success';
   if (!over && answer.kind !== 'busy') {
     // The answer to a close is "Not shown beyond the invalidation of the token": where it is no acknowledgement (an
-    // empty 200, a page), the Refresh Session ping with the token says whether the session is over (its token refused
-    // as invalid), and then the run need not close it again.
+    // empty 200, a page, or the close itself refused, which a session already over gets and a service that refuses to
+    // close an open one gives too), the Refresh Session ping with the token says whether the session is over (its
+    // token refused as invalid), and then the run need not close it again.
     const after = await ping(ctx, session.env, session.token, session.conversationId);
     const probed = classifySoap({ status: after.response.status, envelope: after.envelope, parseError: after.parseError }, ctx.target.faultCodes);
     over = probed.kind === 'refused' && probed.why === 'invalid-token';
   }
   if (over) {
-    // Confirmed closed: acknowledged, or its token refused as invalid right after (the ping).
+    // Confirmed over: acknowledged, or its token refused as invalid right after (the ping).
     if (held) ledger(session.env, session.cpaId).closed++;
     await unregisterSession(runConfig(), session.token);
     if (!countedClosed.has(session.token)) {

@@ -108,3 +108,20 @@ export async function parseHost(value: string): Promise<string> {
 export function noPositionals(command: string, positionals: readonly string[]): void {
   if (positionals.length > 0) throw new UsageError(`${command} takes options only, not "${positionals[0]}": options start with "--". Run "tds-conformance ${command} --help" for the options.`);
 }
+
+/**
+ * What a server that cannot listen says to do: the address is not this machine's (EADDRNOTAVAIL), the port is taken
+ * (EADDRINUSE) or needs privileges (EACCES). Other errors are the harness's own, and thrown as they are.
+ */
+export async function listening<T>(host: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${host}: it is not an address of this machine (give --host 127.0.0.1, 0.0.0.0, or one of its own addresses).`);
+    if (code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${host}: a port asked for is in use (give another --port, or 0 for a free one).`);
+    if (code === 'EACCES') throw new UsageError(`cannot listen on ${host}: a port asked for needs privileges (give a --port above 1023, or 0 for a free one).`);
+    throw err;
+  }
+}
+

@@ -3,7 +3,7 @@ import { INJECTIONS_HELP, Observation, observedNow, parseInjections, runApplicat
 import { writeReports, type Report } from '../report/index.ts';
 import type { EnvelopeValidator } from '../soap/index.ts';
 import type { RuleId } from '../catalog/index.ts';
-import { parse, parseHost, parseInteger, parseOnly } from './args.ts';
+import { listening, parse, parseHost, parseInteger, parseOnly } from './args.ts';
 import { standInOption } from './stand-in-option.ts';
 import { UsageError } from './usage-error.ts';
 import { checkOutDir } from './preflight.ts';
@@ -125,10 +125,11 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   if (values.out.trim() === '') throw new UsageError('--out is empty: give the directory for the reports (default: reports/latest).');
   checkOutDir(outDir, values.out);
 
-  const observation = await Observation.start({
-    upstream: values.upstream, host: await parseHost(values.host), injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
+  const host = await parseHost(values.host);
+  const observation = await listening(host, () => Observation.start({
+    upstream: values.upstream, host, injections, startValidator: tryValidator, ...(stand && { simProfile: { profile: stand.profile, defects: stand.defects } }),
     ...(port !== undefined && { port }), ...(poolSize !== undefined && { sessionPoolSize: poolSize }), ...(seed !== undefined && { seed }),
-  });
+  }));
   const out = process.stdout;
   let wholeRun = values['whole-run'];
   try {

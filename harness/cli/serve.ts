@@ -3,7 +3,7 @@ import type { DefaultAccounts } from '../sim/default-accounts.ts';
 import { loadLearnedProfile, ProfileFileError } from '../profile/serve.ts';
 import { startStandIn } from '../profile/stand-in.ts';
 import type { LearnedProfile } from '../profile/types.ts';
-import { noPositionals, parse, parseHost, parseInteger } from './args.ts';
+import { listening, noPositionals, parse, parseHost, parseInteger } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
 const HELP = `Usage: tds-conformance serve [--port <n>] [--prod-port <n>] [--host <addr>] [--defect <id>]... [--seed <n>] [--manual-clock]
@@ -65,7 +65,7 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
   let server: SimServer;
   let accounts: DefaultAccounts;
   if (learned) {
-    const stand = await startStandIn(learned, { withDeviations: values['with-deviations'], seed, host, ports: { cert: port, prod: prodPort }, manualClock: values['manual-clock'], control: true });
+    const stand = await listening(host, () => startStandIn(learned, { withDeviations: values['with-deviations'], seed, host, ports: { cert: port, prod: prodPort }, manualClock: values['manual-clock'], control: true }));
     ({ server, accounts } = stand);
     const observed = Object.values(learned.latitudes).filter((l) => l.observed).length;
     out.write(`tds-conformance stand-in for ${learned.target} (learned ${learned.learnedAt}: ${observed} of ${Object.keys(learned.latitudes).length} latitudes observed)\n`);
@@ -76,7 +76,7 @@ export async function serveCommand(args: readonly string[], signal?: AbortSignal
     const clock = values['manual-clock'] ? new ManualClock(Date.now()) : new DriftingClock();
     accounts = defaultAccounts(seed);
     const core = new SimCore({ clock, accounts: accounts.accounts, defects: values.defect ?? [], seed });
-    server = await startSimServer(core, { host, ports: { cert: port, prod: prodPort }, control: { clock } });
+    server = await listening(host, () => startSimServer(core, { host, ports: { cert: port, prod: prodPort }, control: { clock } }));
     out.write(`tds-conformance simulator${values.defect?.length ? ` (defects: ${values.defect.join(', ')})` : ''}\n`);
   }
   for (const env of ['cert', 'prod'] as const) out.write(`  ${env.toUpperCase().padEnd(4)} REST ${server.urls[env].restBaseUrl}   SOAP ${server.urls[env].soapUrl}\n`);

@@ -56,6 +56,7 @@ describe('bad input to run', () => {
   cases.push(
     ['serve on a port past 65535', ['serve', '--port', '70000'], '--port must be a whole number from 0 to 65535, not "70000".'],
     ['serve on an empty host (every interface)', ['serve', '--host', ''], '--host must be an address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface; or a name that resolves), not "".'],
+    ['serve on an address that is not this machine\'s', ['serve', '--host', '10.9.9.9', '--port', '0'], 'cannot listen on 10.9.9.9: it is not an address of this machine (give --host 127.0.0.1, 0.0.0.0, or one of its own addresses).'],
     ['a word after serve', ['serve', 'extra'], 'serve takes options only, not "extra": options start with "--". Run "tds-conformance serve --help" for the options.'],
     ['observe on a host that is no address', ['observe', '--host', '999.1.1.1', '--', 'true'], '--host must be an address to listen on (127.0.0.1, the default, for loopback only; 0.0.0.0 or :: for every interface; or a name that resolves), not "999.1.1.1".'],
     ['observe writing to a file', ['observe', '--out', file, '--', 'true'], `--out "${file}" is a file, not a directory: give a directory for the reports (it is created if absent).`],

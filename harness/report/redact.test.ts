@@ -140,6 +140,9 @@ describe('Redactor by value', () => {
     expect(words.redactValues('run with --no-correlation-header')).toBe('run with --no-correlation-header');
     expect(words.redactValues('secret starting "correlation-secret-"')).toBe(`secret starting "${REDACTED}"`);
     expect(new Redactor().addPassword('98765432101').redactValues('got 9876543210')).toBe(`got ${REDACTED}`);
+    // Letters alone: a long start that is most of the password is redacted; one cut at a separator is not.
+    expect(new Redactor().addPassword('sunshinebeachhouse').redactValues('read sunshinebeachhous')).toBe(`read ${REDACTED}`);
+    expect(new Redactor().addPassword('correlation-id1').redactValues('run with --no-correlation-header')).toBe('run with --no-correlation-header');
     const plain = new Redactor().addPassword('Password1!');
     expect(plain.redactValues('<wsse:Password>Password1!</wsse:Password>')).toBe(`<wsse:Password>${REDACTED}</wsse:Password>`);
   });

@@ -36,6 +36,18 @@ const MAX_PREFIXED_SECRET = 64;
 const PLAIN_TEXT = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
 
 /**
+ * Whether a start of a password is redacted. One of letters and separators alone (`-`, `_`, `.`, a space) is text of
+ * reports too ("Password" of "Password1!", "correlation-" of --no-correlation-header): only when it is 16 characters or
+ * more, or 12 or more, all but 3 of the password and not cut at a separator. Any other start: when it looks like a
+ * secret, or is all but 3 of the password.
+ */
+function redactableStart(start: string, whole: string): boolean {
+  const most = start.length >= whole.length - 3;
+  if (/^[A-Za-z ._-]+$/.test(start)) return start.length >= 16 || (start.length >= 12 && most && !/[ ._-]$/.test(start));
+  return most || secretLike(start);
+}
+
+/**
  * Whether a short start of a password (under 16 characters, and more than 3 short of the whole) looks like a secret,
  * not like ordinary text: at least two of lower-case letters,
  * upper-case letters, digits and other characters (a space, "-", "_" and "." count as none: "correlation-" of
@@ -79,10 +91,7 @@ export function secretForms(secret: string, options: { readonly starts?: boolean
     for (const whole of new Set([secret, json, latin1, JSON.stringify(latin1).slice(1, -1)])) {
       for (let n = MIN_SECRET_PREFIX; n < whole.length; n++) {
         const start = whole.slice(0, n);
-        // Never plain words ("Password" of "Password1!" would cut every wsse:Password). Else a start that is most of the
-        // password (all but 3 characters at most), or 16 characters or more, is redacted; a shorter one only if it
-        // looks like a secret.
-        if (!PLAIN_TEXT.test(start) && (start.length >= whole.length - 3 || start.length >= 16 || secretLike(start))) add(start);
+        if (redactableStart(start, whole)) add(start);
       }
     }
   }

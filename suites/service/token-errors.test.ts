@@ -144,7 +144,9 @@ ruleProperty(
 
 /** ERR-03's count of what it judged, over the runs of its property (one check context), and the runs made. */
 /** What ERR-03 judged so far in a run: its runs, the error answers and invalid_client ones, the requests that hung. */
-const err03Judged = new WeakMap<CheckContext, { runs: number; answers: number; invalidClient: number; hung: Set<string> }>();
+const err03Judged = new WeakMap<CheckContext, { runs: number; answers: number; invalidClient: number; hung: Set<string>; hangs: Map<string, number> }>();
+/** A kind of request that hung this many times is not sent again in the run: the time limits must not end the check. */
+const ERR03_HANGS_PER_KIND = 2;
 const ERR03_RUNS = 6;
 
 ruleProperty(
@@ -165,13 +167,13 @@ ruleProperty(
       { kind: 'grant-type', what: `grant_type=${JSON.stringify(grantType)}`, authorization: authorizationFor(acct), body: route.body.replace(`grant_type=${GRANT_TYPE}`, `grant_type=${encodeURIComponent(grantType)}`), secrets: [acct.password] },
     ];
     let judged = err03Judged.get(ctx);
-    if (!judged) err03Judged.set(ctx, (judged = { runs: 0, answers: 0, invalidClient: 0, hung: new Set() }));
+    if (!judged) err03Judged.set(ctx, (judged = { runs: 0, answers: 0, invalidClient: 0, hung: new Set(), hangs: new Map() }));
     judged.runs++;
     for (const r of requests) {
       // A request that got no answer within the time limit is not sent again in this run (ERR-07 judges hangs): the same
       // request, not every one of its kind (a hang on no Authorization header says nothing of a bad base64 one).
       const key = r.kind === 'grant-type' ? r.kind : r.what;
-      if (judged.hung.has(key)) continue;
+      if (judged.hung.has(key) || (judged.hangs.get(r.kind) ?? 0) >= ERR03_HANGS_PER_KIND) continue;
       let res: HttpResponse;
       try {
         // The whole time limit (latitude timing): an error answer that comes late is still an answer to judge.
@@ -179,7 +181,10 @@ ruleProperty(
       } catch (err) {
         // No answer at all is ERR-07's to judge; this answer's body cannot be checked.
         if (err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED')) {
-          if (err.code === 'TIMEOUT') judged.hung.add(key);
+          if (err.code === 'TIMEOUT') {
+            judged.hung.add(key);
+            judged.hangs.set(r.kind, (judged.hangs.get(r.kind) ?? 0) + 1);
+          }
           continue;
         }
         throw err;
@@ -192,7 +197,12 @@ ruleProperty(
     // After the last run: a clause no answer exercised (every answer timed out, say) is unchecked, never passed.
     if (judged.runs === scaledRuns(ERR03_RUNS, runConfig().runs)) for (const u of err03Unchecked(judged)) ctx.unchecked(u.clause, u.reason);
   },
-  { numRuns: ERR03_RUNS, clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'] },
+  {
+    numRuns: ERR03_RUNS,
+    clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'],
+    // At most two hangs of each of the three kinds, each the request time limit, and the answered requests.
+    timeout: 3 * ERR03_HANGS_PER_KIND * runConfig().requestTimeoutMs + 120_000,
+  },
 );
 
 type MalformedRequest = {

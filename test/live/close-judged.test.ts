@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
+import { faultAnswer, killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
 let sim: LiveSim | undefined;
@@ -80,4 +80,21 @@ it('takes a close answered with an empty HTTP 200, the token refused after it, a
   expect(rule.checks.map((c) => c.status)).not.toContain('error');
   expect(rule.status).toBe('partial');
 }, 60_000);
+
+it('a close refused as an invalid token while the session stays open is SESS-02\'s alone: SESS-04 does not fail, ERR-04 does not pass on it', async () => {
+  sim = await startLiveSim(() => 0, (r) => (isClose(r.body)
+    ? faultAnswer(r.body, { faultcode: 'Client.InvalidSecurityToken', faultstring: 'Invalid or Expired binary security token: x', stackTrace: 'USG_INVALID_SECURITY_TOKEN' })
+    : undefined));
+  const out = join(sim.dir, 'out-refused');
+  run = sim.run(['--only', 'SESS-02,SESS-04,ERR-04', '--allow-opt-in'], out);
+  await run.exited;
+  const rules = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report).rules;
+  const rule = (id: string) => rules.find((r) => r.id === id)!;
+  // SESS-02's check of the close fails (its pool check, with every slot held by sessions that could not be closed, says
+  // nothing: an error, which the rule's status shows).
+  expect(rule('SESS-02').checks.find((c) => c.name.includes('after SessionCloseRQ the session token is refused'))?.status).toBe('fail');
+  expect(rule('SESS-04').status).not.toBe('fail');
+  // The closed-session check has no closed session to judge: not passed.
+  expect(rule('ERR-04').checks.find((c) => c.name.includes('closed session'))?.status).toBe('skipped');
+}, 90_000);
 

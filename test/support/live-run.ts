@@ -153,13 +153,18 @@ export function sessionTokenOf(r: SimRequest): string | undefined {
   return /<(?:[\w-]+:)?BinarySecurityToken[^>]*>([^<]+)</.exec(r.body)?.[1];
 }
 
-/** A gateway's answer to a SOAP request as the service refuses one for a full pool (Client.ReachedTALimit), echoing its header. */
-export function poolFullAnswer(requestBody: string): GatewayAnswer {
+/** A gateway's answer to a SOAP request with a SOAP fault, echoing the request's header. */
+export function faultAnswer(requestBody: string, fault: { faultcode: string; faultstring: string; stackTrace: string }): GatewayAnswer {
   const request = parseEnvelope(requestBody);
   const xml = buildResponse({
     header: { inReplyTo: replyToOf(request.ok ? request.envelope.messageHeader : undefined, { from: 'c', to: 's', cpaId: '', conversationId: '' }), action: 'ErrorRS', messageId: '1', timestamp: new Date() },
     security: { kind: 'empty' },
-    body: faultBody({ faultcode: 'Client.ReachedTALimit', faultstring: 'You have reached the limit of Host TAs allocated to you', stackTrace: 'USG_RESOURCE_UNAVAILABLE' }),
+    body: faultBody(fault),
   });
   return { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: xml };
+}
+
+/** A gateway's answer to a SOAP request as the service refuses one for a full pool (Client.ReachedTALimit), echoing its header. */
+export function poolFullAnswer(requestBody: string): GatewayAnswer {
+  return faultAnswer(requestBody, { faultcode: 'Client.ReachedTALimit', faultstring: 'You have reached the limit of Host TAs allocated to you', stackTrace: 'USG_RESOURCE_UNAVAILABLE' });
 }

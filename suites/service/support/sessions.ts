@@ -123,7 +123,10 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     // Holding none, the difference cannot be made: the harness's own record decides. It closed, with the service's
     // confirmation, at least as many sessions as the pool holds, and not one slot is free: closes that released their
     // slots would need others to hold the whole pool now.
-    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && sa.poolSize !== undefined && mine.closed >= sa.poolSize) {
+    // Every session the run opened is accounted for (confirmed over, or held): one whose close got no confirmation (a
+    // gateway's page, a busy fault) may hold a slot itself.
+    const accounted = mine.opened === mine.closed + mine.open;
+    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize) {
       throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, {
         expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
         actual: describeAnswer(soap(answer)),
