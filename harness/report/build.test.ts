@@ -209,7 +209,9 @@ describe('ruleStatus', () => {
   it.each([
     [['pass', 'pass'], 'pass'],
     [['pass', 'fail'], 'fail'],
-    [['fail', 'error'], 'error'],
+    [['fail', 'error'], 'fail'],
+    [['warn', 'error'], 'warn'],
+    [['pass', 'error'], 'error'],
     [['pass', 'warn'], 'warn'],
     [['warn', 'fail'], 'fail'],
     [['info', 'skipped'], 'info'],

@@ -303,6 +303,10 @@ export function nameFailedPrerequisites(rule: RuleResult, all: readonly RuleResu
  * the message of the first check with that status.
  */
 export function ruleStatus(checks: readonly CheckResult[]): { status: RuleStatus; reason?: string } {
+  // A check that found the rule broken stands, whatever another check could not judge (as the exit code has it): the
+  // errored check is still listed, and still makes the exit code 1.
+  if (checks.some((c) => c.status === 'fail')) return { status: 'fail' };
+  if (checks.some((c) => c.status === 'warn')) return { status: 'warn' };
   const errored = checks.find((c): c is ErroredCheck => c.status === 'error');
   if (errored) {
     return { status: 'error', reason: errored.message.includes(errored.code) ? errored.message : `${errored.code}: ${errored.message}` };
