@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectInterrupted, killGroup, startLiveSim, until, type CliRun, type LiveSim } from '../../test/support/live-run.ts';
+import { expectInterrupted, isSessionCreate, killGroup, startLiveSim, until, type CliRun, type LiveSim } from '../../test/support/live-run.ts';
 
 /**
  * Ctrl-C while a SessionCreateRQ is in flight on a slow service (answered 6 s later, within the request time limit):
@@ -14,7 +14,7 @@ describe('interrupting a live run while a SessionCreateRQ is slow', () => {
   let creates = 0;
   beforeAll(async () => {
     sim = await startLiveSim((r) => {
-      if (!/<(?:\w+:)?Action>\s*SessionCreateRQ/.test(r.body)) return 0;
+      if (!isSessionCreate(r)) return 0;
       creates++;
       return 6_000;
     });

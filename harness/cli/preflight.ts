@@ -33,11 +33,18 @@ export function checkOutDir(dir: string, given: string = dir): void {
     }
     throw new UsageError(`${what} cannot be created (${code}): give a directory you can write to (it is created if absent).`);
   }
+  const unwritable = writeProbe(dir);
+  if (unwritable) throw new UsageError(`${what} cannot be written (${unwritable}): give a directory you can write to (it is created if absent).`);
+}
+
+/** Writes and removes a file in `dir`: the error code when that fails, else undefined. */
+function writeProbe(dir: string): string | undefined {
   const probe = join(dir, `.tds-conformance-write-check-${process.pid}`);
   try {
     writeFileSync(probe, '');
+    return undefined;
   } catch (err) {
-    throw new UsageError(`${what} cannot be written (${reason(err)}): give a directory you can write to (it is created if absent).`);
+    return reason(err);
   } finally {
     rmSync(probe, { force: true });
   }
@@ -62,14 +69,8 @@ export function checkHarFile(file: string, given: string = file): void {
       ? `--har "${given}" cannot be written: a part of its path is a file. Give a file in a directory (it is created if absent).`
       : `--har "${given}" cannot be written (${code}): give a file in a directory you can write to.`);
   }
-  const probe = join(dir, `.tds-conformance-write-check-${process.pid}`);
-  try {
-    writeFileSync(probe, '');
-  } catch (err) {
-    throw new UsageError(`--har "${given}" cannot be written (${reason(err)}): give a file in a directory you can write to.`);
-  } finally {
-    rmSync(probe, { force: true });
-  }
+  const unwritable = writeProbe(dir);
+  if (unwritable) throw new UsageError(`--har "${given}" cannot be written (${unwritable}): give a file in a directory you can write to.`);
 }
 
 /**

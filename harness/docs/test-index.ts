@@ -23,6 +23,12 @@ function testFiles(dir: string): string[] {
 }
 
 /**
+ * A check's definition in a suite's source: its rule IDs (a literal or an array of literals) and its title. `modelCheck`
+ * (the session model's check of one rule) is a ruleProperty under another name.
+ */
+const CALL = /\b(?:(?:rule|client)(?:Test|Property)|modelCheck)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
+
+/**
  * The `ruleTest`, `ruleProperty`, `clientTest`, `clientProperty` and `modelCheck` calls of the suites, read from their source: the rule IDs (a literal or an
  * array of literals) and the title that follows.
  */
@@ -30,9 +36,7 @@ export function indexSuiteTests(root: string): IndexedTest[] {
   const out: IndexedTest[] = [];
   for (const file of testFiles(join(root, 'suites'))) {
     const text = readFileSync(file, 'utf8');
-    // `modelCheck` (the session model's check of one rule) is a ruleProperty under another name.
-    const call = /\b(?:(?:rule|client)(?:Test|Property)|modelCheck)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
-    for (const m of text.matchAll(call)) {
+    for (const m of text.matchAll(CALL)) {
       out.push({
         ids: m[1]?.match(/[A-Z]+-\d\d/g) ?? [],
         title: (m[2] ?? m[3] ?? '').replace(/\\'/g, "'"),
@@ -57,7 +61,6 @@ export function testsByRule(tests: readonly IndexedTest[]): { byRule: Map<RuleId
   return { byRule, unknown };
 }
 
-const CALL = /\b(?:(?:rule|client)(?:Test|Property)|modelCheck)\(\s*(\[[^\]]*\]|'[^']*')\s*,\s*(?:'((?:[^'\\]|\\.)*)'|`([^`]*)`)/g;
 
 /**
  * Whether a check's full title (`<rule IDs>: <title>`, as a report and a replay line name it) is one the suites define:

@@ -28,12 +28,10 @@ const MIN_BASE64_FRAGMENT = 6;
 /**
  * A service may echo the start of a secret it was sent ("the secret starting …" in an error description): the starts of
  * a password of this many characters or more are redacted too, for passwords up to {@link MAX_PREFIXED_SECRET}
- * characters (not tokens: a token's start is its shape's, shared by every token), and only starts that are no plain
- * word ("Password" of "Password1!" is not redacted: it would cut every wsse:Password of a report).
+ * characters (not tokens: a token's start is its shape's, shared by every token), as {@link redactableStart} says.
  */
 const MIN_SECRET_PREFIX = 8;
 const MAX_PREFIXED_SECRET = 64;
-const PLAIN_TEXT = /^[A-Za-z]+(?: [A-Za-z]+)*$/;
 
 /**
  * Whether a start of a password is redacted. One of letters and separators alone (`-`, `_`, `.`, a space) is text of
@@ -48,13 +46,11 @@ function redactableStart(start: string, whole: string): boolean {
 }
 
 /**
- * Whether a short start of a password (under 16 characters, and more than 3 short of the whole) looks like a secret,
- * not like ordinary text: at least two of lower-case letters,
- * upper-case letters, digits and other characters (a space, "-", "_" and "." count as none: "correlation-" of
- * "correlation-secret-7" is a word of every report that names --no-correlation-header).
+ * Whether a start of a password that is not letters and separators alone looks like a secret, not like ordinary text:
+ * at least two of lower-case letters, upper-case letters, digits and other characters (a space, "-", "_" and "." count
+ * as none).
  */
 function secretLike(start: string): boolean {
-  if (PLAIN_TEXT.test(start)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9 ._-]/].filter((c) => c.test(start)).length;
   return classes >= 2;
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { faultAnswer, killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
+import { faultAnswer, isSessionClose, killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
 let sim: LiveSim | undefined;
@@ -19,7 +19,6 @@ afterEach(async () => {
   await sim?.close();
 });
 
-const isClose = (body: string) => /<(?:\w+:)?Action>\s*SessionCloseRQ/.test(body);
 
 /** The status of SESS-02's check of the token after the close, the rule's messages, the exit code. */
 async function sess02(live: LiveSim): Promise<{ status: string; messages: string[]; code: number | null }> {
@@ -43,7 +42,7 @@ it('judges a close answered with an empty HTTP 200 by the token refused afterwar
   let rewritten = 0;
   sim = await startLiveSim(() => 0, undefined, {
     back: (r) => {
-      if (!isClose(r.body)) return undefined;
+      if (!isSessionClose(r)) return undefined;
       rewritten++;
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: '' };
     },
@@ -58,7 +57,7 @@ it('judges a close answered with an empty HTTP 200 by the token refused afterwar
 it('counts a close the ping proved (an empty 200, then the token refused) as confirmed: closes that keep their slots still fail SESS-02', async () => {
   sim = await startLiveSim(() => 0, undefined, {
     defects: ['sess02-close-keeps-slot'],
-    back: (r) => (isClose(r.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
+    back: (r) => (isSessionClose(r) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
   });
   const out = join(sim.dir, 'out-slot');
   run = sim.run(['--only', 'SESS-02', '--allow-opt-in'], out);
@@ -70,7 +69,7 @@ it('counts a close the ping proved (an empty 200, then the token refused) as con
 it('takes a close answered with an empty HTTP 200, the token refused after it, as ERR-04\'s control: not an error', async () => {
   sim = await startLiveSim(() => 0, undefined, {
     // Only the closes that succeed: a fault for a closed session's token still comes through.
-    back: (r, answer) => (isClose(r.body) && !/Fault>/.test(answer.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
+    back: (r, answer) => (isSessionClose(r) && !/Fault>/.test(answer.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
   });
   const out = join(sim.dir, 'out-err04');
   run = sim.run(['--only', 'ERR-04'], out);
@@ -82,7 +81,7 @@ it('takes a close answered with an empty HTTP 200, the token refused after it, a
 }, 60_000);
 
 it('a close refused as an invalid token while the session stays open is SESS-02\'s alone: SESS-04 does not fail, ERR-04 does not pass on it', async () => {
-  sim = await startLiveSim(() => 0, (r) => (isClose(r.body)
+  sim = await startLiveSim(() => 0, (r) => (isSessionClose(r)
     ? faultAnswer(r.body, { faultcode: 'Client.InvalidSecurityToken', faultstring: 'Invalid or Expired binary security token: x', stackTrace: 'USG_INVALID_SECURITY_TOKEN' })
     : undefined));
   const out = join(sim.dir, 'out-refused');

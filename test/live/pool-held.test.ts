@@ -7,14 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { killGroup, poolFullAnswer, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
+import { isSessionCreate, killGroup, poolFullAnswer, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
 let sim: LiveSim;
 let run: CliRun | undefined;
 
 beforeAll(async () => {
-  sim = await startLiveSim(() => 0, (r) => (r.env === 'cert' && /<(?:\w+:)?Action>\s*SessionCreateRQ/.test(r.body) ? poolFullAnswer(r.body) : undefined));
+  sim = await startLiveSim(() => 0, (r) => (r.env === 'cert' && isSessionCreate(r) ? poolFullAnswer(r.body) : undefined));
 });
 afterAll(async () => {
   killGroup(run);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { killGroup, poolFullAnswer, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
+import { isSessionClose, isSessionCreate, killGroup, poolFullAnswer, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
 const LAG_MS = 400;
@@ -18,10 +18,10 @@ let refusedLate = 0;
 
 beforeAll(async () => {
   sim = await startLiveSim((r) => {
-    if (/<(?:\w+:)?Action>\s*SessionCloseRQ/.test(r.body)) lastClose = Date.now();
+    if (isSessionClose(r)) lastClose = Date.now();
     return 0;
   }, (r) => {
-    if (!/<(?:\w+:)?Action>\s*SessionCreateRQ/.test(r.body) || Date.now() - lastClose > LAG_MS) return undefined;
+    if (!isSessionCreate(r) || Date.now() - lastClose > LAG_MS) return undefined;
     refusedLate++;
     return poolFullAnswer(r.body);
   });

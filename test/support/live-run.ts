@@ -31,6 +31,7 @@ export interface CliRun {
 }
 
 export const isSessionClose = (r: SimRequest) => r.body.includes('SessionCloseRQ</') || /<(?:\w+:)?Action>\s*SessionCloseRQ/.test(r.body);
+export const isSessionCreate = (r: SimRequest) => /<(?:\w+:)?Action>\s*SessionCreateRQ/.test(r.body);
 export const isPing = (r: SimRequest) => r.body.includes('OTA_PingRQ');
 
 /**
