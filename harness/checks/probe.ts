@@ -10,7 +10,7 @@ import { CheckFailure } from './failure.ts';
 import { inSomeEnvironment } from './environments.ts';
 import { Inconclusive, PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
-import { obtainSoapToken, openSession, sessionClose, soapCall, type SoapExchange } from './soap.ts';
+import { obtainSoapToken, openSession, SERVER_ERROR_RESENDS, sessionClose, soapCall, type SoapExchange } from './soap.ts';
 
 /** What to configure when a probe says nothing about the token, by probe. */
 export const PROBE_HINTS = {
@@ -244,8 +244,7 @@ export const isServerError = (a: Answer) => (a.protocol === 'rest' ? a.answer.ki
  */
 const transient = (a: Answer) => a.answer.kind === 'rate-limited' || a.answer.kind === 'busy' || (isServerError(a) && !a.reproduced);
 
-/** How many times a request answered with a server error is sent again before the answer is taken as it is. */
-export const SERVER_ERROR_RESENDS = 2;
+export { SERVER_ERROR_RESENDS };
 
 /**
  * The answer to judge: `a`, or — when it is a server error and the request can be sent again — the answer to the

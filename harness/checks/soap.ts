@@ -245,22 +245,37 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
 let freshAccounts = 0;
 /** The session tokens whose close the run counted: a session closed twice (a check of the closed state) counts once. */
 const countedClosed = new Set<string>();
+/** Sessions the harness opened whose close the service has not confirmed (they may still hold a slot). */
+const unconfirmed = new Set<string>();
 onNewRun(() => {
   sequence = 0;
   freshAccounts = 0;
   ledgers.clear();
   countedClosed.clear();
+  unconfirmed.clear();
 });
 
+/** How many times a request answered with a server error is sent again before the answer is taken as it is. */
+export const SERVER_ERROR_RESENDS = 2;
+
+/**
+ * `SessionCloseRQ` of a session the harness opened. A close answered with a server error that is no SOAP envelope (a
+ * gateway's 502 or 504 page) may not have reached the service: it is sent again, at most {@link SERVER_ERROR_RESENDS}
+ * times, as a probe's server error is, so that one gateway hiccup does not leave the session open for the check that
+ * closed it (a second close of a session the first one did close is refused, and the ping then says it is over).
+ */
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange> {
-  const x = await soapCall(ctx, session.env, {
+  const send = () => soapCall(ctx, session.env, {
     action: 'SessionCloseRQ',
     security: { kind: 'binarySecurityToken', token: session.token },
     body: sessionCloseRQBody({ pseudoCityCode: session.cpaId, timeStamp: new Date().toISOString().slice(0, 19) + 'Z' }),
     conversationId: session.conversationId,
     cpaId: session.cpaId,
   });
-  const held = openSessions.delete(session.token);
+  let x = await send();
+  for (let resent = 0; resent < SERVER_ERROR_RESENDS && x.envelope === undefined && x.response.status >= 500; resent++) x = await send();
+  // A session whose earlier close was not confirmed is still the harness's to count when a later close confirms it.
+  const held = openSessions.delete(session.token) || unconfirmed.delete(session.token);
   // Closed, or over (its token refused as invalid): the registry lets it go. Any other answer (a gateway's error page,
   // another fault, a throttle past its wait) may leave it open: it stays registered, and the main process closes it
   // at the end of the run, as it does every session a check left open.
@@ -283,6 +298,8 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
       countedClosed.add(session.token);
       ctx.created({ sessionsClosed: 1 });
     }
+  } else if (held) {
+    unconfirmed.add(session.token);
   }
   return x;
 }

@@ -8,7 +8,7 @@ import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
 import { limits, type RuleId } from '../../harness/catalog/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
 import {
-  callInSession, closeAll, createInReleasedSlot, createVerdict, openSessions, sessionAccount, sessionVerdict, type SessionAccount,
+  callInSession, closeAll, closeToFreeSlot, createInReleasedSlot, createVerdict, openSessions, sessionAccount, sessionVerdict, type SessionAccount,
 } from './support/sessions.ts';
 import { auditExchanges } from './support/audits.ts';
 
@@ -112,7 +112,7 @@ ruleTest('SESS-02', 'closing a session releases its pool slot', async (ctx) => {
       sessions.push(extra.session!);
       throw new PrerequisiteFailed(`the pool took more than its ${size} sessions, so a released slot cannot be seen`, ['SESS-04']);
     }
-    await sessionClose(ctx, sessions.pop()!);
+    await closeToFreeSlot(ctx, sessions.pop()!, 'closing a session of the full pool', true);
     const again = await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ after a session of the full pool was closed');
     if (createVerdict(ctx, again, 'SessionCreateRQ after a session of the full pool was closed') === 'full') {
       throw new CheckFailure('SessionCreateRQ was refused after a session of the full pool was closed', { expected: 'a session in the released slot', actual: describeAnswer(soap(soapAnswerOf(ctx, again))) });
@@ -176,7 +176,7 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
       throw new CheckFailure(`SessionCreateRQ number ${size + 1} was accepted with a pool of ${size} (none of the sessions closed or timed out)`, { expected: 'a refusal (publicly seen: Client.ReachedTALimit)', actual: `${size + 1} sessions open` });
     }
     const closed = sessions.shift()!;
-    await sessionClose(ctx, closed);
+    await closeToFreeSlot(ctx, closed, 'closing a session of the full pool', false);
     if (sessionVerdict((await callInSession(ctx, closed)).answer, 'a call with the closed session\'s token') === 'accepted') {
       throw new PrerequisiteFailed('SessionCloseRQ did not close the session (its token is still accepted)', ['SESS-02']);
     }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DriftingClock, SimCore, startSimServer, type AccountsByEnvironment, type SimServer } from '../../harness/sim/index.ts';
+import { DriftingClock, SimCore, startSimServer, type AccountsByEnvironment, type SimServer, type SimServerOptions } from '../../harness/sim/index.ts';
 import type { Environment } from '../../harness/catalog/index.ts';
 import type { LatitudeProfile } from '../../harness/sim/latitude.ts';
 
@@ -100,10 +100,12 @@ export async function serveSimulator(options: {
   readonly tls?: { readonly key: string; readonly cert: string };
   /** The conforming variant the service answers in (the latitude profile); its latency is served too. */
   readonly profile?: LatitudeProfile;
+  /** A gateway in front, which may answer a request itself (the simulator then never sees it). */
+  readonly front?: SimServerOptions['front'];
 }): Promise<{ core: SimCore; server: SimServer }> {
   const core = new SimCore({ clock: new DriftingClock(), accounts: options.accounts, defects: options.defects ?? [], seed: options.seed ?? 1, ...(options.profile && { profile: options.profile }) });
   const latency = options.profile?.latencyMs ?? 0;
-  const server = await startSimServer(core, { ...(options.tls && { tls: options.tls }), ...(latency > 0 && { delay: () => latency }) });
+  const server = await startSimServer(core, { ...(options.tls && { tls: options.tls }), ...(latency > 0 && { delay: () => latency }), ...(options.front && { front: options.front }) });
   onCleanUp(() => server.close());
   return { core, server };
 }

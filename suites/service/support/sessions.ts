@@ -1,7 +1,7 @@
 import { onNewRun } from '../../../harness/run-scope.ts';
 import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, openSession, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
+  CheckFailure, Inconclusive, openSession, PrerequisiteFailed, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../../harness/catalog/index.ts';
@@ -155,6 +155,26 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
         + (sa.fresh ? '' : `; ${known}, so sessions the harness did not open may hold the slots, or sessionPoolSize in the target config is too large`),
     );
   }
+}
+
+/**
+ * Closes one of the sessions a pool check holds, to see its slot come free. The close must be confirmed: acknowledged,
+ * or its token refused as invalid right after (see sessionClose). A close the service refused while the token stays
+ * valid is SESS-02's deviation: SESS-02's own checks fail it (`own`), the others name SESS-02. A close whose answer
+ * says nothing (a gateway's page that came back on every resend) may never have reached the service, so a slot that
+ * does not come free after it says nothing either: inconclusive.
+ */
+export async function closeToFreeSlot(ctx: CheckContext, session: OpenSession, what: string, own: boolean): Promise<void> {
+  const before = sessionLedger(session.env, session.cpaId).closed;
+  const x = await sessionClose(ctx, session);
+  if (sessionLedger(session.env, session.cpaId).closed > before) return;
+  const answer = soapAnswerOf(ctx, x);
+  if (answer.kind === 'refused' || answer.kind === 'other-fault') {
+    const message = `${what}: SessionCloseRQ of an open session was refused, and its token is still accepted`;
+    if (own) throw new CheckFailure(message, { expected: 'a close (the token becomes invalid)', actual: describeAnswer(soap(answer)) });
+    throw new PrerequisiteFailed(message, ['SESS-02']);
+  }
+  throw new Inconclusive(`${what}: SessionCloseRQ got ${describeAnswer(soap(answer))}, and the session's token is still accepted: the close may not have reached the service, so whether its slot comes free cannot be seen`);
 }
 
 /** Closes the sessions, ignoring what comes back (cleanup). */
