@@ -139,13 +139,13 @@ export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly t
     reason: 'the service answers token errors with 400 (ERR-03 warns), and the gateway rewrites 401 answers only: it has nothing to rewrite, so its '
       + 'deviation does not reach the wire and ERR-01 and ERR-02 see the service\'s own answers',
   },
-  {
-    defect: 'err03-secret-echoed',
+  ...(['err03-secret-echoed', 'err03-secret-start-echoed'] as const).map((defect) => ({
+    defect,
     taker: 'gateway-uniform-401',
-    excused: ['ERR-03'],
+    excused: ['ERR-03'] as const,
     // Not on the wire: the gateway's one body replaces the body that echoed the secret.
     reason: 'the gateway replaces every 401 body with its own, so the service\'s body that echoed the secret never reaches the caller: ERR-03.no-secret holds on the wire',
-  },
+  })),
   {
     defect: 'stok01-no-token',
     taker: 'gateway-fault-page',
