@@ -97,6 +97,18 @@ describe('driver process', () => {
     expect((err as Error).message).toMatch(/^the driver answered request id 1001, which was never sent or was answered already \(pending: configure\)/);
   });
 
+  it('reports a driver that could not read a request line (its answer with id -1) with the driver\'s own message', async () => {
+    const script = [
+      "require('readline').createInterface({ input: process.stdin }).on('line', () =>",
+      "  console.log(JSON.stringify({ id: -1, ok: false, error: { kind: 'protocol', message: 'cannot parse line' } })));",
+    ].join(' ');
+    const d = new DriverProcess(`node -e ${JSON.stringify(script)}`, { opTimeoutMs: 5_000, shutdownTimeoutMs: 2_000 });
+    started.push(d);
+    const err = await d.configure(configure).catch((e: unknown) => e);
+    expect((err as DriverFailure).code).toBe('DRIVER_PROTOCOL');
+    expect((err as Error).message).toBe('the driver could not read a request line (its answer with id -1: "cannot parse line"; pending: configure)');
+  });
+
   it('passes on a driver\'s own error answers as ClientError with kind, code and description', async () => {
     const err = await start('unknown-op').configure(configure).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClientError);

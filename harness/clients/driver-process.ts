@@ -201,6 +201,14 @@ export class DriverProcess implements ClientAdapter {
     }
     const ops = [...this.#pending.values()].map((p) => p.op).join(', ') || 'no request';
     const pending = this.#pending.get(answer.id);
+    if (!pending && answer.id < 1) {
+      // The driver could not parse a request line (docs/driver-protocol.md): the harness never sends one, so what it
+      // sent and what the driver read differ; every op in flight is in doubt.
+      const error = (answer as { error?: { message?: unknown } }).error;
+      const said = typeof error?.message === 'string' ? `: ${JSON.stringify(clip(this.#redact(error.message)))}` : '';
+      this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver could not read a request line (its answer with id ${answer.id}${said}; pending: ${ops})`));
+      return;
+    }
     if (!pending) {
       this.#failAll(new DriverFailure('DRIVER_PROTOCOL', `the driver answered request id ${answer.id}, which was never sent or was answered already (pending: ${ops}): ${JSON.stringify(clip(this.#redact(line)))}`));
       return;
