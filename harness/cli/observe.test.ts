@@ -7,7 +7,7 @@ import { PACKAGE_ROOT } from '../package-info.ts';
 import type { Report } from '../report/index.ts';
 import { defaultAccounts } from '../sim/index.ts';
 import { ConfigError } from '../targets/index.ts';
-import { observeCommand } from './observe.ts';
+import { observeCommand, shellCommand } from './observe.ts';
 import { UsageError } from './usage-error.ts';
 
 describe('tds-conformance observe: arguments', () => {
@@ -22,6 +22,16 @@ describe('tds-conformance observe: arguments', () => {
 
   it('a stray argument is a usage error pointing at "--"', async () => {
     await expect(observeCommand(['python3'])).rejects.toThrow(new UsageError('observe takes no argument "python3"; to run the application under observation, put its command after "--": tds-conformance observe -- <command>.'));
+  });
+
+  it('the words after "--" keep their quoting: one word is a command line, several a command and its arguments', async () => {
+    expect(shellCommand(['npm start && npm run report'])).toBe('npm start && npm run report');
+    expect(shellCommand(['python3', '-c', 'import app'])).toBe("python3 -c 'import app'");
+    expect(shellCommand(['node', 'app.mjs', ''])).toBe("node app.mjs ''");
+    // The shell gives each argument back as it was given.
+    const { execFileSync } = await import('node:child_process');
+    const words = ['printf', '%s|', 'a b', "it's", '$HOME', '`id`', '"q"', ''];
+    expect(execFileSync('/bin/sh', ['-c', shellCommand(words)], { encoding: 'utf8' })).toBe("a b|it's|$HOME|`id`|\"q\"||");
   });
 
   it('injections need the simulator upstream', async () => {

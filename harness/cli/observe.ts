@@ -19,6 +19,8 @@ was observed and the usual reports written. A rule the traffic cannot decide is 
 With "-- <command>", observe runs the application itself, with TDS_CERT_REST_URL, TDS_CERT_SOAP_URL (and PROD's) set
 to the proxy and, with the simulator upstream, TDS_CERT_EPR, TDS_CERT_PCC, TDS_CERT_PASSWORD set to its account; the
 observation ends when the command exits, and covers the application's whole run (sessions left open are not closed).
+One word after "--" is a shell command line ("npm start && npm run report"); several are the command and its
+arguments, each kept as given (observe -- python3 -c 'import app; app.main()').
 
 Options:
   --upstream <sim|cert|file.json>  what the proxy forwards to (default: sim, the built-in simulator)
@@ -108,7 +110,7 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   }
   const stand = standInOption(values['sim-profile'], values['with-deviations'], values.upstream === 'sim' ? undefined : `it goes with --upstream sim, not "${values.upstream}"`);
   const dash = args.indexOf('--');
-  const command = dash >= 0 ? args.slice(dash + 1).join(' ').trim() : '';
+  const command = dash >= 0 ? shellCommand(args.slice(dash + 1)) : '';
   if (positionals.length > 0 && dash < 0) {
     throw new UsageError(`observe takes no argument "${positionals[0]}"; to run the application under observation, put its command after "--": tds-conformance observe -- <command>.`);
   }
@@ -191,4 +193,14 @@ export async function observeCommand(args: readonly string[], signal?: AbortSign
   } finally {
     await observation.close();
   }
+}
+
+/**
+ * The shell command line that runs `words` (what followed "--"): one word is a command line of its own, given to the
+ * shell as it is; several are a command and its arguments, each quoted for the shell, so that an argument with spaces
+ * or quotes (`python3 -c 'import app'`) reaches the command as one argument, as the user's shell gave it.
+ */
+export function shellCommand(words: readonly string[]): string {
+  if (words.length === 1) return words[0]!.trim();
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", "'\\''")}'`)).join(' ').trim();
 }
