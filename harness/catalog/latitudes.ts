@@ -91,6 +91,12 @@ export const latitudes: readonly Latitude[] = [
     basis: '"eb:ConversationId: Optional caller-created identifier carried through one traveler workflow": a workflow, not a session.',
   },
   {
+    id: 'soap-request-extras',
+    side: 'client',
+    text: 'A client\'s request of a business call or of the Refresh Session ping may carry any body (another OTA namespace, no EchoData), and any request may carry header blocks of other namespaces beside eb:MessageHeader and wsse:Security.',
+    basis: '"The payloads of the business endpoints are outside this document"; Refresh Session: "Action code and payload: not shown"; "All SOAP calls carry an `eb:MessageHeader` … and a security header" forbids no other header block (SOAP 1.1 allows them).',
+  },
+  {
     id: 'pool-full-retries',
     side: 'client',
     text: 'A client may retry a SessionCreateRQ refused for a full pool as often as it likes, as long as it pauses before each retry (100 ms or more): only retries sent at once, more than one in a row, make a storm.',
@@ -113,7 +119,7 @@ export const latitudes: readonly Latitude[] = [
   },
   {
     id: 'business-payloads',
-    text: 'The body of an answer to a business call (a shopping or hotel action, the Refresh Session API) is the business API\'s: any element, in any namespace. Only its envelope and ebXML header are the interface\'s (SOAP-02 validates those, and the bodies of TokenCreateRS, SessionCreateRS, SessionCloseRS and faults).',
+    text: 'The body of a business call (a shopping or hotel action, the Refresh Session API), the request a client sends and the answer a service gives, is the business API\'s: any element, in any namespace. Only the envelope and header are the interface\'s (SOAP-01 and SOAP-02 validate those, and the bodies of TokenCreateRQ, SessionCreateRQ, SessionCloseRQ, their answers and faults). A request may also carry header blocks of other namespaces beside eb:MessageHeader and wsse:Security (SOAP 1.1 allows them; the document is silent).',
     basis: '"The payloads of the business endpoints are outside this document." "Request and response payloads of these endpoints: not shown." Refresh Session: "Action code and payload: not shown."',
   },
   {

@@ -10,7 +10,7 @@ export {
   peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,
 } from './sessions.ts';
 export {
-  soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
+  soap01HeaderProblems, soap01SchemaProblem, requestSchema, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
   soap05ConversationIdsProblem, soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from './soap-requests.ts';
 export {

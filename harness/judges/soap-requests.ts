@@ -38,10 +38,24 @@ export function soap01HeaderProblems(sent: SentSoapRequest): Problem[] {
   return out;
 }
 
-/** SOAP-01.schema on one request, from the verdict of the request schema (fixtures/xsd/request.xsd) on it. */
+/** The auth operations whose request bodies the document describes; every other action's body is free. */
+const DESCRIBED_BODIES: ReadonlySet<string> = new Set(['TokenCreateRQ', 'SessionCreateRQ', 'SessionCloseRQ']);
+
+/**
+ * The schema a request is validated against (SOAP-01.schema): `request` for the auth operations the document
+ * describes (and a request whose action cannot be read), `request-business` — the same envelope and header, any body
+ * — for a business call or the Refresh Session ping ("The payloads of the business endpoints are outside this
+ * document"; the ping's "Action code and payload: not shown").
+ */
+export function requestSchema(action: string | undefined): 'request' | 'request-business' {
+  return action === undefined || DESCRIBED_BODIES.has(action) ? 'request' : 'request-business';
+}
+
+/** SOAP-01.schema on one request, from the verdict of its schema ({@link requestSchema}) on it. */
 export function soap01SchemaProblem(verdict: Verdict, action: string | undefined): Problem | undefined {
   if (verdict.valid) return undefined;
-  return problem('SOAP-01.schema', `the ${action ?? 'SOAP'} request does not validate against the request schema`, 'a valid envelope (fixtures/xsd/request.xsd)', `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`);
+  const schema = requestSchema(action);
+  return problem('SOAP-01.schema', `the ${action ?? 'SOAP'} request does not validate against the request schema`, `a valid envelope (fixtures/xsd/${schema}.xsd)`, `${verdict.code}: ${verdict.errors.slice(0, 2).join('; ')}`);
 }
 
 /**

@@ -10,14 +10,14 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
 import {
-  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem, life03Problem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
 import type { HeldToken, Life03Clause, SessionSpan } from '../judges/index.ts';
 
 /** Validates a SOAP request against the harness's request schema (the JVM validator of harness/soap). */
-export type RequestValidator = (xml: string) => Promise<Verdict>;
+export type RequestValidator = (xml: string, schema: 'request' | 'request-business') => Promise<Verdict>;
 
 export const ACCOUNT_HINT = 'give the account the application uses: --target <config.json> (its "accounts"), or --account <EPR>:<PCC>[:<REST domain>] with the password in TDS_OBSERVE_PASSWORD';
 
@@ -440,7 +440,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
     schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
   } else {
     schema = held('SOAP-01.schema', seen);
-    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body))) {
+    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body, requestSchema(m.action)))) {
       const p = soap01SchemaProblem(verdict, m.action);
       if (p) {
         schema = brokenBy(p, m.x);

@@ -33,7 +33,7 @@ export async function judgeTraffic(exchanges: readonly ObservedExchange[], ctx: 
   const traffic = new Traffic(exchanges, ctx);
   const v = options.validator;
   const all = [
-    ...(await judgeClientRules(traffic, v && ((xml) => v.validate(xml, 'request')))),
+    ...(await judgeClientRules(traffic, v && ((xml, schema) => v.validate(xml, schema)))),
     ...(await judgeServiceRules(traffic, v && ((xml, schema) => v.validate(xml, schema)))),
   ];
   const selection = options.only ? OBSERVED_RULES.filter((id) => options.only!.includes(id)) : OBSERVED_RULES;

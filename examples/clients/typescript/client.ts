@@ -49,9 +49,11 @@ export interface TdsClientOptions {
  * - `refused-call-reported`: a REST call refused for its token is reported as answered (401), the next call gets a new token;
  * - `session-close-timing`: a session the caller closes, or in which a call failed, is kept open in a pool of the
  *   client's own, given to the next opening of a session, and closed at shutdown;
- * - `pool-full-retries`: a SessionCreateRQ refused for a full pool is retried three times, after 1, 2 and 4 back-offs.
+ * - `pool-full-retries`: a SessionCreateRQ refused for a full pool is retried three times, after 1, 2 and 4 back-offs;
+ * - `soap-request-extras`: every SOAP request carries a tracing header block of its own namespace, and the keep-alive
+ *   ping is an OTA_PingRQ of another OTA namespace without EchoData.
  */
-export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries';
+export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries' | 'soap-request-extras';
 
 /** How the client reads the time and waits. */
 export interface ClientClock {
@@ -551,7 +553,7 @@ export class TdsClient {
       if (session.closed || token === undefined || this.#closing) return;
       let answer: ParsedEnvelope;
       try {
-        answer = await this.#exchange({ env: session.env, action: 'OTA_PingRQ', security: this.#tokenSecurity(session.env, token), body: otaPingRQBody(), conversationId: this.#conversationFor(session.conversationId) });
+        answer = await this.#exchange({ env: session.env, action: 'OTA_PingRQ', security: this.#tokenSecurity(session.env, token), body: this.#latitudes.has('soap-request-extras') ? customBody(element('OTA_PingRQ', { xmlns: 'http://www.opentravel.org/OTA/2003/05', Version: '1.0.0' })) : otaPingRQBody(), conversationId: this.#conversationFor(session.conversationId) });
       } catch {
         this.#scheduleKeepAlive(session); // no answer: try again after another interval
         return;
@@ -585,7 +587,8 @@ export class TdsClient {
       now: new Date(this.#now()),
       from: this.#partyId,
     });
-    const xml = applyEnvelopeFaults(buildRequest({ header, security: out.security, body: out.body }), out.action, this.#faults);
+    let xml = applyEnvelopeFaults(buildRequest({ header, security: out.security, body: out.body }), out.action, this.#faults);
+    if (this.#latitudes.has('soap-request-extras')) xml = xml.replace(/<((?:[\w.-]+:)?Header)(\s[^>]*)?>/, (open) => `${open}<tr:Trace xmlns:tr="urn:example:trace">${newId(this.#partyId)}</tr:Trace>`);
     const res = await this.#fetch(target.soapUrl, {
       method: 'POST',
       headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: out.action, accept: 'text/xml' },

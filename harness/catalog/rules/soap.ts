@@ -17,7 +17,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-01.schema", text: "Every SOAP request validates against the harness's request schema." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
-    latitudes: [],
+    latitudes: ["soap-request-extras"],
   },
   {
     id: "SOAP-02",
