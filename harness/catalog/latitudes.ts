@@ -72,6 +72,12 @@ export const latitudes: readonly Latitude[] = [
     basis: '"A token must be requested from the environment it is used in"; "Reuse the same token until it expires" speaks of the token a call uses, which is the environment\'s own.',
   },
   {
+    id: 'kept-token',
+    side: 'client',
+    text: 'A client may start with a token it kept from an earlier run (a cache that outlives its process) and send it before it requests one: the service, which may not know it, refuses it, and the client then obtains a new one.',
+    basis: '"Reuse the same token until it expires" (604800 s): nothing ties a token to the process that obtained it. "The token as issued" can be judged only on a token the service issued to the client.',
+  },
+  {
     id: 'refused-call-reported',
     side: 'client',
     text: 'When a call is refused for its token, a client may report that call\'s refusal to its caller and use a new token from the next call on, or obtain one at once and send the call again.',

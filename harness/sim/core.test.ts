@@ -121,6 +121,18 @@ describe('SimCore token endpoint, success', () => {
     expect(typeof res.body.expires_in).toBe('number');
   });
 
+  it('never issues a token another simulator with the same seed issued (a token a client kept from an earlier run is one it never issued); tokenSalt makes the values repeat', () => {
+    const first = () => issue(sim());
+    expect(first()).not.toBe(first());
+    const salted = (tokenSalt: number) => {
+      const accounts = defaultAccounts(7);
+      const core = new SimCore({ clock: new ManualClock(START), accounts: accounts.accounts, seed: 7, tokenSalt });
+      return issue({ core, clock: new ManualClock(START), accounts });
+    };
+    expect(salted(5)).toBe(salted(5));
+    expect(salted(5)).toMatch(TOKEN_SHAPE);
+  });
+
   it('issues a different token on every request of the same account', () => {
     const s = sim();
     const tokens = [issue(s), issue(s), issue(s)];

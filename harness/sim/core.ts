@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { frontAnswer, frontRewrite, type Front } from './front.ts';
 import { findRestEndpoint, restEndpoints, TOKEN_PATH, type Environment } from '../catalog/index.ts';
 import type { DecodedCredentials } from '../credentials/index.ts';
@@ -21,8 +22,14 @@ export interface SimOptions {
   readonly accounts: AccountsByEnvironment;
   /** Deviations to switch on (self-tests). */
   readonly defects?: readonly string[];
-  /** Seed of the token and ID generator. */
+  /** Seed of the ID generator, and of the token generator with {@link SimOptions.tokenSalt}. */
   readonly seed?: number;
+  /**
+   * Mixed into the seed of the token values only (default: drawn at random for each simulator): two simulators never
+   * issue the same token, so a token a client kept from an earlier run (a cache outlives a process) is one this
+   * simulator never issued, as with a real service. Verdicts never depend on a token's value.
+   */
+  readonly tokenSalt?: number;
   /** Bound of the event log. */
   readonly maxEvents?: number;
   /** How the simulator uses the freedoms the document leaves (`DEFAULT_PROFILE`: as the public service does). */
@@ -40,6 +47,8 @@ export class SimCore implements HandlerContext {
   readonly tokens = new TokenStore();
   readonly events: EventLog;
   readonly random: Random;
+  /** The source of token values (see {@link SimOptions.tokenSalt}). */
+  readonly tokenRandom: Random;
   readonly profile: LatitudeProfile;
   #accounts: Record<Environment, SimAccount[]> = { cert: [], prod: [] };
   /** The accounts by the logins that find them, so that a request costs the same however many accounts were added. */
@@ -50,6 +59,7 @@ export class SimCore implements HandlerContext {
     this.#defects = new ConsultedDefects(parseDefects(options.defects ?? []));
     this.defects = this.#defects;
     this.random = new Random(options.seed ?? 1);
+    this.tokenRandom = new Random(((options.seed ?? 1) ^ (options.tokenSalt ?? randomInt(0x7fffffff))) >>> 0);
     this.profile = options.profile ?? DEFAULT_PROFILE;
     this.events = new EventLog(options.maxEvents);
     for (const env of ['cert', 'prod'] as const) for (const account of options.accounts[env]) this.#add(env, account);
@@ -107,6 +117,7 @@ export class SimCore implements HandlerContext {
       profile: this.profile,
       tokens: this.tokens,
       random: this.random,
+      tokenRandom: this.tokenRandom,
       accountsIn: this.#accountsIn,
       accountIndex: this.#accountIndex,
       credentialCache: this.#credentialCache,

@@ -9,6 +9,8 @@ import type { RestContext } from './rest.ts';
  */
 export interface HandlerContext {
   readonly random: Random;
+  /** The source of token values (`SimOptions.tokenSalt`). */
+  readonly tokenRandom: Random;
   readonly profile: LatitudeProfile;
   restContext(): RestContext;
 }

@@ -19,6 +19,8 @@ export interface RestContext {
   readonly profile: LatitudeProfile;
   readonly tokens: TokenStore;
   readonly random: Random;
+  /** The source of token values (`SimOptions.tokenSalt`). */
+  readonly tokenRandom: Random;
   accountsIn(env: Environment): readonly SimAccount[];
   /** The accounts of `env` by their logins (the same accounts as `accountsIn`). */
   accountIndex(env: Environment): AccountIndex;
@@ -216,8 +218,8 @@ export function issueAccessToken(ctx: RestContext, env: Environment, account: Si
     }
   }
   const lifetime = ctx.defects.has('rest03-legacy-lifetime') ? limits.previousAccessTokenLifetimeSeconds : limits.accessTokenLifetimeSeconds;
-  let token = tokenOfShape(ctx.random, ctx.profile.tokenShape);
-  while (ctx.tokens.has(token)) token = tokenOfShape(ctx.random, ctx.profile.tokenShape);
+  let token = tokenOfShape(ctx.tokenRandom, ctx.profile.tokenShape);
+  while (ctx.tokens.has(token)) token = tokenOfShape(ctx.tokenRandom, ctx.profile.tokenShape);
   const issued: IssuedToken = { token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0 };
   ctx.tokens.add(issued, ctx.now);
   return issued;

@@ -152,8 +152,8 @@ function sessionCreate(x: Exchange): RestResult {
   if (!x.ctx.defects.has('sess04-no-pool-limit') && slotsInUse(x, env, account) >= account.poolSize) {
     return fault(x, 'reachedTALimit', undefined, { clientId: auth.clientId, detail: 'reachedTALimit' });
   }
-  let token = newSessionToken(x.core.random);
-  while (x.ctx.tokens.has(token)) token = newSessionToken(x.core.random);
+  let token = newSessionToken(x.core.tokenRandom);
+  while (x.ctx.tokens.has(token)) token = newSessionToken(x.core.tokenRandom);
   const session: IssuedToken = {
     token, kind: 'session', env, account, via: 'soap', issuedAt: x.ctx.now, expiresAt: x.ctx.now + account.sessionTimeoutSeconds * 1000, uses: 0,
     conversationId: x.replyTo.conversationId,

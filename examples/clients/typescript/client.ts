@@ -51,9 +51,11 @@ export interface TdsClientOptions {
  *   client's own, given to the next opening of a session, and closed at shutdown;
  * - `pool-full-retries`: a SessionCreateRQ refused for a full pool is retried three times, after 1, 2 and 4 back-offs;
  * - `soap-request-extras`: every SOAP request carries a tracing header block of its own namespace, and the keep-alive
- *   ping is an OTA_PingRQ of another OTA namespace without EchoData.
+ *   ping is an OTA_PingRQ of another OTA namespace without EchoData;
+ * - `kept-token`: the client starts with a REST token of each environment kept from an earlier run, which it sends
+ *   first and drops once refused.
  */
-export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries' | 'soap-request-extras';
+export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries' | 'soap-request-extras' | 'kept-token';
 
 /** How the client reads the time and waits. */
 export interface ClientClock {
@@ -188,6 +190,13 @@ export class TdsClient {
     };
     this.#restTokens = new TokenCache((env) => this.#obtainRestToken(env), this.#now, policy);
     this.#soapTokens = new TokenCache((env) => this.#createSoapToken(env), this.#now, policy);
+    if (this.#latitudes.has('kept-token')) {
+      // A token of each environment kept from an earlier run: the service never issued it (to this simulator), so its
+      // first call is refused, the token dropped and a new one obtained.
+      for (const env of ['cert', 'prod'] as const) {
+        if (this.#environments[env]) this.#restTokens.keep({ value: `T1RLAQkept${env}0run0Bz8Xq7Lm2Pw9Kd4Rt6Yv1Nc3Hs5Jf8Gu0Ae*`, env, renewAt: this.#now() + 3_600_000 });
+      }
+    }
   }
 
   // ---- REST ------------------------------------------------------------------------------------------------------

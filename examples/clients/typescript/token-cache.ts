@@ -61,6 +61,11 @@ export class TokenCache {
     if (this.#policy.dropRefused && this.#held.get(token.env) === token) this.#held.delete(token.env);
   }
 
+  /** Holds `token` as if it had been obtained: a token kept from an earlier run (a cache that outlives the process). */
+  keep(token: HeldToken): void {
+    this.#held.set(token.env, token);
+  }
+
   clear(): void {
     this.#held.clear();
   }

@@ -48,7 +48,7 @@ export const rules: readonly Rule[] = [
       { id: "API-03.environment-base-url", text: "The call goes to the base URL of the environment the token came from." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01"],
-    latitudes: [],
+    latitudes: ["kept-token"],
   },
   {
     id: "API-04",

@@ -46,6 +46,6 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-03.after-refusal", text: "When its token is refused as invalid, the client obtains a new token and does not send the refused one again." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
-    latitudes: ["refused-call-reported"],
+    latitudes: ["refused-call-reported", "kept-token"],
   },
 ];
