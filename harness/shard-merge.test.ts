@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mergeCommand } from './cli/merge.ts';
 import type { Report } from './report/index.ts';
 import { renderMatrixMarkdown } from './report/matrix.ts';
@@ -84,6 +84,23 @@ describe('run --shard and merge', () => {
     expect(await mergeCommand([paths[0]!, '--out', alone])).toBe(1);
     const half = JSON.parse(readFileSync(join(alone, 'report.json'), 'utf8')) as Report;
     expect(half.gate!.unchecked.length).toBeGreaterThan(whole.gate!.unchecked.length);
+  }, 120_000);
+
+  it('a shard not given (it crashed before writing its report) makes the merge exit 1, with a run error, even where every rule given passes', async () => {
+    const shard = (await sharedRun({ ...RUN, defects: [], shard: { index: 1, count: 2 } })).report;
+    expect(shard.exitCode).toBe(0);
+    const path = (await writeReports(shard, join(dir, 'conforming-shard-1'), new Redactor())).files.json;
+    const out = join(dir, 'missing-shard');
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await mergeCommand([path, '--out', out])).toBe(1);
+    } finally {
+      write.mockRestore();
+    }
+    const merged = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(merged.runErrors).toEqual([{ code: 'SHARD_MISSING', message: 'shard 2/2 not given: the checks of its files are missing from the merged report' }]);
+    expect(merged.completion).toBe('partial');
+    expect(merged.exitCode).toBe(1);
   }, 120_000);
 
   it('REST-03 a known failure (--baseline): the merge judges the merged rules by the shards\' baseline, as the run unsharded', async () => {

@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { exitCodeFor } from '../report/build.ts';
 import { baselineLine, createBaseline, readBaselineFile, writeBaselineFile } from '../report/baseline.ts';
 import { gateLine } from '../report/gate.ts';
 import { parseReportJson } from '../report/diff.ts';
@@ -118,7 +119,13 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
       throw err;
     }
     const missing = missingShards(shards);
-    if (missing !== undefined) process.stdout.write(`${subject}: ${missing}\n`);
+    if (missing !== undefined) {
+      // A shard that crashed before writing its report must not turn the matrix green: the merged run is incomplete,
+      // and its exit code says so (1, or 3 where a shard could not reach the target).
+      process.stdout.write(`${subject}: ✗ ${missing}\n`);
+      const runErrors = [...merged.runErrors, { code: 'SHARD_MISSING', message: missing }];
+      merged = { ...merged, completion: 'partial', runErrors, exitCode: exitCodeFor(merged.rules, runErrors) };
+    }
     // With --update-baseline, the merged run is judged by the baseline it writes, as run --update-baseline judges one.
     const baseline = given && (update ? { file: given.file, baseline: createBaseline(merged, given.baseline) } : given);
     const gated = judgeMerged(merged, shards, values['require-checked'], baseline);

@@ -81,5 +81,37 @@ describe('tds-conformance observe -- <command>', () => {
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.rules.find((r) => r.id === 'REST-01')?.status).toBe('pass');
   }, 30_000);
-});
 
+  it('an upstream that answers nothing: the proxy\'s 502s are a run error and the exit code is 3, not a clean observation', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tds-observe-'));
+    // A port nothing listens on: bound, then closed.
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const config = join(out, 'dead.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(config, JSON.stringify({
+      name: 'nothing there',
+      environments: { cert: { restBaseUrl: `http://127.0.0.1:${port}`, soapUrl: `http://127.0.0.1:${port}/websvc` } },
+      accounts: { cert: { epr: '7971', pcc: 'Z2NL', password: 'dead-upstream-secret-1' } },
+    }));
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await observeCommand(['--upstream', config, '--out', join(out, 'r'), '--only', 'CRED,REST-01', '--', `TDS_CERT_EPR=7971 TDS_CERT_PCC=Z2NL TDS_CERT_PASSWORD=dead-upstream-secret-1 python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`]);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code).toBe(3);
+    const report = JSON.parse(readFileSync(join(out, 'r', 'report.json'), 'utf8')) as Report;
+    expect(report.runErrors.map((e) => e.code)).toEqual(['TARGET_UNREACHABLE']);
+    expect(report.runErrors[0]!.message).toMatch(/^the upstream gave no answer to \d+ of the \d+ requests observed \(the proxy answered them 502\): POST \/v2\/auth\/token: /);
+    expect(printed.join('')).toContain('run error TARGET_UNREACHABLE: the upstream gave no answer');
+  }, 60_000);
+});

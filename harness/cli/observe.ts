@@ -40,7 +40,8 @@ ${INJECTIONS_HELP}
   --seed <n>                       seed of the simulator's accounts (default 1)
 
 Ends on Ctrl-C, --duration, --until-idle or the command's exit. Nothing written holds a password or a token.
-Exit codes: 0 no MUST rule failed, 1 a MUST rule failed, 2 usage or configuration error.`;
+Exit codes: 0 no MUST rule failed, 1 a MUST rule failed or a check errored, 2 usage or configuration error,
+3 the upstream left requests unanswered (the proxy answered them 502; the report's runErrors say which).`;
 
 function positiveSeconds(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -61,7 +62,8 @@ export function summaryLines(report: Report, outDir: string, exchanges: number):
     lines.push(`  ${r.id.padEnd(9)} ${r.status.padEnd(14)} ${why ?? ''}`);
   }
   const s = report.summary;
-  lines.push(`pass ${s.pass}, partial ${s.partial}, fail ${s.fail}, warn ${s.warn}, info ${s.info}, not-applicable ${s.notApplicable}, error ${s.error}`);
+  for (const e of report.runErrors) lines.push(`  run error ${e.code}: ${e.message}`);
+  lines.push(`pass ${s.pass}, partial ${s.partial}, fail ${s.fail}, warn ${s.warn}, info ${s.info}, not-applicable ${s.notApplicable}, skipped ${s.skipped}, error ${s.error}`);
   lines.push(`Reports: ${outDir}`);
   return lines;
 }

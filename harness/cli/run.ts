@@ -27,7 +27,7 @@ Options:
   --only <ids>                   rule IDs, areas or globs, comma-separated (REST-03,SESS,ERR-0*)
   --out <dir>                    where to write the reports (default: reports/latest)
   --seed <n>                     seed of the generated cases (default: 42)
-  --runs <n>                     generated cases per property (default: 25)
+  --runs <n>                     generated cases per property (default: 25 on the simulator, 5 on a live target)
   --allow-opt-in                 run opt-in rules against a live target (pool exhaustion, PROD, ...)
   --defect <id>                  switch on a simulator defect (repeatable; --target sim only)
   --replay <title[@path]>        re-run just one check (a property at a recorded path; see a report's replay line)
@@ -54,7 +54,8 @@ Options:
   --max-tokens <n>               live targets: tokens the run may create (default 100)
   --max-sessions <n>             live targets: sessions the run may open (default 40)
   --rate <n>                     live targets: requests per second, at most (default 5)
-  --timeout <ms>                 time limit of one request
+  --timeout <ms>                 time limit of one request (default: 5000 on the simulator, 15000 on a live target,
+                                 or the target config's requestTimeoutMs)
   --sim-profile <profile.json>   the built-in simulator answers as the target a live run learnt this profile from
                                  (its stand-in; --target sim only), conforming in that target's style
   --with-deviations              with --sim-profile: also the target's deviations the simulator can reproduce
@@ -66,8 +67,9 @@ Options:
 
 With GITHUB_ACTIONS=true, failures are also printed as GitHub Actions annotations (::error, ::warning).
 
-Exit codes: 0 no MUST rule failed (but known failures) and nothing errored, 1 a MUST rule failed, a check errored
-            or a known failure passed, 2 usage or configuration error, 3 the target could not be reached.`;
+Exit codes: 0 no MUST rule failed (but known failures) and nothing errored, 1 a MUST rule failed, a check errored,
+            a known failure passed or --require-checked found a rule unchecked, 2 usage or configuration error,
+            3 the target could not be reached.`;
 
 /** Largest `--seed`: fast-check seeds are 32-bit integers. */
 const MAX_SEED = 2_147_483_647;

@@ -163,7 +163,18 @@ export interface ClientAdapter {
 }
 
 /** An op that failed, as an adapter throws it and a driver answers it. */
+/**
+ * The mark every ClientError carries, in the global symbol registry: a client module may construct its errors from
+ * another copy of this class (the package's sources and its compiled `dist/`, or two installed versions), and each copy
+ * must still recognise them (`instanceof`).
+ */
+const CLIENT_ERROR = Symbol.for('tds-auth-conformance.ClientError');
+
 export class ClientError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CLIENT_ERROR] === true;
+  }
+  readonly [CLIENT_ERROR] = true;
   readonly kind: DriverErrorKind;
   readonly code: string | undefined;
   readonly description: string | undefined;

@@ -73,6 +73,8 @@ export interface RecordingProxy {
   lastActivity(): number;
   /** Requests forwarded but not answered yet. */
   inFlight(): number;
+  /** Requests the upstream gave no answer to (the proxy answered 502 itself), and the first one's error, redacted. */
+  unanswered(): { readonly count: number; readonly first?: string };
   /** Hands over every exchange recorded so far, past the requests still in flight (the observation is judged). */
   settle(): void;
   close(): Promise<void>;
@@ -211,6 +213,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   const urls: Partial<Record<Environment, EnvironmentEndpoints>> = {};
   let seq = 0;
   let count = 0;
+  let unanswered = 0;
+  let firstUnanswered: string | undefined;
   let last = observedNow();
   let pending = 0;
   const order = new StartOrder<ObservedExchange>((x) => options.onExchange?.(x));
@@ -252,6 +256,8 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       } catch (err) {
         const message = (err as Error).message;
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
+        unanswered++;
+        firstUnanswered ??= `${method} ${url.pathname}: ${options.redactor.redact(message)}`;
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: observedNow(), request, response: undefined, error: message };
       }
       // The passwords now (whatever is written may meet them); the tokens of the exchanges a report shows when it is
@@ -306,6 +312,7 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     count: () => count,
     lastActivity: () => last,
     inFlight: () => pending,
+    unanswered: () => ({ count: unanswered, ...(firstUnanswered !== undefined && { first: firstUnanswered }) }),
     settle: () => order.settle(),
     async close() {
       for (const s of sockets) s.destroy();

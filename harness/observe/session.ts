@@ -4,7 +4,7 @@
  */
 import { withFaultCodes, DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/index.ts';
 import { TOOL_VERSION } from '../package-info.ts';
-import { Redactor, type Report } from '../report/index.ts';
+import { Redactor, type Report, type RunError } from '../report/index.ts';
 import { DriftingClock, SimCore, defaultAccounts, startSimServer, type SimAccount, type SimServer } from '../sim/index.ts';
 import { profileFaultCodes, type LatitudeProfile } from '../sim/latitude.ts';
 import { DEFAULT_REST_DOMAIN, type Environment, type RuleId } from '../catalog/index.ts';
@@ -288,8 +288,20 @@ export class Observation {
       startedAt: this.startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
       selection: judgement.selection,
+      runErrors: this.#upstreamErrors(),
     });
     return { judgement, report };
+  }
+
+  /**
+   * The upstream's silence, as a run error: requests the proxy had to answer itself (502) are requests whose answers
+   * nobody judged, so an observation with them is not a clean one (exit code 3, as for a run whose target could not be
+   * reached). The application saw the 502 and the rules judged what it did about it, nothing more.
+   */
+  #upstreamErrors(): RunError[] {
+    const { count, first } = this.proxy.unanswered();
+    if (count === 0) return [];
+    return [{ code: 'TARGET_UNREACHABLE', message: `the upstream gave no answer to ${count} of the ${this.proxy.count()} requests observed (the proxy answered them 502): ${first ?? ''}` }];
   }
 
   /** Stops the proxy and the upstream; the recorded bodies are removed (the exchanges can no longer be read). */

@@ -4,7 +4,7 @@ import type { Problem } from '../judges/index.ts';
  * model as `run` (harness/report): one check per clause, titled `<rule ID>: <clause text> (observed)`.
  */
 import { formatExchange } from '../checks/evidence.ts';
-import { buildReport, type Report, type ReportTarget, type TestRecord } from '../report/index.ts';
+import { buildReport, type Report, type ReportTarget, type TestRecord, type RunError } from '../report/index.ts';
 import { findClause, type RuleId } from '../catalog/index.ts';
 import type { ObservedExchange } from './exchange.ts';
 
@@ -107,6 +107,8 @@ export interface ObservedReportOptions {
   /** The rules judged (every other rule is `skipped`, not selected). */
   readonly selection: readonly RuleId[];
   readonly completion?: 'complete' | 'interrupted';
+  /** What went wrong outside the rules: the upstream left requests unanswered (TARGET_UNREACHABLE, exit code 3). */
+  readonly runErrors?: readonly RunError[];
 }
 
 /** The report of an observation: the report model of `run`, so every writer works on it. */
@@ -120,5 +122,6 @@ export function observedReport(verdicts: readonly ClauseVerdict[], options: Obse
     startedAt: options.startedAt,
     finishedAt: options.finishedAt,
     completion: options.completion ?? 'complete',
+    ...(options.runErrors && { runErrors: options.runErrors }),
   });
 }
