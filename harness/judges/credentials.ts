@@ -90,3 +90,13 @@ export function cred04Problem(clientId: string, show: ShowClientId = asIs): Prob
   const domain = clientId.split(':').at(-1) ?? '';
   return domain === DEFAULT_REST_DOMAIN ? undefined : problem('CRED-04.default-domain', 'with no domain configured, the Client ID does not use the default domain AA', DEFAULT_REST_DOMAIN, show(domain));
 }
+
+/**
+ * CRED-02.inner-layer on a token request whose secret is the password of another environment's account
+ * (`passwordOf`), not of the account of the environment it was sent to (`sentTo`): "A token must be requested from
+ * the environment it is used in", with that environment's credentials.
+ */
+export function cred02OtherEnvironmentProblem(sentTo: string, passwordOf: string | undefined): Problem | undefined {
+  if (passwordOf === undefined) return undefined;
+  return problem('CRED-02.inner-layer', `the decoded client secret of a token request to ${sentTo.toUpperCase()} is the password of ${passwordOf.toUpperCase()}'s account`, `the password of ${sentTo.toUpperCase()}'s account`, `${passwordOf.toUpperCase()}'s password`);
+}

@@ -4,7 +4,7 @@
  */
 export { plural, problem } from './problem.ts';
 export { api03Problems } from './api-calls.ts';
-export { cred01Problems, cred04Problem, readCred02 } from './credentials.ts';
+export { cred01Problems, cred02OtherEnvironmentProblem, cred04Problem, readCred02 } from './credentials.ts';
 export { env02Problems } from './environments.ts';
 export {
   peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,

@@ -10,7 +10,7 @@ import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessag
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
 import {
-  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, cred02OtherEnvironmentProblem, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem, life03Problem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -35,6 +35,15 @@ function firstFailure(clause: string, failures: readonly (ClauseVerdict | undefi
 
 // ---- CRED ---------------------------------------------------------------------------------------------------------
 
+/**
+ * A reading of CRED-02 with the secret's environment: credentials that decode, but carry the password of another
+ * environment's account (see `TokenRequest.passwordOf`), break CRED-02.inner-layer.
+ */
+export function withOtherEnvironment(reading: ReturnType<typeof readCred02>, r: TokenRequest): ReturnType<typeof readCred02> {
+  const other = reading.ok && r.x.env !== undefined ? cred02OtherEnvironmentProblem(r.x.env, r.passwordOf) : undefined;
+  return other ? { ok: false, problem: other, ...(reading.clientId !== undefined && { clientId: reading.clientId }) } : reading;
+}
+
 function cred(t: Traffic): ClauseVerdict[] {
   const requests = t.tokenRequests;
   const none = 'no token request seen: start the application with no token held and let it make a REST call';
@@ -42,7 +51,7 @@ function cred(t: Traffic): ClauseVerdict[] {
     return ['CRED-02.basic-scheme', 'CRED-02.outer-layer', 'CRED-02.inner-layer', 'CRED-01.v1-literal', 'CRED-01.fields', 'CRED-04.default-domain'].map((c) => notSeen(c, none));
   }
   // The judge of the client suite (harness/judges): the scheme, then both base64 layers, on every token request.
-  const read = requests.map((r) => ({ r, reading: readCred02(r.authorization) }));
+  const read = requests.map((r) => ({ r, reading: withOtherEnvironment(readCred02(r.authorization), r) }));
   const firstOf = (clause: string) => read.find((b) => !b.reading.ok && b.reading.problem.clause === clause);
   const schemeFail = firstOf('CRED-02.basic-scheme');
   const outer = firstOf('CRED-02.outer-layer');
@@ -71,12 +80,13 @@ function cred(t: Traffic): ClauseVerdict[] {
   // The judges of the client suite (harness/judges): the fields are compared with the account whose password the
   // credentials carry (a wrong password names no account); its domain, only when the account declares one.
   const judged = decoded.map((d) => {
-    const a = d.r.account;
+    // Another environment's password names that environment's account, not the one the Client ID must match.
+    const a = d.r.passwordOf ? undefined : d.r.account;
     return { ...d, problems: cred01Problems(d.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives }) };
   });
   const firstOfCred01 = (clause: string) => judged.flatMap((d) => d.problems.filter((p) => p.clause === clause).map((p) => brokenBy(p, d.r.x)))[0];
   out.push(firstOfCred01('CRED-01.v1-literal') ?? held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
-  const known = decoded.filter((d) => d.r.account !== undefined);
+  const known = decoded.filter((d) => d.r.account !== undefined && !d.r.passwordOf);
   if (known.length === 0) {
     const why = t.accountsKnown ? 'the credentials carry the password of no account the harness knows' : `the expected EPR, PCC and domain are not known: ${ACCOUNT_HINT}`;
     out.push(notSeen('CRED-01.fields', why), notSeen('CRED-04.default-domain', why));

@@ -18,6 +18,11 @@ export interface TokenRequest {
   readonly decoded: DecodedCredentials;
   /** The known account whose password the credentials carry. */
   readonly account: KnownAccount | undefined;
+  /**
+   * The environment whose account's password the credentials carry, when it is not the environment the request went
+   * to and that environment's accounts are known, none with this password (CRED-02: another environment's secret).
+   */
+  readonly passwordOf?: Environment;
   /** `issued` (a token came back), `invalid_client`, or anything else. */
   readonly answer: 'issued' | 'invalid_client' | 'other';
   readonly token?: string;
@@ -125,13 +130,23 @@ export function accountByPassword(ctx: JudgeContext, env: Environment | undefine
 export function readTokenRequest(x: ObservedExchange, ctx: JudgeContext): TokenRequest {
   const authorization = x.request.headers.authorization;
   const decoded = decodeAuthorization(authorization);
-  const account = accountByPassword(ctx, x.env, decoded.ok ? decoded.password : undefined);
+  const password = decoded.ok ? decoded.password : undefined;
+  const account = accountByPassword(ctx, x.env, password);
+  const passwordOf = otherEnvironmentOf(ctx, x.env, password);
   const body = x.response ? jsonObject(x.response.body) : undefined;
   const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
   const token = ok && typeof body?.access_token === 'string' && body.access_token !== '' ? body.access_token : undefined;
   const expiresIn = typeof body?.expires_in === 'number' ? body.expires_in : undefined;
   const answer = token ? 'issued' : body?.error === 'invalid_client' ? 'invalid_client' : 'other';
-  return { x, authorization, decoded, account, answer, ...(token !== undefined && { token }), ...(expiresIn !== undefined && { expiresIn }) };
+  return { x, authorization, decoded, account, answer, ...(passwordOf && { passwordOf }), ...(token !== undefined && { token }), ...(expiresIn !== undefined && { expiresIn }) };
+}
+
+/** The other environment whose known account has `password`, where no known account of `env` has it (see {@link TokenRequest.passwordOf}). */
+function otherEnvironmentOf(ctx: JudgeContext, env: Environment | undefined, password: string | undefined): Environment | undefined {
+  if (password === undefined || env === undefined) return undefined;
+  const mine = ctx.accounts[env] ?? [];
+  if (mine.length === 0 || mine.some((a) => a.password === password)) return undefined;
+  return (Object.entries(ctx.accounts) as [Environment, readonly KnownAccount[] | undefined][]).find(([e, list]) => e !== env && (list ?? []).some((a) => a.password === password))?.[0];
 }
 
 /** A REST exchange that is no token request as an API call, and the use it made of a token. */

@@ -8,7 +8,7 @@ import {
   cred01Problems, cred04Problem, err03Problems, err06LoopProblem, isInvalidClient, plural, readCred02, rest01Problems, rest03Problems, rest05Problems, type Problem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
-import { ACCOUNT_HINT } from './client-rules.ts';
+import { ACCOUNT_HINT, withOtherEnvironment } from './client-rules.ts';
 import type { ObservedExchange } from './exchange.ts';
 import { clientKey, type TokenRequest } from './exchange-facts.ts';
 import { held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
@@ -57,12 +57,13 @@ export class TokenRequestFold {
     this.#requests++;
     if (r.answer === 'issued') this.#issued++;
     // CRED-02, CRED-01, CRED-04: the judges of the client suite (harness/judges), on every token request.
-    const reading = readCred02(r.authorization);
+    const reading = withOtherEnvironment(readCred02(r.authorization), r);
     if (!reading.ok) this.#firstOf(reading.problem, r.x);
     if (reading.ok || reading.problem.clause !== 'CRED-02.basic-scheme') this.#layered++;
     if (reading.clientId !== undefined) {
       this.#decoded++;
-      const a = r.account;
+      // Another environment's password names that environment's account, not the one the Client ID must match.
+      const a = r.passwordOf ? undefined : r.account;
       for (const p of cred01Problems(reading.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives })) this.#firstOf(p, r.x);
       if (a) {
         this.#known++;

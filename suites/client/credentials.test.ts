@@ -74,6 +74,24 @@ clientProperty(
   { numRuns: 10, examples: EXAMPLES, clauses: ["CRED-02.inner-layer", "CRED-02.outer-layer", "CRED-02.basic-scheme"] },
 );
 
+clientTest('CRED-02', 'configured for CERT and PROD, the client sends each environment\'s token requests with that environment\'s own password', async (ctx) => {
+  await ctx.configure();
+  const envs = (['cert', 'prod'] as const).filter((env) => ctx.target.accounts[env] && ctx.target.environments[env]);
+  if (envs.length < 2) return ctx.notApplicable('needs CERT and PROD, each with an account');
+  // A call refused for the credentials is the evidence itself: the requests are judged whatever came back.
+  for (const env of envs) await op('rest.call', () => ctx.client.restCall({ environment: env, method: 'GET', path: themes.path })).catch(() => undefined);
+  const requests = tokenRequests(await ctx.events());
+  for (const env of envs) {
+    const mine = requests.filter((e) => e.env === env);
+    if (mine.length === 0) throw new PrerequisiteFailed(`the client sent no token request to ${env.toUpperCase()} for a REST call there`, ['REST-01']);
+    // "A token must be requested from the environment it is used in": with that environment's credentials.
+    for (const request of mine) {
+      const reading = readCred02(request.headers.authorization, ctx.target.accounts[env]!.password);
+      if (!reading.ok) throw new CheckFailure(`${env.toUpperCase()}'s token request: ${reading.problem.message}`, { expected: `${env.toUpperCase()}'s account (${reading.problem.expected})`, actual: reading.problem.actual });
+    }
+  }
+}, { clauses: ["CRED-02.inner-layer"] });
+
 clientProperty(
   'CRED-01',
   'the Client ID is V1:<userid>:<group>:<domain>, for any account',

@@ -300,6 +300,8 @@ export class TdsClient {
     if (this.#faults.has('cred01-no-v1')) return `Basic ${encodeCredentials([parts.userid, parts.group, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred01-wrong-order')) return `Basic ${encodeCredentials(['V1', parts.group, parts.userid, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred02-single-base64')) return `Basic ${encodeBase64Utf8(`V1:${parts.userid}:${parts.group}:${parts.domain}:${c.password}`)}`;
+    const prod = this.#environments.prod;
+    if (this.#faults.has('cred02-prod-password-at-cert') && prod && target === this.#environments.cert) return basicAuthorization({ ...parts, password: prod.credentials.password });
     return basicAuthorization({ ...parts, password: c.password });
   }
 

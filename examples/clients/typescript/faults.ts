@@ -10,6 +10,7 @@ export const CLIENT_FAULTS = [
   'cred01-no-v1',
   'cred01-wrong-order',
   'cred02-single-base64',
+  'cred02-prod-password-at-cert',
   'cred04-soap-domain-as-default',
   // REST — the token request
   'rest01-json-body',
