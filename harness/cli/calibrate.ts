@@ -7,6 +7,8 @@ import { resolveTarget } from '../run/target.ts';
 import { resolveAccount } from '../targets/config.ts';
 import { toAccount } from '../targets/sim-target.ts';
 import { createTransport } from '../targets/transport.ts';
+import { throttledTransport } from '../targets/throttle.ts';
+import { withFaultCodes } from '../classify/fault-codes.ts';
 import type { Environment } from '../catalog/index.ts';
 import { parse } from './args.ts';
 import { UsageError } from './usage-error.ts';
@@ -56,9 +58,12 @@ export async function calibrateCommand(args: readonly string[]): Promise<number>
   for (const a of accounts) redactor.addPassword(a.password);
   const account = resolveAccount(accountConfig);
 
-  const targetTransport = createTransport({ timeoutMs: config.requestTimeoutMs ?? 15_000, useEnvProxy: true, ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }) });
+  // A throttle is no answer (429, 503, a busy fault): both sides' are waited out and the request sent again, as in a
+  // run, so that the answers compared are the services' own. One still throttled past the wait ends the calibration.
+  const throttle = { maxWaitMs: (config.throttleWaitSeconds ?? 60) * 1000, faultCodes: withFaultCodes(config.faultCodes) };
+  const targetTransport = throttledTransport(createTransport({ timeoutMs: config.requestTimeoutMs ?? 15_000, useEnvProxy: true, ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }) }), throttle);
   const stand = await startStandIn(learned, { withDeviations: values['with-deviations'] });
-  const standTransport = createTransport({ timeoutMs: 10_000 });
+  const standTransport = throttledTransport(createTransport({ timeoutMs: 10_000 }), throttle);
   const out = process.stdout;
   try {
     const options = { ...(learned.values.tokenShape && { tokenShape: learned.values.tokenShape }), ...(config.probes?.rest && { restProbePath: config.probes.rest.path }) };

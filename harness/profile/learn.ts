@@ -6,13 +6,11 @@
  * that identifies a caller is in it.
  */
 import { latitudes } from '../catalog/index.ts';
-import { statesErrorCase } from '../catalog/errors.ts';
-import { namesInvalidSecurityToken, saysInvalidOrExpired } from '../judges/soap-answers.ts';
 import type { Report } from '../report/model.ts';
-import { REDACTED } from '../report/redact.ts';
 import type { DefectId } from '../sim/defects.ts';
 import type { LatitudeProfile } from '../sim/latitude.ts';
 import { learnShape } from '../sim/token-shape.ts';
+import { CONFORMING_TESTS } from './conforming-values.ts';
 import type { ProfileFacts } from './facts.ts';
 import { PROFILE_SCHEMA, type LatitudeObservation, type LearnedDeviation, type LearnedProfile, type Percentiles } from './types.ts';
 
@@ -154,15 +152,7 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
       why[key] = `the target's value breaks ${rule} (listed under deviations): the conforming stand-in keeps the simulator's own`;
     }
   };
-  // The judges' own tests (ERR-01, ERR-02: statesErrorCase; ERR-04: err04Problem's), so that learning and judging agree.
-  // A description that echoed the secret (redacted here) breaks ERR-03: it is a deviation, not the target's wording.
-  deviating('syntaxDescription', 'ERR-03', (v: string) => !v.includes(REDACTED));
-  deviating('wrongClientDescription', 'ERR-03', (v: string) => !v.includes(REDACTED));
-  deviating('syntaxDescription', 'ERR-01', (v: string) => statesErrorCase(v, 'missing-or-syntax'));
-  deviating('wrongClientDescription', 'ERR-02', (v: string) => statesErrorCase(v, 'wrong-client'));
-  deviating('invalidTokenFaultstring', 'ERR-04', (v: string) => v.includes('%s') && saysInvalidOrExpired(v.split('%s').join('')));
-  deviating('invalidTokenStackTrace', 'ERR-04', (v: string) => namesInvalidSecurityToken(v));
-  deviating('jsonContentType', 'REST-05', (v: string) => /^application\/([\w.-]+\+)?json\b/i.test(v));
+  for (const t of CONFORMING_TESTS) deviating(t.key, t.rule, t.ok);
   const observedLatitudes: Record<string, LatitudeObservation> = {};
   for (const l of latitudes.filter((x) => x.side !== 'client')) {
     const fs = LATITUDE_FIELDS[l.id] ?? [];

@@ -163,6 +163,16 @@ describe('reading a profile file', () => {
     [{ ...valid, values: { tokenShape: { kind: 'weird' } } }, 'a token shape of kind "chars", "jwt" or "uuid"'],
     [{ ...valid, values: { tokenShape: { kind: 'chars' } } }, 'needs a prefix, a suffix, a non-empty alphabet and a length'],
     [{ ...valid, values: { tokenShape: { kind: 'chars', prefix: '', suffix: '', alphabet: '', length: 20 } } }, 'a non-empty alphabet'],
+    // Hand-edited into values the conforming stand-in must not serve, or that crashed it after it listened.
+    [{ ...valid, values: { syntaxDescription: 'all good, here is your token' } }, '"values.syntaxDescription" is "all good, here is your token", which breaks ERR-01'],
+    [{ ...valid, values: { otherTokenErrorCode: 'banana' } }, '"values.otherTokenErrorCode" is "banana", which the simulator cannot serve'],
+    [{ ...valid, values: { soapEnvPrefix: 'xmlns' } }, 'names starting with "xml" are reserved'],
+    [{ ...valid, values: { faultStatus: 503 } }, 'which breaks ERR-05'],
+    [{ ...valid, values: { apiRefusalStatus: 200 } }, 'which breaks API-02'],
+    [{ ...valid, values: { tokenShape: { kind: 'chars', prefix: '', suffix: '', alphabet: ' \n', length: 20 } } }, 'visible ASCII'],
+    [{ ...valid, values: [] }, 'has no "values"'],
+    [{ ...valid, latitudes: null }, '"latitudes" must be a JSON object'],
+    [{ ...valid, deviations: [null] }, '"deviations[0]" must be an object with a "rule"'],
   ])('refuses %j saying what is wrong', (value, message) => {
     expect(() => parseLearnedProfile(value, 'p.json')).toThrow(ProfileFileError);
     expect(() => parseLearnedProfile(value, 'p.json')).toThrow(message);
@@ -212,5 +222,20 @@ describe('calibrate reads the freedoms a profile holds in SOAP answers', () => {
     expect(ok('<SessionCreateRS xmlns="urn:ota" version="1" status="Approved"><ConversationId>c</ConversationId></SessionCreateRS>').body).toBe('SessionCreateRS [status version] (ConversationId)');
     expect(ok('<SessionCreateRS xmlns="urn:ota" Version="1.0.0"><Success/></SessionCreateRS>').body).toBe('SessionCreateRS [Version] (Success)');
     expect(ok('').body).toBe('(empty)');
+  });
+});
+
+describe('a learned token shape in the written report', () => {
+  it('keeps the prefix four tokens or more shared (no token pattern cuts it), and still redacts a registered secret in it', async () => {
+    const { redactReport } = await import('../report/redact-report.ts');
+    const { Redactor } = await import('../report/redact.ts');
+    const tokenShape = { kind: 'chars', prefix: 'T1RLAQfixedPrefix1!', suffix: '*', alphabet: 'ABC', length: 40 };
+    const report = { rules: [], unmapped: [], note: 'T1RLAQsomeTokenValue', profile: { values: { tokenShape, syntaxDescription: 'T1RLAQechoedToken1' } } } as unknown as import('../report/model.ts').Report;
+    const out = redactReport(report, new Redactor()) as unknown as { note: string; profile: { values: { tokenShape: { prefix: string }; syntaxDescription: string } } };
+    expect(out.profile.values.tokenShape.prefix).toBe('T1RLAQfixedPrefix1!');
+    expect(out.note).toBe('«redacted»');
+    expect(out.profile.values.syntaxDescription).toBe('«redacted»');
+    const registered = redactReport(report, new Redactor(['fixedPrefix1'])) as unknown as typeof out;
+    expect(registered.profile.values.tokenShape.prefix).toBe('T1RLAQ«redacted»!');
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDefects, type DefectId } from '../sim/defects.ts';
 import { DEFAULT_PROFILE, PROFILE_CHOICES, type LatitudeProfile } from '../sim/latitude.ts';
+import { CONFORMING_TESTS } from './conforming-values.ts';
 import { PROFILE_SCHEMA, type LearnedProfile } from './types.ts';
 
 /** A profile file that cannot be served: said in one line, before anything runs (exit code 2). */
@@ -31,7 +32,7 @@ export function parseLearnedProfile(value: unknown, file = 'the profile'): Learn
   if (typeof value !== 'object' || value === null) throw new ProfileFileError(`${file} is not a JSON object: give a profile.json written by a live run`);
   const p = value as Partial<LearnedProfile>;
   if (p.schema !== PROFILE_SCHEMA) throw new ProfileFileError(`${file} is not a profile of this tool (its "schema" is ${JSON.stringify(p.schema)}, not "${PROFILE_SCHEMA}"): give a profile.json written by a live run`);
-  if (typeof p.values !== 'object' || p.values === null) throw new ProfileFileError(`${file} has no "values": give a profile.json written by a live run`);
+  if (typeof p.values !== 'object' || p.values === null || Array.isArray(p.values)) throw new ProfileFileError(`${file} has no "values": give a profile.json written by a live run`);
   for (const [key, v] of Object.entries(p.values)) {
     if (!KEYS.has(key)) throw new ProfileFileError(`${file}: "values.${key}" is not a freedom the simulator knows (known: ${[...KEYS].join(', ')})`);
     const expected = typeof DEFAULT_PROFILE[key as keyof LatitudeProfile];
@@ -39,7 +40,7 @@ export function parseLearnedProfile(value: unknown, file = 'the profile'): Learn
     if (type !== expected) throw new ProfileFileError(`${file}: "values.${key}" must be a ${expected === 'object' ? 'JSON object or list' : expected}, not ${JSON.stringify(v)}`);
     const listed = PROFILE_CHOICES[key as keyof LatitudeProfile] as readonly unknown[];
     // Enumerated freedoms must hold one of the values the simulator makes; texts, numbers and shapes may be any.
-    if (typeof v === 'string' && listed.every((c) => typeof c === 'string') && ['tokenFieldOrder', 'missingContentType', 'apiRefusalBody', 'responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'responseHeader', 'tokenCreateBody', 'createBody', 'closeBody', 'closeAction', 'stackTracePlacement', 'sessionlessAction', 'garbageAnswer', 'businessBody', 'throttle'].includes(key) && !listed.includes(v)) {
+    if (typeof v === 'string' && listed.every((c) => typeof c === 'string') && ['tokenFieldOrder', 'missingContentType', 'apiRefusalBody', 'responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'responseHeader', 'tokenCreateBody', 'createBody', 'closeBody', 'closeAction', 'stackTracePlacement', 'sessionlessAction', 'garbageAnswer', 'businessBody', 'throttle', 'otherTokenErrorCode'].includes(key) && !listed.includes(v)) {
       throw new ProfileFileError(`${file}: "values.${key}" is ${JSON.stringify(v)}, which the simulator cannot serve (one of ${listed.map((c) => JSON.stringify(c)).join(', ')})`);
     }
   }
@@ -47,9 +48,27 @@ export function parseLearnedProfile(value: unknown, file = 'the profile'): Learn
     const wrong = valueProblem(key as keyof LatitudeProfile, v);
     if (wrong) throw new ProfileFileError(`${file}: "values.${key}" is ${JSON.stringify(v)}, which the simulator cannot serve: ${wrong}`);
   }
+  // The values are the target's conforming style: one that breaks a rule is a deviation, which a learned profile
+  // lists under "deviations" (served with --with-deviations where the simulator can make it), never as a value.
+  for (const t of CONFORMING_TESTS) {
+    const v = (p.values as Record<string, unknown>)[t.key];
+    if (v !== undefined && !t.ok(v as never)) throw new ProfileFileError(`${file}: "values.${t.key}" is ${JSON.stringify(v)}, which breaks ${t.rule}: a profile's values are the target's conforming style (a learned profile lists a deviation under "deviations")`);
+  }
+  if (p.latitudes !== undefined && !isLatitudes(p.latitudes)) throw new ProfileFileError(`${file}: "latitudes" must be a JSON object of {"observed": true|false, …} entries, as a live run writes it`);
   if (!Array.isArray(p.deviations)) throw new ProfileFileError(`${file} has no "deviations" list: give a profile.json written by a live run`);
+  const badDeviation = (p.deviations as unknown[]).findIndex((d) => typeof d !== 'object' || d === null || Array.isArray(d) || typeof (d as { rule?: unknown }).rule !== 'string'
+    || ((d as { defect?: unknown }).defect !== undefined && typeof (d as { defect?: unknown }).defect !== 'string'));
+  if (badDeviation >= 0) throw new ProfileFileError(`${file}: "deviations[${badDeviation}]" must be an object with a "rule" (and, where the simulator can make it, a "defect"), not ${JSON.stringify(p.deviations[badDeviation])}`);
   return p as LearnedProfile;
 }
+
+function isLatitudes(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    && Object.values(v).every((o) => typeof o === 'object' && o !== null && typeof (o as { observed?: unknown }).observed === 'boolean');
+}
+
+/** Visible ASCII: what a token's alphabet, prefix and suffix may hold (a token travels in a header and in XML). */
+const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
 
 /** An HTTP header name (RFC 9110 token), an XML prefix (an NCName), a header value without control characters. */
 const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -72,6 +91,7 @@ function valueProblem(key: keyof LatitudeProfile, v: unknown): string | undefine
       return intIn(0, 60_000);
     case 'soapEnvPrefix':
     case 'ebPrefix':
+      if (/^xml/i.test(v as string)) return 'an XML prefix: names starting with "xml" are reserved';
       return NC_NAME.test(v as string) ? undefined : 'an XML prefix (a name of letters, digits, ".", "-" or "_", not starting with a digit)';
     case 'jsonContentType':
       return HEADER_VALUE.test(v as string) && (v as string).length > 0 ? undefined : 'a header value (no control characters)';
@@ -90,8 +110,10 @@ function tokenShapeProblem(v: unknown): string | undefined {
   switch (s.kind) {
     case 'uuid': return undefined;
     case 'chars':
-      return typeof s.prefix === 'string' && typeof s.suffix === 'string' && typeof s.alphabet === 'string' && s.alphabet.length > 0 && positive(s.length)
-        ? undefined : 'a "chars" token shape needs a prefix, a suffix, a non-empty alphabet and a length';
+      if (!(typeof s.prefix === 'string' && typeof s.suffix === 'string' && typeof s.alphabet === 'string' && s.alphabet.length > 0 && positive(s.length))) {
+        return 'a "chars" token shape needs a prefix, a suffix, a non-empty alphabet and a length';
+      }
+      return VISIBLE_ASCII.test(s.prefix + s.suffix + s.alphabet) ? undefined : 'a token\'s prefix, suffix and alphabet are visible ASCII characters (no spaces, no redaction marks)';
     case 'jwt':
       return typeof s.header === 'string' && positive(s.payloadLength) && positive(s.signatureLength)
         ? undefined : 'a "jwt" token shape needs a header, a payloadLength and a signatureLength';

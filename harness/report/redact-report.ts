@@ -26,8 +26,14 @@ export function redactReport(report: Report, redactor: Redactor): Report {
     }),
     checks: redacted.checks.map((c, i) => check(c, original.checks[i] ?? c)),
   });
+  // A learned token shape is redacted by value only: its prefix and suffix are what four tokens or more had in common
+  // (harness/sim/token-shape.ts), no token of the target, and a token pattern (`T1RLAQ…`) would turn the stand-in's
+  // every token into "«redacted»…".
+  const shape = report.profile?.values.tokenShape;
+  const profile = deep.profile && shape ? { ...deep.profile, values: { ...deep.profile.values, tokenShape: Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, typeof v === 'string' ? byValue(v) : v])) as typeof shape } } : deep.profile;
   return {
     ...deep,
+    ...(profile && { profile }),
     rules: deep.rules.map((r, i) => rule(r, report.rules[i] ?? r)),
     unmapped: deep.unmapped.map((u, i) => ({ ...u, name: byValue(report.unmapped[i]?.name ?? u.name) })),
   };

@@ -14,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compareProbes, fidelityOf, probe } from '../../harness/profile/calibrate.ts';
 import { loadLearnedProfile, standIn } from '../../harness/profile/serve.ts';
 import { startStandIn } from '../../harness/profile/stand-in.ts';
-import { PROFILE_FILE, type LearnedProfile } from '../../harness/profile/types.ts';
+import { PROFILE_FILE, PROFILE_SCHEMA, type LearnedProfile } from '../../harness/profile/types.ts';
 import type { Report } from '../../harness/report/model.ts';
 import { ConformanceSession } from '../../harness/run/session.ts';
 import { sharedServiceRun } from '../../harness/selftest.ts';
@@ -184,3 +184,33 @@ describe('tds-conformance calibrate', () => {
     expect(bad.stdout).not.toContain(t.accounts.main.cert.password);
   }, 120_000);
 });
+
+describe('calibrate against a throttling target', () => {
+  it('waits out both sides\' throttles (429 with Retry-After) and compares only the services\' own answers: a stand-in of the same profile is 100 per cent on every kind', async () => {
+    const profile: LatitudeProfile = { ...DEFAULT_PROFILE, throttle: '429', latencyMs: 0 };
+    const t = await target(profile);
+    // Three requests first, so that the target's every-tenth throttle falls on other probes than the stand-in's.
+    const warm = createTransport({ timeoutMs: 10_000 });
+    onCleanUp(() => warm.close());
+    for (let i = 0; i < 3; i++) await warm.request({ method: 'GET', url: `${t.server.urls.cert.restBaseUrl}/v1/lists/supported/shop/themes`, headers: {} });
+    const file = join(tempDir('calibrate-429'), 'profile.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, JSON.stringify({ schema: PROFILE_SCHEMA, target: 't', learnedAt: '', tool: '0', values: { throttle: '429' }, latitudes: {}, latency: {}, deviations: [] }));
+    const { calibrateCommand } = await import('../../harness/cli/calibrate.ts');
+    const printed: string[] = [];
+    const { vi } = await import('vitest');
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await calibrateCommand(['--target', t.config, '--profile', file, '--min-fidelity', '100']);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code, printed.join('')).toBe(0);
+    expect(printed.join('')).toContain('every kind at or above 100 %');
+  }, 60_000);
+});
+
