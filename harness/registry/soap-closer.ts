@@ -3,6 +3,7 @@ import type { Transport } from '../targets/index.ts';
 import type { EnvironmentEndpoints } from '../targets/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { CloseAnswer, RegisteredSession, SessionCloser } from './registry.ts';
+import { classifySoap } from '../classify/soap-answer.ts';
 
 let sequence = 0;
 
@@ -40,6 +41,11 @@ export function soapSessionCloser(environments: Partial<Record<Environment, Envi
     const parsed = parseEnvelope(response.body);
     if (!parsed.ok) throw new Error(`the answer to SessionCloseRQ is not a SOAP envelope (HTTP ${response.status})`);
     const fault = parsed.envelope.fault;
-    return fault ? { kind: 'refused', fault: fault.faultcodeLocal || fault.faultcode } : { kind: 'closed' };
+    if (!fault) return { kind: 'closed' };
+    // Refused as an invalid token: the session is over already (closed, expired). Any other refusal leaves it open for
+    // all the run knows (a service that refused to close it): it stays on the open list, and the run says so.
+    const answer = classifySoap({ status: response.status, envelope: parsed.envelope });
+    if (answer.kind !== 'refused' || answer.why !== 'invalid-token') throw new Error(`the service refused to close the session (${fault.faultcodeLocal || fault.faultcode})`);
+    return { kind: 'refused', fault: fault.faultcodeLocal || fault.faultcode };
   };
 }

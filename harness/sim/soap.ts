@@ -210,7 +210,9 @@ function tokenCall(x: Exchange, action: string): RestResult {
   const kindOk = spec?.accepts.includes(token.kind)
     || (sessionOnly && d.has('access01-session-only-takes-sessionless'))
     || (sessionOnly && token.via === 'rest' && d.has('access01-session-only-takes-rest-tokens'));
-  if (!spec || !kindOk || !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false)) {
+  // Closing a session and keeping it alive are the session's own business, not an API the account may or may not call.
+  const ownSession = spec?.purpose === 'session-close' || spec?.purpose === 'ping';
+  if (!spec || !kindOk || (!ownSession && !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false))) {
     return fault(x, 'notAuthorized', presented, used);
   }
   token.uses++;

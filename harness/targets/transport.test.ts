@@ -109,6 +109,33 @@ describe('createTransport', () => {
     expect(decodeBody(Buffer.from('{"a":"é"}', 'utf8'), 'application/json;charset=UTF-8')).toBe('{"a":"é"}');
   });
 
+  it('asks for no content coding, and reads an answer a gateway encoded anyway (gzip, deflate raw or zlib, br, two codings) decoded', async () => {
+    const { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } = await import('node:zlib');
+    const json = '{"access_token":"T1RLAQabc*","token_type":"bearer","expires_in":604800}';
+    const codings: [string, Buffer][] = [
+      ['gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['deflate', deflateRawSync(json)], ['br', brotliCompressSync(json)], ['deflate, gzip', gzipSync(deflateSync(json))],
+    ];
+    for (const [coding, bytes] of codings) {
+      let asked: string | undefined;
+      const origin = await listen((req, res) => {
+        asked = req.headers['accept-encoding'];
+        req.resume();
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(bytes));
+      });
+      const res = await transport().request(request(origin));
+      expect(asked).toBe('identity');
+      expect([coding, res.body]).toEqual([coding, json]);
+      expect(res.headers['content-encoding']).toBeUndefined();
+    }
+    const bad = await listen((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip'));
+    });
+    const err = await transport().request(request(bad)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as Error).message).toMatch(/could not be decoded from its content coding "gzip"/);
+  });
+
   it('reports TARGET_UNREACHABLE for a port where nothing listens', async () => {
     const origin = await closedPort();
     const err = await failure(transport().request(request(origin)));
