@@ -10,6 +10,20 @@ import { ConfigError } from '../targets/index.ts';
 import { observeCommand, shellCommand } from './observe.ts';
 import { UsageError } from './usage-error.ts';
 
+/** `observe` with these arguments, what it printed on standard output, and its exit code. */
+async function observedPrinting(args: readonly string[]): Promise<{ code: number; printed: string[] }> {
+  const printed: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  try {
+    return { code: await observeCommand(args), printed };
+  } finally {
+    write.mockRestore();
+  }
+}
+
 describe('tds-conformance observe: arguments', () => {
   it('an unknown injection is a usage error listing the injections', () => {
     expect(() => parseInjections(['expire-all'])).toThrow(new UsageError('"expire-all" is not an injection. --inject takes expire-tokens-after=<s>, unauthorized-once, close-sessions, pool-full[=<n>] or overlap-first-calls (see "tds-conformance observe --help").'));
@@ -65,17 +79,7 @@ describe('tds-conformance observe -- <command>', () => {
 
   it('an application that ran and then exited 127 is judged as a whole run, not as one that could not start', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tds-observe-127-'));
-    const printed: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      printed.push(String(chunk));
-      return true;
-    });
-    let code: number;
-    try {
-      code = await observeCommand(['--out', out, '--only', 'CRED,REST-01', '--', `python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}; exit 127`]);
-    } finally {
-      write.mockRestore();
-    }
+    const { code, printed } = await observedPrinting(['--out', out, '--only', 'CRED,REST-01', '--', `python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}; exit 127`]);
     expect(printed.join('')).toContain('Observation ended: the application exited (code 127)');
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
@@ -97,17 +101,7 @@ describe('tds-conformance observe -- <command>', () => {
       environments: { cert: { restBaseUrl: `http://127.0.0.1:${port}`, soapUrl: `http://127.0.0.1:${port}/websvc` } },
       accounts: { cert: { epr: '7971', pcc: 'Z2NL', password: 'dead-upstream-secret-1' } },
     }));
-    const printed: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      printed.push(String(chunk));
-      return true;
-    });
-    let code: number;
-    try {
-      code = await observeCommand(['--upstream', config, '--out', join(out, 'r'), '--only', 'CRED,REST-01', '--', `TDS_CERT_EPR=7971 TDS_CERT_PCC=Z2NL TDS_CERT_PASSWORD=dead-upstream-secret-1 python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`]);
-    } finally {
-      write.mockRestore();
-    }
+    const { code, printed } = await observedPrinting(['--upstream', config, '--out', join(out, 'r'), '--only', 'CRED,REST-01', '--', `TDS_CERT_EPR=7971 TDS_CERT_PCC=Z2NL TDS_CERT_PASSWORD=dead-upstream-secret-1 python3 ${join(PACKAGE_ROOT, 'examples/observe/app.py')}`]);
     expect(code).toBe(3);
     const report = JSON.parse(readFileSync(join(out, 'r', 'report.json'), 'utf8')) as Report;
     expect(report.runErrors.map((e) => e.code)).toEqual(['TARGET_UNREACHABLE']);
