@@ -9,9 +9,9 @@ import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
 import { creates } from './budget.ts';
+import { freshAccountLike } from './fresh-account.ts';
 import { journalSoap } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
-import { registerPassword } from './secrets.ts';
 import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
@@ -232,24 +232,19 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
   const full = classifySoap({ status: x.response.status, envelope: x.envelope, parseError: x.parseError }, ctx.target.faultCodes).kind === 'pool-full';
   const control = ctx.target.control;
   if (!full || account || !control) throw missing;
-  const main = soapAccount(ctx, env);
-  const fresh: Account = { ...main, epr: `POOL${process.pid}X${++freshAccounts}`, password: `pool-${freshAccounts}-${process.pid}-secret` };
-  registerPassword(fresh.password);
-  await control.addAccount(env, fresh);
+  const fresh = await freshAccountLike(control, env, soapAccount(ctx, env), 'pool');
   const y = await sessionCreate(ctx, env, fresh);
   if (!y.session) throw missing;
   ctx.note(`${missing.reason}: a fresh account of the simulator with the same PCC stands in (its pool is empty)`);
   return y.session;
 }
 
-let freshAccounts = 0;
 /** The session tokens whose close the run counted: a session closed twice (a check of the closed state) counts once. */
 const countedClosed = new Set<string>();
 /** Sessions the harness opened whose close the service has not confirmed (they may still hold a slot). */
 const unconfirmed = new Set<string>();
 onNewRun(() => {
   sequence = 0;
-  freshAccounts = 0;
   ledgers.clear();
   countedClosed.clear();
   unconfirmed.clear();
@@ -264,7 +259,7 @@ export const SERVER_ERROR_RESENDS = 2;
  * times, as a probe's server error is, so that one gateway hiccup does not leave the session open for the check that
  * closed it (a second close of a session the first one did close is refused, and the ping then says it is over).
  */
-export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange> {
+export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange & { readonly confirmed: boolean }> {
   const send = () => soapCall(ctx, session.env, {
     action: 'SessionCloseRQ',
     security: { kind: 'binarySecurityToken', token: session.token },
@@ -301,7 +296,7 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   } else if (held) {
     unconfirmed.add(session.token);
   }
-  return x;
+  return { ...x, confirmed: over };
 }
 
 /**

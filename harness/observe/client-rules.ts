@@ -7,6 +7,7 @@ import type { Verdict } from '../soap/index.ts';
 import { limits, type Environment } from '../catalog/index.ts';
 import { sentFrom, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse, type Traffic } from './traffic.ts';
+import { clientIdAccount } from './exchange-facts.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
 import {
@@ -80,13 +81,12 @@ function cred(t: Traffic): ClauseVerdict[] {
   // The judges of the client suite (harness/judges): the fields are compared with the account whose password the
   // credentials carry (a wrong password names no account); its domain, only when the account declares one.
   const judged = decoded.map((d) => {
-    // Another environment's password names that environment's account, not the one the Client ID must match.
-    const a = d.r.passwordOf ? undefined : d.r.account;
+    const a = clientIdAccount(d.r);
     return { ...d, problems: cred01Problems(d.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives }) };
   });
   const firstOfCred01 = (clause: string) => judged.flatMap((d) => d.problems.filter((p) => p.clause === clause).map((p) => brokenBy(p, d.r.x)))[0];
   out.push(firstOfCred01('CRED-01.v1-literal') ?? held('CRED-01.v1-literal', `${plural(decoded.length, 'Client ID')} starting with V1`));
-  const known = decoded.filter((d) => d.r.account !== undefined && !d.r.passwordOf);
+  const known = decoded.filter((d) => clientIdAccount(d.r) !== undefined);
   if (known.length === 0) {
     const why = t.accountsKnown ? 'the credentials carry the password of no account the harness knows' : `the expected EPR, PCC and domain are not known: ${ACCOUNT_HINT}`;
     out.push(notSeen('CRED-01.fields', why), notSeen('CRED-04.default-domain', why));

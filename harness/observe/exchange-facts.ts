@@ -141,6 +141,14 @@ export function readTokenRequest(x: ObservedExchange, ctx: JudgeContext): TokenR
   return { x, authorization, decoded, account, answer, ...(passwordOf && { passwordOf }), ...(token !== undefined && { token }), ...(expiresIn !== undefined && { expiresIn }) };
 }
 
+/**
+ * The account a token request's Client ID must match: the one whose password it carries, unless that password is
+ * another environment's account's (see {@link TokenRequest.passwordOf}), which names no account of this environment.
+ */
+export function clientIdAccount(r: TokenRequest): KnownAccount | undefined {
+  return r.passwordOf ? undefined : r.account;
+}
+
 /** The other environment whose known account has `password`, where no known account of `env` has it (see {@link TokenRequest.passwordOf}). */
 function otherEnvironmentOf(ctx: JudgeContext, env: Environment | undefined, password: string | undefined): Environment | undefined {
   if (password === undefined || env === undefined) return undefined;

@@ -10,7 +10,7 @@ import {
 import type { RuleId } from '../catalog/index.ts';
 import { ACCOUNT_HINT, withOtherEnvironment } from './client-rules.ts';
 import type { ObservedExchange } from './exchange.ts';
-import { clientKey, type TokenRequest } from './exchange-facts.ts';
+import { clientIdAccount, clientKey, type TokenRequest } from './exchange-facts.ts';
 import { held, notSeen, skippedAfter, type ClauseVerdict } from './verdict.ts';
 
 type Fail = (p: Problem, xs?: ObservedExchange | readonly ObservedExchange[]) => ClauseVerdict;
@@ -62,8 +62,7 @@ export class TokenRequestFold {
     if (reading.ok || reading.problem.clause !== 'CRED-02.basic-scheme') this.#layered++;
     if (reading.clientId !== undefined) {
       this.#decoded++;
-      // Another environment's password names that environment's account, not the one the Client ID must match.
-      const a = r.passwordOf ? undefined : r.account;
+      const a = clientIdAccount(r);
       for (const p of cred01Problems(reading.clientId, a && { epr: a.epr, pcc: a.pcc, restDomain: a.restDomainDeclared ? a.restDomain : undefined, groupAlternatives: a.groupAlternatives })) this.#firstOf(p, r.x);
       if (a) {
         this.#known++;

@@ -1,5 +1,6 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { bearerToken, obtainToken, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
+import { freshAccountLike } from '../../harness/checks/fresh-account.ts';
 import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
@@ -58,9 +59,7 @@ async function restTokenForSoap(ctx: CheckContext): Promise<string> {
   const control = ctx.target.control;
   const main = ctx.target.accounts.cert;
   if (!control || !main) throw new NoToken(`no REST token in CERT (${reason})`);
-  const fresh: Account = { ...main, epr: `ACC${process.pid}X${++freshAccounts}`, password: `access-${freshAccounts}-${process.pid}-secret` };
-  registerPassword(fresh.password);
-  await control.addAccount('cert', fresh);
+  const fresh = await freshAccountLike(control, 'cert', main, 'access');
   try {
     const token = await obtainToken(ctx, 'cert', fresh);
     ctx.note(`no REST token for the configured account (${reason}): a fresh account of the simulator with the same PCC gave one`);
@@ -70,8 +69,6 @@ async function restTokenForSoap(ctx: CheckContext): Promise<string> {
     throw new NoToken(`no REST token in CERT, for the configured account (${reason}) or a fresh one of the same agency (${err.reason})`);
   }
 }
-
-let freshAccounts = 0;
 
 /** Calls `api` with a fresh token from `source`, closing the session it opened. */
 async function callWith(ctx: CheckContext, api: ApiRef, source: TokenSource): Promise<Answer> {
@@ -120,17 +117,16 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
   if (declared.length === 0) return ctx.notApplicable(`needs the token kinds of the target's APIs: ${DECLARE}`);
   if (!declared.some(([, kinds]) => !kinds.includes('sessionless'))) ctx.unchecked('ACCESS-01.sessionless-refused', 'no declared API is session-only ("tokenKinds" with ["session"])');
   for (const [api, kinds] of declared) {
-    const sources = sourcesFor(ctx, api).filter((source) => !(source.refuseOnly && kinds.includes(source.kind)));
     const answers = new Map<TokenSource, Answer>();
-    for (const source of [...sources]) {
+    for (const source of sourcesFor(ctx, api).filter((s) => !(s.refuseOnly && kinds.includes(s.kind)))) {
       try {
         answers.set(source, await callWith(ctx, api, source));
       } catch (err) {
         if (!(err instanceof NoToken)) throw err;
         ctx.unchecked('ACCESS-01.sessionless-refused', `${api} was not called with a sessionless token obtained through REST: ${err.message}`);
-        sources.splice(sources.indexOf(source), 1);
       }
     }
+    const sources = [...answers.keys()];
     // The control of a kind the API must refuse: the same call with a token of a kind it declares, served.
     const served = sources.find((source) => kinds.includes(source.kind) && answers.get(source)!.answer.kind === 'success');
     const control: Control | undefined = served && { factor: 'token', before: answers.get(served)!, again: () => callWith(ctx, api, served) };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, closeRequest, Inconclusive, newConversationId, openSession, postEnvelope, PrerequisiteFailed, ruleProperty, ruleTest, runConfig,
-  sessionClose, sessionLedger, soapCall, type CheckContext, type OpenSession, type SoapExchange,
+  sessionClose, soapCall, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { tokenCreateRQBody } from '../../harness/soap/index.ts';
 import { TransportError } from '../../harness/targets/index.ts';
@@ -44,9 +44,8 @@ function requireCloseWorks(ctx: CheckContext): Promise<void> {
  * the token".
  */
 async function closeExpectingIt(ctx: CheckContext, session: OpenSession): Promise<void> {
-  const before = sessionLedger(session.env, session.cpaId).closed;
   const x = await sessionClose(ctx, session);
-  if (sessionLedger(session.env, session.cpaId).closed > before) return;
+  if (x.confirmed) return;
   expectClosed(ctx, x);
 }
 

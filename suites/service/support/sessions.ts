@@ -133,9 +133,7 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
       });
     }
     if (closeFailed && !sa.fresh && full && into.length > 0 && short > 0) {
-      const before = sessionLedger('cert', sa.account.pcc).closed;
-      await sessionClose(ctx, into.pop()!);
-      if (sessionLedger('cert', sa.account.pcc).closed > before) {
+      if ((await sessionClose(ctx, into.pop()!)).confirmed) {
         const again = await createInReleasedSlot(ctx, sa.account, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`);
         if (again.session) {
           into.push(again.session);
@@ -165,9 +163,8 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
  * does not come free after it says nothing either: inconclusive.
  */
 export async function closeToFreeSlot(ctx: CheckContext, session: OpenSession, what: string, own: boolean): Promise<void> {
-  const before = sessionLedger(session.env, session.cpaId).closed;
   const x = await sessionClose(ctx, session);
-  if (sessionLedger(session.env, session.cpaId).closed > before) return;
+  if (x.confirmed) return;
   const answer = soapAnswerOf(ctx, x);
   if (answer.kind === 'refused' || answer.kind === 'other-fault') {
     const message = `${what}: SessionCloseRQ of an open session was refused, and its token is still accepted`;
