@@ -58,6 +58,11 @@ export const latitudes: readonly Latitude[] = [
     text: 'The service, or a gateway in front of it, may refuse to process a request now: a 429 (with or without `Retry-After`), a 503 (any body), or a SOAP busy fault. The harness waits and sends the same request again; a throttled answer is never judged as the answer to a rule\'s request.',
     basis: '"Rate limits and quotas per call: not shown." The document states no time for any answer.',
   },
+  {
+    id: 'gateway-errors',
+    text: 'A gateway in front of the service may answer a request now and then with a 502 (Bad Gateway) or a 504 (Gateway Timeout) of its own: the service behind it did not answer that request, or not in time. The harness sends the same request again, at most twice, and judges only an answer that came back every time (a `SessionCreateRQ` it sends again too, counting each page as a session that may have opened behind it: pool verdicts such a session could explain are then unchecked).',
+    basis: 'The document gives the service no 502 or 504 answer, and says nothing of what is in front of it; RFC 9110 (§15.6.3, §15.6.5) makes both statuses a gateway\'s report of its upstream.',
+  },
   // REST clients
   {
     id: 'renew-ahead',

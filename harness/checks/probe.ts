@@ -11,6 +11,7 @@ import { inSomeEnvironment } from './environments.ts';
 import { Inconclusive, PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
 import { obtainSoapToken, openSession, SERVER_ERROR_RESENDS, sessionClose, soapCall, type SoapExchange } from './soap.ts';
+import { gatewayError } from '../targets/throttle.ts';
 
 /** What to configure when a probe says nothing about the token, by probe. */
 export const PROBE_HINTS = {
@@ -58,15 +59,17 @@ function authorizationLabel(authorization: string): string {
 
 /** A REST call's answer for expectAccepted, expectRefused and attribution. */
 export function restAnswer(r: RestProbeResult): Answer {
-  return withResend(rest(r.answer, r.line), resends.get(r));
+  return withResend(rest(r.answer, r.line), r.response, resends.get(r));
 }
 
 /** A SOAP call's answer for expectAccepted, expectRefused and attribution. */
 export function soapAnswer(r: SoapProbeResult): Answer {
-  return withResend(soap(r.answer, `${r.request.action ?? 'a SOAP request'} → ${r.response.status}`), resends.get(r));
+  return withResend(soap(r.answer, `${r.request.action ?? 'a SOAP request'} → ${r.response.status}`), r.response, resends.get(r));
 }
 
-function withResend(a: Answer, resend: (() => Promise<Answer>) | undefined): Answer {
+/** A gateway's error the transport got again on each of its resends is reproduced already (harness/targets/throttle.ts). */
+function withResend(a: Answer, response: HttpResponse, resend: (() => Promise<Answer>) | undefined): Answer {
+  if (gatewayError(response) && (response.resent ?? 0) >= SERVER_ERROR_RESENDS) return { ...a, reproduced: true };
   return resend ? { ...a, resend } : a;
 }
 

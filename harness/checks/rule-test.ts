@@ -164,7 +164,12 @@ export async function runCheck(test: TestContext, ids: readonly RuleId[], body: 
     trace ??= endCheck();
     if (throttle === undefined) {
       const t = endThrottleScope();
-      throttle = t && (t.throttled > 0 || t.intervalMs > 0) ? t : null;
+      if (!t) throttle = null;
+      else {
+        const { gatewayResent, ...counts } = t;
+        const resent = Object.keys(gatewayResent).length > 0;
+        throttle = t.throttled > 0 || t.intervalMs > 0 || resent ? { ...counts, ...(resent && { gatewayResent }) } : null;
+      }
     }
     return { ...m, resources, clauses: coverage(), ...(trace && { trace }), ...(throttle && { throttle }), ...(options.replayFile && { replayFile: true }) };
   };

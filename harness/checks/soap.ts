@@ -8,6 +8,7 @@ import { classifySoap, describeSoapAnswer } from '../classify/index.ts';
 import { issuedToken } from '../judges/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { Account, HttpRequest } from '../targets/index.ts';
+import { gatewayError, SERVER_ERROR_RESENDS } from '../targets/throttle.ts';
 import { creates } from './budget.ts';
 import { freshAccountLike } from './fresh-account.ts';
 import { journalSoap } from './journal.ts';
@@ -84,7 +85,15 @@ export async function postEnvelope(
     ...(timeoutMs !== undefined && { timeoutMs }),
   };
   const post = async (): Promise<SoapExchange> => {
-    const response = await ctx.http.request(request);
+    let response = await ctx.http.request(request);
+    if (creates(request) === 'session') {
+      // The transport resends any other request a gateway's error (502, 504) answered; a SessionCreateRQ is resent
+      // here, each page counted in the caller's ledger: a session opened behind it would hold a slot unseen.
+      for (let resent = 0; resent < SERVER_ERROR_RESENDS && gatewayError(response); resent++) {
+        ledger(env, ids.cpaId).hidden++;
+        response = { ...(await ctx.http.request(request)), resent: resent + 1 };
+      }
+    }
     const parsed = parseEnvelope(response.body);
     const x: SoapExchange = {
       request: { xml, ...ids },
@@ -124,7 +133,8 @@ export async function tokenCreate(ctx: CheckContext, env: Environment, account: 
  * closed) some, slots not released may be SESS-02's or SESS-04's.
  */
 export function noSessionSlot(env: Environment, pcc: string, what: string, code: string): PrerequisiteFailed {
-  if (sessionLedger(env, pcc).opened === 0) {
+  const mine = sessionLedger(env, pcc);
+  if (mine.opened === 0 && mine.hidden === 0) {
     return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}), and the run has opened no session of this account: sessions it did not open hold every slot (close them, wait for them to time out, or give the run an account of its own)`, []);
   }
   return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}); close the account's other sessions or wait for them to time out`, ['SESS-02', 'SESS-04']);
@@ -175,9 +185,14 @@ export interface SessionLedger {
   readonly closed: number;
   /** Sessions the harness holds open now. */
   readonly open: number;
+  /**
+   * SessionCreateRQs a gateway's error (502, 504) answered: each may hide a session opened behind the page, which
+   * holds a slot until it times out without the harness knowing its token.
+   */
+  readonly hidden: number;
 }
 
-const ledgers = new Map<string, { opened: number; closed: number }>();
+const ledgers = new Map<string, { opened: number; closed: number; hidden: number }>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
 /**
@@ -185,8 +200,8 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  * closed, how many it holds. On a live run (one worker) that is every session the run opened.
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
-  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0 };
-  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId) };
+  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0, hidden: 0 };
+  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), hidden: l.hidden };
 }
 
 function openCount(env: Environment, cpaId: string): number {
@@ -195,10 +210,10 @@ function openCount(env: Environment, cpaId: string): number {
   return open;
 }
 
-function ledger(env: Environment, cpaId: string): { opened: number; closed: number } {
+function ledger(env: Environment, cpaId: string): { opened: number; closed: number; hidden: number } {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0 }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, hidden: 0 }));
   return l;
 }
 
@@ -250,13 +265,12 @@ onNewRun(() => {
   unconfirmed.clear();
 });
 
-/** How many times a request answered with a server error is sent again before the answer is taken as it is. */
-export const SERVER_ERROR_RESENDS = 2;
+export { SERVER_ERROR_RESENDS };
 
 /**
  * `SessionCloseRQ` of a session the harness opened. A close answered with a server error that is no SOAP envelope (a
- * gateway's 502 or 504 page) may not have reached the service: it is sent again, at most {@link SERVER_ERROR_RESENDS}
- * times, as a probe's server error is, so that one gateway hiccup does not leave the session open for the check that
+ * gateway's 502 or 504 page, which the transport resends, or a 500 page) may not have reached the service: it is sent
+ * again, at most {@link SERVER_ERROR_RESENDS} times, as a probe's server error is, so that one gateway hiccup does not leave the session open for the check that
  * closed it (a second close of a session the first one did close is refused, and the ping then says it is over).
  */
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange & { readonly confirmed: boolean }> {
@@ -268,7 +282,8 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
     cpaId: session.cpaId,
   });
   let x = await send();
-  for (let resent = 0; resent < SERVER_ERROR_RESENDS && x.envelope === undefined && x.response.status >= 500; resent++) x = await send();
+  // A gateway's 502 or 504 the transport has resent already.
+  for (let resent = 0; resent < SERVER_ERROR_RESENDS && x.envelope === undefined && x.response.status >= 500 && !gatewayError(x.response); resent++) x = await send();
   // A session whose earlier close was not confirmed is still the harness's to count when a later close confirms it.
   const held = openSessions.delete(session.token) || unconfirmed.delete(session.token);
   // Closed, or over (its token refused as invalid): the registry lets it go. Any other answer (a gateway's error page,

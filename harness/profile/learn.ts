@@ -30,6 +30,7 @@ export const LATITUDE_FIELDS: Readonly<Record<string, readonly (keyof LatitudePr
   'api-refusal-shape': ['apiRefusalStatus', 'apiRefusalBody'],
   timing: ['latencyMs'],
   throttling: ['throttle'],
+  'gateway-errors': ['gatewayErrors'],
   'soap-prefixes': ['soapEnvPrefix', 'ebPrefix'],
   'soap-header-details': ['responseMessageId', 'responseTimestamp', 'bstAttributes', 'ebVersion', 'headerBlock', 'responseHeader'],
   'soap-response-bodies': ['tokenCreateBody', 'createBody', 'closeBody', 'closeAction'],
@@ -122,6 +123,8 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('latencyMs', all.length ? Math.max(0, Math.floor(percentiles(all)!.p50)) : undefined, 'no answer was timed');
   const t = ctx.report.throttling;
   set('throttle', t === undefined ? undefined : (t.statuses['429'] ?? 0) > 0 ? '429' : (t.statuses['503'] ?? 0) > 0 ? '503' : 'none', 'the run kept no throttling counts');
+  const pages = t?.gatewayResent ?? {};
+  set('gatewayErrors', t === undefined ? undefined : (pages['502'] ?? 0) >= (pages['504'] ?? 0) && (pages['502'] ?? 0) > 0 ? '502' : (pages['504'] ?? 0) > 0 ? '504' : 'none', 'the run kept no throttling counts');
   for (const key of ['soapEnvPrefix', 'ebPrefix'] as const) {
     // No prefix (the default namespace) is a form of the soap-prefixes latitude the simulator does not write.
     const v = majority(facts, key);

@@ -57,6 +57,16 @@ describe('learning a profile from what a target showed', () => {
     expect(text).not.toMatch(/AcmE0{20}|pw-secret|USER77/);
   });
 
+  it('learns throttling and a gateway\'s errors from the run\'s counts, and says why when there are none', () => {
+    const throttled = (gatewayResent?: Record<string, number>) => ({ ...report(), throttling: { throttled: 2, waitedMs: 0, statuses: { '429': 2 }, retryAfter: [], endIntervalMs: 0, gaveUp: 0, ...(gatewayResent && { gatewayResent }) } });
+    const values = (r: Pick<Report, 'rules' | 'throttling'>) => learnProfile(collected().facts, { target: 't', tool: '0', report: r }).values;
+    expect([values(throttled({ '504': 3 })).throttle, values(throttled({ '504': 3 })).gatewayErrors]).toEqual(['429', '504']);
+    expect(values(throttled({ '502': 2, '504': 1 })).gatewayErrors).toBe('502');
+    expect(values(throttled()).gatewayErrors).toBe('none');
+    const unseen = learnProfile(collected().facts, { target: 't', tool: '0', report: report() });
+    expect([unseen.values.gatewayErrors, unseen.latitudes['gateway-errors']]).toEqual([undefined, { observed: false, reason: 'the run kept no throttling counts' }]);
+  });
+
   it('ties a deviation to its rule and to the simulator\'s defect that makes it, only where the run broke that rule', () => {
     const c = new FactCollector([SOAP]);
     for (let i = 0; i < 4; i++) c.observe({ method: 'POST', url: `${BASE}/v2/auth/token`, headers: { authorization: good, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }, answer(200, `{"access_token":"t${i}xxxxxxxxxxxxxxxx","token_type":"Bearer","expires_in":604800}`));

@@ -40,7 +40,7 @@ export function parseLearnedProfile(value: unknown, file = 'the profile'): Learn
     if (type !== expected) throw new ProfileFileError(`${file}: "values.${key}" must be a ${expected === 'object' ? 'JSON object or list' : expected}, not ${JSON.stringify(v)}`);
     const listed = PROFILE_CHOICES[key as keyof LatitudeProfile] as readonly unknown[];
     // Enumerated freedoms must hold one of the values the simulator makes; texts, numbers and shapes may be any.
-    if (typeof v === 'string' && listed.every((c) => typeof c === 'string') && ['tokenFieldOrder', 'missingContentType', 'apiRefusalBody', 'responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'responseHeader', 'tokenCreateBody', 'createBody', 'closeBody', 'closeAction', 'stackTracePlacement', 'sessionlessAction', 'garbageAnswer', 'businessBody', 'throttle', 'otherTokenErrorCode'].includes(key) && !listed.includes(v)) {
+    if (typeof v === 'string' && listed.every((c) => typeof c === 'string') && ['tokenFieldOrder', 'missingContentType', 'apiRefusalBody', 'responseMessageId', 'responseTimestamp', 'bstAttributes', 'headerBlock', 'responseHeader', 'tokenCreateBody', 'createBody', 'closeBody', 'closeAction', 'stackTracePlacement', 'sessionlessAction', 'garbageAnswer', 'businessBody', 'throttle', 'gatewayErrors', 'otherTokenErrorCode'].includes(key) && !listed.includes(v)) {
       throw new ProfileFileError(`${file}: "values.${key}" is ${JSON.stringify(v)}, which the simulator cannot serve (one of ${listed.map((c) => JSON.stringify(c)).join(', ')})`);
     }
   }

@@ -395,10 +395,12 @@ function throttlingOf(records: readonly TestRecord[], live: boolean): { throttli
   let gaveUp = 0;
   let endIntervalMs = 0;
   const statuses: Record<string, number> = {};
+  const gatewayResent: Record<string, number> = {};
   const retryAfter = new Set<string>();
   for (const r of records) {
     const t = r.meta?.throttle;
     if (!t) continue;
+    for (const [s, n] of Object.entries(t.gatewayResent ?? {})) gatewayResent[s] = (gatewayResent[s] ?? 0) + n;
     throttled += t.throttled;
     waitedMs += t.waitedMs;
     gaveUp += t.gaveUp;
@@ -406,8 +408,9 @@ function throttlingOf(records: readonly TestRecord[], live: boolean): { throttli
     for (const [s, n] of Object.entries(t.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
     for (const v of t.retryAfter) if (retryAfter.size < 8) retryAfter.add(v);
   }
-  if (throttled === 0 && !live) return {};
-  return { throttling: { throttled, waitedMs: Math.round(waitedMs), statuses, retryAfter: [...retryAfter], endIntervalMs: Math.round(endIntervalMs), gaveUp } };
+  const resent = Object.keys(gatewayResent).length > 0;
+  if (throttled === 0 && !resent && !live) return {};
+  return { throttling: { throttled, waitedMs: Math.round(waitedMs), statuses, retryAfter: [...retryAfter], endIntervalMs: Math.round(endIntervalMs), gaveUp, ...(resent && { gatewayResent }) } };
 }
 
 function sumResources(records: readonly TestRecord[]): Resources {

@@ -111,6 +111,8 @@ export interface CheckThrottle {
   readonly intervalMs: number;
   /** Requests given up as `RATE_LIMITED`. */
   readonly gaveUp: number;
+  /** Gateway errors (502, 504) answered to a request that was then sent again, by status; absent when none. */
+  readonly gatewayResent?: Readonly<Record<string, number>>;
 }
 
 declare module 'vitest' {

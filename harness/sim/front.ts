@@ -5,7 +5,8 @@ import type { LatitudeProfile } from './latitude.ts';
 /**
  * What a gateway in front of the service does to its traffic, for the simulator: every deployed service has one.
  * A throttling front (the profile's `throttle`) is conforming: the document is silent on throttling, and the
- * transport waits a throttle out. The fronts among the defects are deviations of a gateway's own making, judged like
+ * transport waits a throttle out. So is one that answers a request now and then with a 502 or 504 page of its own (the
+ * profile's `gatewayErrors`): the transport sends the request again. The fronts among the defects are deviations of a gateway's own making, judged like
  * any other answer: a page for missing credentials (ERR-01), one body for every 401 (ERR-01, ERR-02), SOAP faults
  * replaced with a page (ERR-04, STOK-03, SOAP-02).
  */
@@ -17,6 +18,8 @@ export const THROTTLE_EVERY = 10;
 export const GATEWAY_401_PAGE = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 /** What a gateway sends instead of a SOAP fault. */
 export const GATEWAY_500_PAGE = '<html>\r\n<head><title>500 Internal Server Error</title></head>\r\n<body>\r\n<center><h1>500 Internal Server Error</h1></center>\r\n<hr><center>gateway</center>\r\n</body>\r\n</html>\r\n';
+export const GATEWAY_502_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+export const GATEWAY_504_PAGE = '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 export const GATEWAY_503_PAGE = '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 /** The one body a rewriting gateway gives every 401 of the token endpoint. */
 export const UNIFORM_401_BODY = '{"error":"invalid_client","error_description":"Client authentication failed"}';
@@ -38,6 +41,11 @@ export function frontAnswer(front: Front, profile: LatitudeProfile, defects: Rea
     return profile.throttle === '429'
       ? { kind: 'response', status: 429, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: 'Too Many Requests' }
       : html(503, GATEWAY_503_PAGE);
+  }
+  // A gateway's error on its own (the service behind it did not answer that request, or not in time): conforming, the
+  // document gives the service neither status; the transport sends the request again.
+  if (profile.gatewayErrors !== 'none' && front.seen % THROTTLE_EVERY === THROTTLE_EVERY - 6) {
+    return profile.gatewayErrors === '502' ? html(502, GATEWAY_502_PAGE) : html(504, GATEWAY_504_PAGE);
   }
   // The defects are asked about last, when they would change the answer: the self-test reuses a file's defect-free
   // verdicts when its simulator never asked (`ConsultedDefects`).

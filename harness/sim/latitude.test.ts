@@ -222,6 +222,18 @@ describe('latitude profiles of the simulator', () => {
     }
   });
 
+  it('answers every tenth request with a gateway\'s 502 or 504 page before the service sees it (gateway-errors)', () => {
+    for (const gatewayErrors of ['502', '504'] as const) {
+      const s = sim(profileWith({ gatewayErrors }));
+      const statuses = Array.from({ length: 20 }, () => answer(s.core.handle({ env: 'cert', method: 'POST', path: SOAP_PATH, query: '', headers: {}, body: 'not xml' })));
+      const pages = statuses.filter((a) => a.status === Number(gatewayErrors));
+      expect(pages).toHaveLength(2);
+      expect([pages[0]?.headers['content-type'], pages[0]?.body.includes(gatewayErrors === '502' ? '502 Bad Gateway' : '504 Gateway Time-out')]).toEqual(['text/html', true]);
+      // Not processed: the service's event log holds the other 18 only.
+      expect(s.core.events.lastSeq).toBe(18);
+    }
+  });
+
   it('every generated profile is conforming data: known values only, a pool of at least 2, a timeout of at least 5 minutes', () => {
     fc.assert(fc.property(conformingProfile(), (p) => {
       expect(Object.keys(p).sort()).toEqual(Object.keys(DEFAULT_PROFILE).sort());
@@ -234,7 +246,7 @@ describe('latitude profiles of the simulator', () => {
     // The titles above name each latitude they vary; a new latitude needs a knob and a test.
     const varied = ['token-format', 'token-extra-fields', 'json-content-type-parameters', 'extra-response-headers', 'error-description-wording', 'other-token-errors', 'content-type-leniency',
       'api-refusal-shape', 'soap-prefixes', 'soap-header-details', 'soap-response-bodies', 'fault-texts', 'other-fault-codes', 'fault-status', 'api-token-kinds', 'malformed-request-answers',
-      'timing', 'session-timeout-per-account', 'pool-size', 'business-payloads', 'throttling'];
+      'timing', 'session-timeout-per-account', 'pool-size', 'business-payloads', 'throttling', 'gateway-errors'];
     expect(latitudes.filter((l) => l.side !== 'client').map((l) => l.id).sort()).toEqual(varied.sort());
   });
 });

@@ -91,6 +91,11 @@ export interface LatitudeProfile {
   readonly businessBody: 'harness' | 'other';
   /** `throttling`: a gateway that throttles every tenth request (429 with `Retry-After`, or a 503 page without), or none. */
   readonly throttle: 'none' | '429' | '503';
+  /**
+   * `gateway-errors`: a gateway that answers every tenth request itself with a 502 (Bad Gateway) or 504 (Gateway
+   * Timeout) page before the service sees it, or none.
+   */
+  readonly gatewayErrors: 'none' | '502' | '504';
 }
 
 /** The real service as publicly seen: what the simulator does when no profile is given. */
@@ -136,6 +141,7 @@ export const DEFAULT_PROFILE: LatitudeProfile = {
   garbageAnswer: 'fault',
   businessBody: 'harness',
   throttle: 'none',
+  gatewayErrors: 'none',
 };
 
 /** Wordings of the two `invalid_client` descriptions that say what the Errors table says. The first is the public one. */
@@ -221,6 +227,7 @@ export const PROFILE_CHOICES: Choices = {
   garbageAnswer: ['fault', 'http-400', 'http-500'],
   businessBody: ['harness', 'other'],
   throttle: ['none', '429', '503'],
+  gatewayErrors: ['none', '502', '504'],
 };
 
 const KEYS = Object.keys(PROFILE_CHOICES) as (keyof LatitudeProfile)[];

@@ -48,7 +48,8 @@ export const routeTakers = [
     profile: { sessionlessAction: 'OTA_HotelAvailLLSRQ', unknownActionFaultCode: 'Server.UnsupportedAction' },
     breaks: [],
   },
-  // Gateways in front of the service (harness/sim/front.ts): one that throttles, and three of their own making.
+  // Gateways in front of the service (harness/sim/front.ts): one that throttles, one with errors of its own now and
+  // then, and three of their own making.
   {
     id: 'throttling-429',
     takes: 'every tenth request, answered 429 Too Many Requests with Retry-After by a gateway before the service sees it',
@@ -59,6 +60,18 @@ export const routeTakers = [
     id: 'throttling-503',
     takes: 'every tenth request, answered with a 503 HTML page without Retry-After by a gateway before the service sees it',
     profile: { throttle: '503' },
+    breaks: [],
+  },
+  {
+    id: 'gateway-502',
+    takes: 'every tenth request, answered with a 502 Bad Gateway page by a gateway before the service sees it (sent again, it is served)',
+    profile: { gatewayErrors: '502' },
+    breaks: [],
+  },
+  {
+    id: 'gateway-504',
+    takes: 'every tenth request, answered with a 504 Gateway Time-out page by a gateway before the service sees it (sent again, it is served)',
+    profile: { gatewayErrors: '504' },
     breaks: [],
   },
   {

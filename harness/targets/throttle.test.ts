@@ -133,3 +133,34 @@ describe('throttledTransport', () => {
     expect(t.stats().intervalMs).toBe(0);
   });
 });
+
+describe('gateway errors (502, 504)', () => {
+  const page = (status: number) => answer(status, `<html><body><h1>${status}</h1></body></html>`, { 'content-type': 'text/html' });
+  const CREATE: HttpRequest = { method: 'POST', url: 'http://127.0.0.1:9/websvc', body: '<soap-env:Envelope><soap-env:Header><eb:MessageHeader><eb:Action>SessionCreateRQ</eb:Action></eb:MessageHeader></soap-env:Header></soap-env:Envelope>' };
+
+  it('sends a request a gateway answered 502 or 504 again, and hands on the next answer marked with the resends; counted per check', async () => {
+    for (const status of [502, 504]) {
+      const s = scripted([page(status), answer(200, '{"access_token":"t"}')]);
+      throttleScope();
+      const res = await throttledTransport(s.inner, s.clock).request(REST_REQ);
+      const stats = endThrottleScope();
+      expect([res.status, res.resent, s.sent.length]).toEqual([200, 1, 2]);
+      expect(stats?.gatewayResent).toEqual({ [status]: 1 });
+      expect(stats?.throttled).toBe(0);
+    }
+  });
+
+  it('sends it at most twice more: a page that came back every time is the answer, marked resent twice', async () => {
+    const s = scripted([page(502)]);
+    const res = await throttledTransport(s.inner, s.clock).request(SOAP_REQ);
+    expect([res.status, res.resent, s.sent.length]).toEqual([502, 2, 3]);
+  });
+
+  it('leaves a SessionCreateRQ, a 500 page and an answer without errors as they are', async () => {
+    for (const [req, res] of [[CREATE, page(502)], [SOAP_REQ, page(500)], [REST_REQ, answer(200, '{}')]] as const) {
+      const s = scripted([res, answer(200, 'never sent')]);
+      const got = await throttledTransport(s.inner, s.clock).request(req);
+      expect([got.status, got.resent, s.sent.length]).toEqual([res.status, undefined, 1]);
+    }
+  });
+});

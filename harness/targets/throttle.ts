@@ -49,9 +49,33 @@ export interface ThrottleStats {
   intervalMs: number;
   /** Requests given up as `RATE_LIMITED`. */
   gaveUp: number;
+  /** Gateway errors (502, 504) answered to a request that was then sent again, by status (see {@link gatewayError}). */
+  readonly gatewayResent: Record<string, number>;
 }
 
-export const emptyThrottleStats = (): ThrottleStats => ({ throttled: 0, waitedMs: 0, statuses: {}, retryAfter: [], intervalMs: 0, gaveUp: 0 });
+export const emptyThrottleStats = (): ThrottleStats => ({ throttled: 0, waitedMs: 0, statuses: {}, retryAfter: [], intervalMs: 0, gaveUp: 0, gatewayResent: {} });
+
+/** How many times a request answered with a gateway's or server's error is sent again before the answer is taken as it is. */
+export const SERVER_ERROR_RESENDS = 2;
+
+/**
+ * A gateway's error: 502 (Bad Gateway: "received an invalid response from an inbound server") or 504 (Gateway
+ * Timeout: "did not receive a timely response from an upstream server"), RFC 9110 §15.6.3 and §15.6.5, whatever the
+ * body. The service behind did not answer the request, or not in time: the answer is the transport's trouble, not the
+ * service's answer to it. The document gives the service neither status.
+ */
+export function gatewayError(res: Pick<HttpResponse, 'status'>): boolean {
+  return res.status === 502 || res.status === 504;
+}
+
+/**
+ * A `SessionCreateRQ`: the one request that a gateway's error may hide a state change behind that a second send would
+ * compound (a session opened behind the page holds a pool slot until its timeout). The transport does not resend it;
+ * `sessionCreate` does, and keeps count of the sessions a page may hide (harness/checks/soap.ts).
+ */
+export function createsSession(req: Pick<HttpRequest, 'body'>): boolean {
+  return req.body !== undefined && /<(?:[\w.-]+:)?Action>\s*SessionCreateRQ\s*</.test(req.body);
+}
 
 /** Why an answer is a throttle, or `undefined` when it is the service's answer. */
 export function throttleOf(req: Pick<HttpRequest, 'body'>, res: Pick<HttpResponse, 'status' | 'body'>, codes: FaultCodes = DEFAULT_FAULT_CODES): '429' | '503' | 'busy' | undefined {
@@ -150,13 +174,22 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
       // When the first throttled answer came: the wait is the time since then (pacing and the requests included), not
       // only the sleeps, so that a `Retry-After: 0` (or a date past) cannot keep a request going for ever.
       let throttledSince: number | undefined;
+      let resent = 0;
       for (let attempt = 1; ; attempt++) {
         await waitTurn();
         const res = await inner.request(req);
         const status = throttleOf(req, res, codes);
+        if (status === undefined && gatewayError(res) && resent < SERVER_ERROR_RESENDS && !createsSession(req)) {
+          // A gateway's hiccup: the same request once more, after a short pause; one that keeps coming back is the
+          // answer (marked `resent`), judged like any other.
+          resent++;
+          for (const s of counters()) s.gatewayResent[res.status] = (s.gatewayResent[res.status] ?? 0) + 1;
+          await sleep(base / 2 + random() * (base / 2));
+          continue;
+        }
         if (status === undefined) {
           if (interval > 0) setInterval(interval * 0.8);
-          return res;
+          return resent > 0 ? { ...res, resent } : res;
         }
         const retryAfter = res.headers['retry-after'];
         for (const s of counters()) {

@@ -23,6 +23,11 @@ export interface HttpResponse {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly durationMs: number;
+  /**
+   * How many times the request was sent again after a gateway's error (502, 504) before this answer
+   * (harness/targets/throttle.ts); absent when it was not.
+   */
+  readonly resent?: number;
 }
 
 export type TransportErrorCode =

@@ -3,7 +3,7 @@
  * its own, in front of the simulator served as a live target. A plain proxy and a throttling one (429 with
  * Retry-After on REST, nginx's 503 page on SOAP) give the same verdicts as the service without a gateway; a gateway
  * that answers missing credentials itself, one that replaces SOAP faults with a page and one that rewrites every 401
- * into one body each fail exactly their rules; a throttle that never lets up gives `error` RATE_LIMITED in bounded
+ * into one body each fail exactly their rules; one whose upstream fails now and then (its 502 page) changes no verdict; a throttle that never lets up gives `error` RATE_LIMITED in bounded
  * time, exit 1.
  */
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ const ONLY: readonly RuleId[] = ['CRED-03', 'REST-02', 'REST-03', 'REST-05', 'AP
 const accounts = defaultAccounts(1);
 
 /** The simulator, optionally behind nginx with `gateway`, as a live target config. */
-async function target(gateway?: { readonly locations: string; readonly http?: string }): Promise<string> {
+async function target(gateway?: { readonly locations: string; readonly http?: string; readonly deadPeerEvery?: number }): Promise<string> {
   const { server } = await serveSimulator({ accounts: accounts.accounts, seed: 1 });
   const upstream = { cert: server.urls.cert.restBaseUrl, prod: server.urls.prod.restBaseUrl };
   let origins = upstream;
@@ -92,6 +92,13 @@ describe('a real reverse proxy (nginx) in front of the service', () => {
     expect(report.throttling?.gaveUp).toBe(0);
     expect(Object.keys(report.throttling?.statuses ?? {}).sort()).toEqual(expect.arrayContaining(['429']));
   }, 240_000);
+
+  it('a gateway whose upstream fails one request in five (nginx\'s 502 page) changes no verdict; the resends are counted', async () => {
+    const { report } = await run(await target({ locations: `location / { proxy_pass {upstream}; proxy_next_upstream off; }`, deadPeerEvery: 5 }));
+    expect(bad(report)).toEqual([]);
+    expect(statuses(report)).toEqual(await withoutGateway());
+    expect(report.throttling?.gatewayResent?.['502']).toBeGreaterThan(10);
+  }, 180_000);
 
   it('a throttle that never lets up ends its checks error RATE_LIMITED in bounded time, exit 1', async () => {
     const started = Date.now();

@@ -51,15 +51,20 @@ export interface Nginx {
 
 /**
  * Starts nginx in front of `upstreams` (each environment's simulator origin), with `locations` (the body of each
- * `server` block, `{upstream}` replaced) and `http` (more directives of the `http` block: rate-limit zones, say).
+ * `server` block, `{upstream}` replaced) and `http` (more directives of the `http` block: rate-limit zones, say); and
+ * with `deadPeerEvery`, a dead peer beside each upstream.
  */
-export async function startNginx(dir: string, upstreams: Record<Environment, string>, gateway: { readonly locations: string; readonly http?: string }): Promise<Nginx> {
+export async function startNginx(dir: string, upstreams: Record<Environment, string>, gateway: { readonly locations: string; readonly http?: string; readonly deadPeerEvery?: number }): Promise<Nginx> {
   if (!NGINX) throw new Error(nginxMissing());
   mkdirSync(dir, { recursive: true });
   const ports = { cert: await freePort(), prod: await freePort() };
+  // `deadPeerEvery: n`: one request in n goes to a peer nobody listens on (never marked down), which nginx answers
+  // with its 502 page when `proxy_next_upstream off` keeps it from trying the live one.
+  const dead = gateway.deadPeerEvery === undefined ? undefined : await freePort();
   const upstream = (env: Environment) => `
   upstream ${env} {
-    server ${new URL(upstreams[env]).host};
+    server ${new URL(upstreams[env]).host}${dead === undefined ? '' : ` weight=${gateway.deadPeerEvery! - 1}`};
+    ${dead === undefined ? '' : `server 127.0.0.1:${dead} max_fails=0;`}
     keepalive 8;
   }`;
   const server = (env: Environment) => `

@@ -19,7 +19,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-01.client-id-form", text: "A Client ID with fewer than the four fields of `V1:<userid>:<group>:<domain>` gets the same answer." },
     ],
     dependsOn: ["CRED-03", "REST-03"],
-    latitudes: ["error-description-wording"],
+    latitudes: ["error-description-wording", "gateway-errors"],
   },
   {
     id: "ERR-02",
@@ -35,7 +35,7 @@ export const rules: readonly Rule[] = [
       { id: "ERR-02.distinguishable", text: "That answer is distinguishable from ERR-01's: it differs from the ERR-01 answers the same target gave in the same run (status, `error` and `error_description` not all equal), and its description does not say the credentials are missing or malformed." },
     ],
     dependsOn: ["CRED-03", "REST-03"],
-    latitudes: ["error-description-wording"],
+    latitudes: ["error-description-wording", "gateway-errors"],
   },
   {
     id: "ERR-03",

@@ -31,7 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-02.source-ip", text: "A valid request with the form field `source_ip` is answered as one without it (status, fields, token type, lifetime)." },
     ],
     dependsOn: ["CRED-03", "REST-03"],
-    latitudes: ["token-format", "token-extra-fields", "throttling"],
+    latitudes: ["token-format", "token-extra-fields", "throttling", "gateway-errors"],
   },
   {
     id: "REST-03",

@@ -31,7 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-02.slot-released", text: "Closing a session releases its pool slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
     ],
     dependsOn: ["CRED-03", "SESS-03", "SESS-04", "XPROTO-03", "ERR-04"],
-    latitudes: ["soap-response-bodies", "fault-texts", "pool-size"],
+    latitudes: ["soap-response-bodies", "fault-texts", "pool-size", "gateway-errors"],
   },
   {
     id: "SESS-03",
@@ -63,7 +63,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-04.timeout-frees-slot", text: "A session's inactivity timeout frees its slot.", needs: "control of the target's clock" },
     ],
     dependsOn: ["CRED-03", "SESS-02", "SESS-03", "XPROTO-03", "ERR-04"],
-    latitudes: ["pool-size", "other-fault-codes", "session-timeout-per-account"],
+    latitudes: ["pool-size", "other-fault-codes", "session-timeout-per-account", "gateway-errors"],
   },
   {
     id: "SESS-05",

@@ -35,7 +35,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-02.fault", text: "A fault answer validates, echoes ConversationId and refers to the request's MessageId." },
     ],
     dependsOn: ["CRED-03", "STOK-01", "SESS-02", "XPROTO-03"],
-    latitudes: ["soap-prefixes", "soap-header-details", "soap-response-bodies", "fault-status", "business-payloads", "throttling"],
+    latitudes: ["soap-prefixes", "soap-header-details", "soap-response-bodies", "fault-status", "business-payloads", "throttling", "gateway-errors"],
   },
   {
     id: "SOAP-03",

@@ -50,6 +50,6 @@ export const rules: readonly Rule[] = [
       { id: "STOK-03.no-token", text: "That fault carries no token." },
     ],
     dependsOn: ["CRED-03", "STOK-01", "XPROTO-03"],
-    latitudes: ["other-fault-codes", "fault-status"],
+    latitudes: ["other-fault-codes", "fault-status", "gateway-errors"],
   },
 ];
