@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
-import { LIVE_BUDGET } from '../checks/budget.ts';
+import { LIVE_BUDGET, liveBudget } from '../checks/budget.ts';
 import { CORRELATION_HEADER, newRunId, type TraceConfig } from '../checks/trace-config.ts';
 import { CODE_EXT, CODE_ROOT, suiteFileKey, TOOL_VERSION } from '../package-info.ts';
 import { learnProfile } from '../profile/learn.ts';
@@ -187,7 +187,9 @@ export class ConformanceSession {
     const runs = options.runs ?? (options.target === 'sim' ? DEFAULT_RUNS : LIVE_DEFAULT_RUNS);
     const { spec, config, accounts } = resolveTarget(options.target, options.defects, options.profile, options.fileProfiles);
     const redactor = redactorFor(spec, seed, accounts);
-    const budget = options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
+    const allowOptIn = options.allowOptIn ?? config?.allowOptIn ?? false;
+    // A live target's budget is sized from its config (its pool, with opt-in rules): the run's workers get the same.
+    const budget = config ? { ...liveBudget(config, allowOptIn), ...options.budget } : options.budget ? { ...LIVE_BUDGET, ...options.budget } : undefined;
     const harFiles = [...(options.har !== undefined ? [options.har] : []), ...(options.reportHar ? [join(options.outDir, TRAFFIC_FILE)] : [])];
     const { trafficDir } = harFiles.length > 0 ? await import('../har/run-traffic.ts') : { trafficDir: undefined };
     const trace: TraceConfig = {
@@ -195,12 +197,12 @@ export class ConformanceSession {
       header: options.correlationHeader ?? config?.correlationHeader ?? CORRELATION_HEADER,
       ...(trafficDir && { harDir: await trafficDir() }),
     };
-    const guard = config ? await SessionGuard.start(config, budget ?? LIVE_BUDGET, redactor, trace) : undefined;
+    const guard = config && budget ? await SessionGuard.start(config, budget, redactor, trace) : undefined;
     const run: RunConfig = {
       target: spec,
       seed,
       runs,
-      allowOptIn: options.allowOptIn ?? config?.allowOptIn ?? false,
+      allowOptIn,
       replay: options.replay?.path !== undefined ? { check: options.replay.check, path: options.replay.path } : undefined,
       requestTimeoutMs: options.requestTimeoutMs ?? config?.requestTimeoutMs ?? (spec.kind === 'sim' ? 5_000 : 15_000),
       ...(options.throttleWaitMs !== undefined && { throttleWaitMs: options.throttleWaitMs }),

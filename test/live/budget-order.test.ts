@@ -1,12 +1,13 @@
 /**
  * A budget never decides a verdict, and neither does the order of the files (issue 27): the simulator with a
- * credential defect, served on loopback as a live target, run with the default budget (100 tokens, 40 sessions; only
+ * credential defect, served on loopback as a live target, run with the default budget (150 tokens, 40 sessions; only
  * the rate raised, which decides nothing) and the suites' files in shuffled orders. Every order gives the same
  * verdicts, the defect's rule fails in each, and no check is skipped for a spent budget. A service that refuses every
  * credential, and a conforming one, stay within the budget.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LIVE_BUDGET } from '../../harness/checks/budget.ts';
 import type { Report } from '../../harness/report/model.ts';
 import { shuffleWith } from '../../harness/run/file-order.ts';
 import type { ConformanceSession } from '../../harness/run/session.ts';
@@ -22,18 +23,75 @@ afterEach(cleanUp);
  */
 const ORDERS = [undefined, 7, 20261126] as const;
 
+/** The token kinds of the simulator's APIs, as a config declares them. */
+const TOKEN_KINDS: Readonly<Record<string, readonly string[]>> = {
+  'GET /v1.1.0/get/hoteldetails': ['sessionless'],
+  'GET /v5.1.0/shop/altairports/flights?mode=live': ['sessionless'],
+  'GET /v1/offers/shop': ['sessionless'],
+  'GET /v5.1.0/shop/altdates/flights?mode=live': ['sessionless'],
+  'POST /v2.0.0/GetHotelRateInfoRQ': ['sessionless'],
+  'POST /v2.0.0/GetHotelLeadRateRQ': ['sessionless'],
+  'GET /v1.0.0/fulfillment/document/coupon/association': ['sessionless'],
+  'POST /v4.3.0/shop/altdates/flights': ['sessionless'],
+  'GET /v4.3.0/shop/calendar/flights': ['sessionless'],
+  'GET /v1/lists/supported/shop/themes': ['sessionless'],
+  'OTA_PingRQ': ['session'],
+  'OTA_HotelAvailLLSRQ': ['session'],
+  'BargainFinderMaxRQ': ['sessionless', 'session'],
+};
+
 /** The simulator (with `defects`) as a live target: a config file with its CERT and PROD accounts. */
-async function target(defects: readonly string[]): Promise<string> {
+async function target(defects: readonly string[], everyOptIn = false): Promise<string> {
   const accounts = defaultAccounts(1);
   const { server } = await serveSimulator({ accounts: accounts.accounts, defects, seed: 1 });
-  setEnv({ ...NO_PROXY_ENV, TDS_ORDER_CERT_PASSWORD: accounts.main.cert.password, TDS_ORDER_PROD_PASSWORD: accounts.main.prod.password });
+  const a = { ...accounts.main, ...accounts };
+  setEnv({
+    ...NO_PROXY_ENV, TDS_ORDER_CERT_PASSWORD: a.cert.password, TDS_ORDER_PROD_PASSWORD: a.prod.password,
+    TDS_ORDER_AGENCY_PASSWORD: a.otherAgency.password, TDS_ORDER_PORTAL_PASSWORD: a.portal.password, TDS_ORDER_NOAMEND_PASSWORD: a.noAmendment.password,
+    TDS_ORDER_CERTONLY_PASSWORD: a.certOnly.password,
+  });
+  const main = (x: { epr: string; pcc: string }, env: string) => ({ epr: x.epr, pcc: x.pcc, passwordEnv: `TDS_ORDER_${env}_PASSWORD` });
+  // An access account as the config file has it (`extra` keys are written as they are).
+  const access = (x: { epr: string; pcc: string; restDomain?: string }, env: string) => ({ epr: x.epr, pcc: x.pcc, password: { env: `TDS_ORDER_${env}_PASSWORD` }, ...(x.restDomain && { restDomain: x.restDomain }) });
   return writeTargetConfig(tempDir('order'), 'target.json', {
     name: `simulator${defects.length ? ` (${defects.join(', ')})` : ''}`,
     environments: { cert: server.urls.cert, prod: server.urls.prod },
-    accounts: {
-      cert: { epr: accounts.main.cert.epr, pcc: accounts.main.cert.pcc, passwordEnv: 'TDS_ORDER_CERT_PASSWORD' },
-      prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, passwordEnv: 'TDS_ORDER_PROD_PASSWORD' },
-    },
+    accounts: { cert: main(a.cert, 'CERT'), prod: main(a.prod, 'PROD') },
+    // Every opt-in rule selected, each with what it needs: the pool, PROD, every access account.
+    ...(everyOptIn && {
+      sessionPoolSize: a.cert.poolSize,
+      extra: {
+        allowOptIn: true,
+        // What a team would declare for the whole suite: every API's token kinds, every access account's APIs.
+        tokenKinds: TOKEN_KINDS,
+        access: {
+          otherAgency: { account: access(a.otherAgency, 'AGENCY'), agencyApis: [
+            'GET /v1.1.0/get/hoteldetails',
+            'GET /v5.1.0/shop/altairports/flights?mode=live',
+            'GET /v5.1.0/shop/altdates/flights?mode=live',
+            'POST /v2.0.0/GetHotelRateInfoRQ',
+            'POST /v2.0.0/GetHotelLeadRateRQ',
+            'GET /v1.0.0/fulfillment/document/coupon/association',
+            'POST /v4.3.0/shop/altdates/flights',
+            'GET /v4.3.0/shop/calendar/flights',
+            'OTA_HotelAvailLLSRQ',
+          ] },
+          portal: { account: access(a.portal, 'PORTAL'), publicApis: ['GET /v1/lists/supported/shop/themes'], otherApis: [
+            'GET /v1.1.0/get/hoteldetails',
+            'GET /v5.1.0/shop/altairports/flights?mode=live',
+            'GET /v1/offers/shop',
+            'GET /v5.1.0/shop/altdates/flights?mode=live',
+            'POST /v2.0.0/GetHotelRateInfoRQ',
+            'POST /v2.0.0/GetHotelLeadRateRQ',
+            'GET /v1.0.0/fulfillment/document/coupon/association',
+            'POST /v4.3.0/shop/altdates/flights',
+            'GET /v4.3.0/shop/calendar/flights',
+          ] },
+          noAmendment: { account: access(a.noAmendment, 'NOAMEND'), amendmentApis: ['GET /v1/offers/shop', 'BargainFinderMaxRQ'] },
+          certOnly: access(a.certOnly, 'CERTONLY'),
+        },
+      },
+    }),
   });
 }
 
@@ -74,17 +132,32 @@ describe('no verdict depends on the budget or on the order of the files (live ta
     for (const r of reports) {
       expect(budgetSkips(r)).toEqual([]);
       expect(r.rules.filter((x) => x.status === 'fail').map((x) => x.id)).toEqual(fails);
-      expect(r.resources.tokens).toBeLessThanOrEqual(100);
+      expect(r.resources.tokens).toBeLessThanOrEqual(LIVE_BUDGET.tokens);
     }
     expect(verdicts(reports[1]!)).toEqual(verdicts(reports[0]!));
     expect(verdicts(reports[2]!)).toEqual(verdicts(reports[0]!));
+  }, 240_000);
+
+  it('with every opt-in rule selected and declared (the pool, PROD, every access account), the default budget skips nothing, in two orders', async () => {
+    const config = await target([], true);
+    const reports = [(await run(config, 7)).report, (await run(config, 20261126)).report];
+    for (const r of reports) {
+      // 90–100 tokens of the 150 (the default of 100 before left rules skipped here).
+      expect(r.resources.tokens).toBeGreaterThan(88);
+      expect(budgetSkips(r)).toEqual([]);
+      expect(r.rules.filter((x) => ['fail', 'error', 'warn'].includes(x.status)).map((x) => x.id)).toEqual([]);
+      // The opt-in rules ran: the pool was filled, PROD and the access accounts were used.
+      // (SESS-04's timeout clause needs the clock: partial.)
+      for (const id of ['SESS-04', 'ENV-01', 'ENV-03', 'ACCESS-02', 'ACCESS-03', 'ACCESS-04']) expect(['pass', 'partial'], id).toContain(r.rules.find((x) => x.id === id)?.status);
+    }
+    expect(verdicts(reports[1]!)).toEqual(verdicts(reports[0]!));
   }, 240_000);
 
   it('a conforming service stays within the default budget, and the run says how many token and session requests it made', async () => {
     const { report } = await run(await target([]));
     expect(budgetSkips(report)).toEqual([]);
     expect(report.rules.filter((x) => x.status === 'fail' || x.status === 'error').map((x) => x.id)).toEqual([]);
-    expect(report.resources.tokens).toBeLessThanOrEqual(100);
+    expect(report.resources.tokens).toBeLessThanOrEqual(LIVE_BUDGET.tokens);
     expect(report.resources.tokenRequests).toBeGreaterThanOrEqual(report.resources.tokens);
     expect(report.resources.sessionRequests).toBeGreaterThanOrEqual(report.resources.sessionsOpened);
   }, 120_000);
