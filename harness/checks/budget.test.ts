@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
-import { BudgetExhausted, budgetedTransport, creates, localLedger } from './budget.ts';
+import { BudgetExhausted, budgetedTransport, creates, LIVE_BUDGET, liveBudget, localLedger } from './budget.ts';
 
 const ok: HttpResponse = { status: 200, headers: {}, body: '', durationMs: 0 };
 /** What the service answers: a token or a session where one is asked for (it creates what it is asked to), else `ok`. */
@@ -82,5 +82,14 @@ describe('live-run budget', () => {
     const t = budgetedTransport(slow, { tokens: 99, sessions: 99, requestsPerSecond: 10_000, concurrency: 2 });
     await Promise.all(Array.from({ length: 8 }, () => t.request({ method: 'GET', url: 'https://x.test/' })));
     expect(peak).toBe(2);
+  });
+});
+
+describe('liveBudget', () => {
+  it('is LIVE_BUDGET, with 3 sessions more for each declared pool slot past 4 when opt-in rules run', () => {
+    expect(liveBudget(undefined, true)).toEqual(LIVE_BUDGET);
+    expect(liveBudget({ sessionPoolSize: 4 }, true)).toEqual(LIVE_BUDGET);
+    expect(liveBudget({ sessionPoolSize: 10 }, false)).toEqual(LIVE_BUDGET);
+    expect(liveBudget({ sessionPoolSize: 10 }, true)).toEqual({ ...LIVE_BUDGET, sessions: LIVE_BUDGET.sessions + 18 });
   });
 });
