@@ -1,6 +1,9 @@
 import { jsonObject } from '../judges/token-answer.ts';
 import { ROOT_RESERVE_TOKENS } from '../registry/registry.ts';
-import type { HttpRequest, Transport } from '../targets/index.ts';
+import type { Transport } from '../targets/index.ts';
+import { creates } from '../targets/creates.ts';
+
+export { creates };
 
 /** How much a run may take from a live target. The simulator runs unbounded. */
 export interface Budget {
@@ -41,17 +44,6 @@ export class BudgetExhausted extends Error {
     super(`the run's budget of ${limit} ${resource === 'tokens' ? 'tokens' : 'sessions'} on the live target is spent: raise it with --max-${resource} if the environment allows`);
     this.name = 'BudgetExhausted';
   }
-}
-
-/** What a request would create, judged from the request alone. */
-export function creates(req: HttpRequest): 'token' | 'session' | undefined {
-  if (req.method === 'POST' && /\/v2\/auth\/token\/?$/.test(new URL(req.url).pathname)) return 'token';
-  if (req.method === 'POST' && req.body) {
-    const action = /<(?:[\w-]+:)?Action>\s*([\w.]+)\s*</.exec(req.body)?.[1];
-    if (action === 'TokenCreateRQ') return 'token';
-    if (action === 'SessionCreateRQ') return 'session';
-  }
-  return undefined;
 }
 
 export interface BudgetState {

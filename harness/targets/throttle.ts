@@ -1,6 +1,7 @@
 import { DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/fault-codes.ts';
 import { classifySoap } from '../classify/soap-answer.ts';
 import { parseEnvelope } from '../soap/parse-envelope.ts';
+import { creates } from './creates.ts';
 import { TransportError, type HttpRequest, type HttpResponse, type Transport } from './transport.ts';
 import { onNewRun } from '../run-scope.ts';
 
@@ -66,15 +67,6 @@ export const SERVER_ERROR_RESENDS = 2;
  */
 export function gatewayError(res: Pick<HttpResponse, 'status'>): boolean {
   return res.status === 502 || res.status === 504;
-}
-
-/**
- * A `SessionCreateRQ`: the one request that a gateway's error may hide a state change behind that a second send would
- * compound (a session opened behind the page holds a pool slot until its timeout). The transport does not resend it;
- * `sessionCreate` does, and keeps count of the sessions a page may hide (harness/checks/soap.ts).
- */
-export function createsSession(req: Pick<HttpRequest, 'body'>): boolean {
-  return req.body !== undefined && /<(?:[\w.-]+:)?Action>\s*SessionCreateRQ\s*</.test(req.body);
 }
 
 /** Why an answer is a throttle, or `undefined` when it is the service's answer. */
@@ -179,9 +171,11 @@ export function throttledTransport(inner: Transport, options: ThrottleOptions = 
         await waitTurn();
         const res = await inner.request(req);
         const status = throttleOf(req, res, codes);
-        if (status === undefined && gatewayError(res) && resent < SERVER_ERROR_RESENDS && !createsSession(req)) {
+        if (status === undefined && gatewayError(res) && resent < SERVER_ERROR_RESENDS && creates(req) !== 'session') {
           // A gateway's hiccup: the same request once more, after a short pause; one that keeps coming back is the
-          // answer (marked `resent`), judged like any other.
+          // answer (marked `resent`), judged like any other. Not a SessionCreateRQ: a session opened behind the page
+          // would hold a pool slot until its timeout; `sessionCreate` resends it and counts the page
+          // (harness/checks/soap.ts).
           resent++;
           for (const s of counters()) s.gatewayResent[res.status] = (s.gatewayResent[res.status] ?? 0) + 1;
           await sleep(base / 2 + random() * (base / 2));

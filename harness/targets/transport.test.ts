@@ -266,6 +266,17 @@ describe('createTransport retries', () => {
     expect(seen).toEqual(['POST /v2/auth/token?q=private']);
   });
 
+  it('sends a POST that creates nothing once more (a ping, a close), but never a TokenCreateRQ or a SessionCreateRQ', async () => {
+    const soap = (action: string) => ({ method: 'POST', url: '', headers: { 'content-type': 'text/xml' }, body: `<soap-env:Envelope><soap-env:Header><eb:MessageHeader><eb:Action>${action}</eb:Action></eb:MessageHeader></soap-env:Header></soap-env:Envelope>` });
+    for (const [action, times] of [['OTA_PingRQ', 2], ['SessionCloseRQ', 2], ['TokenCreateRQ', 1], ['SessionCreateRQ', 1]] as const) {
+      const { origin, seen } = await dropping(1, destroy);
+      const sent = transport().request({ ...soap(action), url: `${origin}/websvc` });
+      if (times === 2) expect((await sent).status).toBe(200);
+      else expect((await failure(sent)).code).toBe('CONNECTION_DROPPED');
+      expect(seen, action).toHaveLength(times);
+    }
+  });
+
   it('never retries a GET that timed out', async () => {
     const { origin, seen } = await dropping(1, () => undefined);
     const err = await failure(transport({ timeoutMs: 300 }).request({ method: 'GET', url: `${origin}/slow` }));

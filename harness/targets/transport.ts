@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { creates } from './creates.ts';
 import { Agent, proxyAgentClass } from './undici-dispatchers.ts';
 
 /** One HTTP exchange as a check sees it. */
@@ -119,15 +120,20 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): stri
 const MAX_ATTEMPTS = 2;
 
 /**
- * Whether a failed attempt may be sent again: only a `GET` or `HEAD` (idempotent, and creating nothing a budget
- * counts) whose connection was dropped before any response came back — a kept-alive connection the server had
- * closed, say. Never a `POST` (it may have created a token or a session), never after a time-out (the time limit
- * is spent), never once response headers arrived (the server did answer).
+ * Whether a failed attempt may be sent again: a request whose connection was dropped before any response came back —
+ * a kept-alive connection the server had closed while the request was on its way, say — when sending it twice cannot
+ * create anything twice: a `GET` or `HEAD` (idempotent), or a `POST` that creates nothing the budget counts (a SOAP
+ * ping, a business call, a `SessionCloseRQ`: a close that did reach the service is refused the second time, and the
+ * caller then asks whether the session is over). Never a token request, a `TokenCreateRQ` or a `SessionCreateRQ` (it
+ * may have created a token or a session), never after a time-out (the time limit is spent), never once response
+ * headers arrived (the server did answer).
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2 (idempotent methods may be retried automatically)
+ * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1 (a request "known to be safe to retry")
  */
 function retriable(req: HttpRequest, err: TransportError, answered: boolean): boolean {
   const method = req.method.toUpperCase();
-  return (method === 'GET' || method === 'HEAD') && err.code === 'CONNECTION_DROPPED' && !answered;
+  const once = method === 'GET' || method === 'HEAD' || (method === 'POST' && creates(req) === undefined);
+  return once && err.code === 'CONNECTION_DROPPED' && !answered;
 }
 
 function proxyFor(options: TransportOptions): string | undefined {
@@ -163,8 +169,8 @@ class Deadline {
 /**
  * The one HTTP transport of the harness (undici): time limits on connect and on the whole exchange, keep-alive,
  * a bounded response size, optional private CA and proxy. Nothing else in the harness opens connections.
- * A `GET` or `HEAD` whose connection is dropped before any answer is sent once more (see {@link retriable});
- * nothing else is retried.
+ * A request that creates nothing whose connection is dropped before any answer is sent once more (see
+ * {@link retriable}); nothing else is retried.
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const timeoutMs = options.timeoutMs ?? 10_000;
