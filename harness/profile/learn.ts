@@ -211,6 +211,18 @@ function deviationsOf(facts: ProfileFacts, report: Pick<Report, 'rules'>): Learn
   else if (faultcode === 'Client.InvalidToken') add('ERR-04', 'faultcode Client.InvalidToken', 'err04-wrong-faultcode');
   if (majority(facts, 'faultstringQuotes') === 'false') add('ERR-04', 'a faultstring that does not quote the token', 'err04-token-not-quoted');
   if (majority(facts, 'invalidTokenStackTrace') === '(none)') add('ERR-04', 'a fault without detail/StackTrace', 'err04-no-stacktrace');
+  // Deviations the facts cannot tell apart, read from the failing checks' own messages (the harness's words).
+  const failing = (id: string) => report.rules.find((r) => r.id === id)?.checks.flatMap((c) => (c.status === 'fail' && 'message' in c ? [String(c.message)] : [])) ?? [];
+  const api02 = failing('API-02');
+  // Only tokens nobody issued were accepted (a missing or malformed Authorization header still refused).
+  if (api02.length > 0 && api02.every((m) => /^an API request with (?:a tampered token|an unknown T1RLAQ… token|a garbage token)\b.* was accepted$/.test(m))) add('API-02', 'a tampered token accepted on the REST APIs', 'api02-unknown-token-accepted');
+  const sess02 = failing('SESS-02');
+  const pingServed = sess02.find((m) => /^\S+ with the token of the closed session was accepted$/.test(m));
+  const businessServed = sess02.find((m) => /^\S+ with the token of the closed session \(accepted before the close\) was accepted$/.test(m));
+  const slotKept = sess02.some((m) => m === 'SessionCreateRQ was refused after a session of the full pool was closed' || /(?:keep|still hold) their slots \(SESS-02\b/.test(m));
+  if (pingServed) add('SESS-02', 'a closed session\'s token still accepted', 'sess02-close-keeps-token');
+  else if (businessServed) add('SESS-02', 'a closed session\'s token refused by the ping but accepted by a business action', 'sess02-closed-token-serves-business');
+  else if (slotKept) add('SESS-02', 'a closed session kept its pool slot', 'sess02-close-keeps-slot');
   // Every other broken rule: listed with its first message, not reproduced.
   for (const r of report.rules) {
     if ((r.status !== 'fail' && r.status !== 'warn') || r.side !== 'service' || out.some((d) => d.rule === r.id)) continue;

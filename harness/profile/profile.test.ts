@@ -57,6 +57,19 @@ describe('learning a profile from what a target showed', () => {
     expect(text).not.toMatch(/AcmE0{20}|pw-secret|USER77/);
   });
 
+  it('ties API-02\'s and SESS-02\'s deviations to their defects by what the failing checks say', () => {
+    const failed = (id: string, ...messages: string[]) => ({ id, status: 'fail', checks: messages.map((message) => ({ status: 'fail', message })) });
+    const learned = (...rules: ReturnType<typeof failed>[]) => learnProfile(collected().facts, { target: 't', tool: '0', report: report(rules) }).deviations.map((d) => d.defect);
+    expect(learned(failed('API-02', 'an API request with a tampered token (one character changed) was accepted'))).toEqual(['api02-unknown-token-accepted']);
+    // A missing header accepted too is more than that defect makes: listed, not reproduced.
+    expect(learned(failed('API-02', 'an API request with a tampered token (one character changed) was accepted', 'an API request with no Authorization header was accepted'))).toEqual([undefined]);
+    expect(learned(failed('SESS-02', 'OTA_PingRQ with the token of the closed session was accepted', 'SessionCreateRQ was refused after a session of the full pool was closed'))).toEqual(['sess02-close-keeps-token']);
+    expect(learned(failed('SESS-02', 'OTA_HotelAvailLLSRQ with the token of the closed session (accepted before the close) was accepted'))).toEqual(['sess02-closed-token-serves-business']);
+    expect(learned(failed('SESS-02', 'SessionCreateRQ was refused after a session of the full pool was closed', 'the service left the state table at: create'))).toEqual(['sess02-close-keeps-slot']);
+    expect(learned(failed('SESS-02', 'SessionCreateRQ number 3 was refused as the pool is full, and again after this check closed one of the sessions it held (the service confirmed the close): closed sessions keep their slots (SESS-02: closing a session releases its pool slot)'))).toEqual(['sess02-close-keeps-slot']);
+    expect(learned(failed('SESS-02', 'SessionCloseRQ with ConversationId, CPAId and the token of an open session was refused'))).toEqual([undefined]);
+  });
+
   it('learns throttling and a gateway\'s errors from the run\'s counts, and says why when there are none', () => {
     const throttled = (gatewayResent?: Record<string, number>) => ({ ...report(), throttling: { throttled: 2, waitedMs: 0, statuses: { '429': 2 }, retryAfter: [], endIntervalMs: 0, gaveUp: 0, ...(gatewayResent && { gatewayResent }) } });
     const values = (r: Pick<Report, 'rules' | 'throttling'>) => learnProfile(collected().facts, { target: 't', tool: '0', report: r }).values;

@@ -3,6 +3,7 @@ import type { Transport } from '../targets/index.ts';
 import type { EnvironmentEndpoints } from '../targets/index.ts';
 import type { Environment } from '../catalog/index.ts';
 import type { CloseAnswer, RegisteredSession, SessionCloser } from './registry.ts';
+import { DEFAULT_FAULT_CODES, type FaultCodes } from '../classify/fault-codes.ts';
 import { classifySoap } from '../classify/soap-answer.ts';
 
 let sequence = 0;
@@ -25,9 +26,10 @@ export function sessionCloseEnvelope(session: RegisteredSession, now = new Date(
 
 /**
  * Closes sessions from the main process over `transport`, to the SOAP URL of the session's environment in the
- * target config. An answer that is not a SOAP envelope counts as no answer (the session may still be open).
+ * target config. An answer that is not a SOAP envelope counts as no answer (the session may still be open). A fault
+ * is read with `faultCodes`: the target's own (its config's), as the checks read them.
  */
-export function soapSessionCloser(environments: Partial<Record<Environment, EnvironmentEndpoints>>, transport: Transport): SessionCloser {
+export function soapSessionCloser(environments: Partial<Record<Environment, EnvironmentEndpoints>>, transport: Transport, faultCodes: FaultCodes = DEFAULT_FAULT_CODES): SessionCloser {
   return async (session, timeoutMs): Promise<CloseAnswer> => {
     const url = environments[session.env]?.soapUrl;
     if (url === undefined) throw new Error(`the target has no ${session.env.toUpperCase()} environment`);
@@ -44,7 +46,8 @@ export function soapSessionCloser(environments: Partial<Record<Environment, Envi
     if (!fault) return { kind: 'closed' };
     // Refused as an invalid token: the session is over already (closed, expired). Any other refusal leaves it open for
     // all the run knows (a service that refused to close it): it stays on the open list, and the run says so.
-    const answer = classifySoap({ status: response.status, envelope: parsed.envelope });
+    // With the target's own fault codes (its config's `faultCodes`), as the checks read them.
+    const answer = classifySoap({ status: response.status, envelope: parsed.envelope }, faultCodes);
     if (answer.kind !== 'refused' || answer.why !== 'invalid-token') throw new Error(`the service refused to close the session (${fault.faultcodeLocal || fault.faultcode})`);
     return { kind: 'refused', fault: fault.faultcodeLocal || fault.faultcode };
   };

@@ -42,7 +42,8 @@ export class SessionGuard {
       ...(config.caFile && { ca: readFileSync(config.caFile, 'utf8') }),
     }), trace);
     // Session tokens are secrets: whatever this process writes masks them.
-    const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport), (s) => redactor.add(s.token));
+    const { withFaultCodes } = await import('../classify/fault-codes.ts');
+    const registry = new SessionRegistry(budget, soapSessionCloser(config.environments, transport, withFaultCodes(config.faultCodes)), (s) => redactor.add(s.token));
     return new SessionGuard(registry, await serveRegistry(registry), transport);
   }
 

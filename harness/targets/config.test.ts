@@ -33,6 +33,21 @@ function config(patch: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: 'test target', environments: { cert }, accounts: { cert: account }, ...patch };
 }
 
+/** A CA certificate (self-signed, EC P-256, no key kept): what a caFile holds. */
+const CA_PEM = [
+  '-----BEGIN CERTIFICATE-----',
+  'MIIBmzCCAUGgAwIBAgIUIRU8IYoRXQig8dmhNOE+R7XkgC8wCgYIKoZIzj0EAwIw',
+  'IjEgMB4GA1UEAwwXdGRzLWNvbmZvcm1hbmNlIHRlc3QgQ0EwIBcNMjYxMTI3MDc1',
+  'MDUxWhgPMjEyNjExMDMwNzUwNTFaMCIxIDAeBgNVBAMMF3Rkcy1jb25mb3JtYW5j',
+  'ZSB0ZXN0IENBMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAExWhGkqxtCCng6fXf',
+  'frvZnVcHBBdJjfG3BtDNwqS34nFHbyZSgRqxgh/lYH5TBp1eRpV3A1UR9vjhE6oe',
+  'fHVY96NTMFEwHQYDVR0OBBYEFHgXPsGvobjZ+PX+E35ZLVk722bMMB8GA1UdIwQY',
+  'MBaAFHgXPsGvobjZ+PX+E35ZLVk722bMMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZI',
+  'zj0EAwIDSAAwRQIhAMi+yvDHtygnvrnVcj6GraSADOsmxAj+Wqi+UifOgtt5AiAq',
+  'AQn4akvVnzTDzMri6B3e9mlxsclGvdt0GWIh14MJxw==',
+  '-----END CERTIFICATE-----',
+].join('\n');
+
 describe('parseTargetConfig', () => {
   it('reads a complete config, trimming trailing slashes of URLs and resolving caFile against the config file', () => {
     const parsed = parseTargetConfig(
@@ -163,7 +178,7 @@ describe('loadTargetConfig', () => {
   }
 
   it('reads a config file and resolves caFile next to it', () => {
-    file('ca.pem', '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
+    file('ca.pem', `${CA_PEM}\n`);
     const path = file('good.json', JSON.stringify(config({ caFile: 'ca.pem' })));
     expect(loadTargetConfig(path)).toStrictEqual({ name: 'test target', environments: { cert }, accounts: { cert: account }, caFile: join(dir, 'ca.pem') });
   });
@@ -181,6 +196,18 @@ describe('loadTargetConfig', () => {
     expectConfigError(() => loadTargetConfig(missing), 'CONFIG_INVALID', `target config ${missing}: "caFile" cannot be read (ENOENT: ${join(dir, 'none.pem')}): give the PEM file of the CA to trust, relative to the config file. ${HINT}`);
     const directory = cfg('.');
     expect(() => loadTargetConfig(directory)).toThrow(/"caFile" cannot be read \(EISDIR/);
+  });
+
+  it('refuses a caFile with no PEM certificate in it, or one that does not parse (Node would trust nothing more, and say nothing)', () => {
+    const cfg = (name: string, text: string) => {
+      file(name, text);
+      return file(`${name}.json`, JSON.stringify({ ...config(), caFile: name }));
+    };
+    const empty = cfg('empty.pem', '');
+    expectConfigError(() => loadTargetConfig(empty), 'CONFIG_INVALID', `target config ${empty}: "caFile" holds no PEM certificate (${join(dir, 'empty.pem')}): give the PEM file of the CA to trust (-----BEGIN CERTIFICATE-----), relative to the config file. ${HINT}`);
+    expect(() => loadTargetConfig(cfg('key.pem', '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI\n-----END PRIVATE KEY-----\n'))).toThrow(/"caFile" holds no PEM certificate/);
+    expect(() => loadTargetConfig(cfg('broken.pem', `${CA_PEM}\n-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n`))).toThrow(/"caFile" holds a certificate that cannot be read \(the second of 2\)/);
+    expect(loadTargetConfig(cfg('two.pem', `${CA_PEM}\n${CA_PEM}\n`)).caFile).toBe(join(dir, 'two.pem'));
   });
 
   it('reports a missing file with CONFIG_NOT_FOUND', () => {

@@ -1,5 +1,6 @@
 import { jsonErrorPlace } from '../json-error.ts';
 import { readFileSync, statSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, ENVIRONMENTS, limits, type Environment } from '../catalog/index.ts';
 import type { FaultCodes } from '../classify/index.ts';
@@ -351,15 +352,37 @@ export function loadTargetConfig(file: string): TargetConfig {
   // The CA file is read when the transport is made, by every command: a path that is no readable file is the config's
   // mistake, said before anything runs.
   if (config.caFile !== undefined) {
+    let pem: string;
     try {
       if (!statSync(config.caFile).isFile()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
-      readFileSync(config.caFile);
+      pem = readFileSync(config.caFile, 'utf8');
     } catch (err) {
       throw invalid(file, 'caFile', `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}: ${config.caFile}): give the PEM file of the CA to trust, relative to the config file`);
     }
+    // Node would take a file without a certificate (or with a broken one) and trust nothing more: every TLS connection
+    // to a private CA's server would then fail as unreachable, far from the cause.
+    const problem = pemProblem(pem);
+    if (problem) throw invalid(file, 'caFile', `${problem} (${config.caFile}): give the PEM file of the CA to trust (-----BEGIN CERTIFICATE-----), relative to the config file`);
   }
   return config;
 }
+
+/** What is wrong with a CA file's text: no PEM certificate in it, or one that does not parse; `undefined` when none. */
+export function pemProblem(pem: string): string | undefined {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return 'holds no PEM certificate';
+  const bad = blocks.findIndex((b) => {
+    try {
+      new X509Certificate(b);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return bad < 0 ? undefined : `holds a certificate that cannot be read (the ${ordinal(bad + 1)} of ${blocks.length})`;
+}
+
+const ordinal = (n: number) => (n === 1 ? 'first' : n === 2 ? 'second' : n === 3 ? 'third' : `${n}th`);
 
 /** Resolves a secret; throws a {@link ConfigError} naming the variable when it is not set. */
 export function resolveSecret(ref: SecretRef, env: NodeJS.ProcessEnv = process.env): string {

@@ -117,6 +117,8 @@ describe('a stand-in learned from a live run answers like the target', () => {
 describe('a stand-in with the target\'s deviations fails the same rules', () => {
   it.each([
     'rest03-token-type-capitalized', 'rest03-expires-in-string', 'rest05-text-plain', 'err03-status-400', 'err04-wrong-faultcode', 'err04-unprefixed-faultcode', 'err04-token-not-quoted', 'err04-no-stacktrace',
+    // (sess02-closed-token-serves-business needs the business actions' token kinds declared: the CLI's own test.)
+    'api02-unknown-token-accepted', 'sess02-close-keeps-token', 'sess02-close-keeps-slot',
   ])('%s: learned as a deviation tied to its rule; the stand-in conforms without --with-deviations, and fails the same rules with it', async (defect) => {
     const t = await target(DEFAULT_PROFILE, [defect]);
     const { report, learned } = await learn(t.config);
@@ -131,7 +133,12 @@ describe('a stand-in with the target\'s deviations fails the same rules', () => 
     // the defect take the verdicts of the session's defect-free run with the same profile (the plain stand-in's).
     const run = (s: typeof plain) => sharedServiceRun(simSession, { profile: s.profile, defects: s.defects, runs: 1 });
     expect(broken(await run(plain))).toEqual([]);
-    expect(broken(await run(faithful))).toEqual(broken(report));
+    // The rules the defect's deviations name, and none the target did not break. (On a live target a close that keeps
+    // its session also fails SESS-04's pool check on the configured account; the simulator's checks use fresh ones.)
+    const tied = [...new Set(learned.deviations.filter((d) => d.defect === defect).map((d) => d.rule))];
+    const faithfully = broken(await run(faithful));
+    expect(faithfully).toEqual(expect.arrayContaining(tied));
+    expect(broken(report)).toEqual(expect.arrayContaining(faithfully));
   }, 120_000);
 });
 
