@@ -13,6 +13,7 @@ import type { Verdict } from '../soap/index.ts';
 import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { SoapMessage } from './exchange-facts.ts';
 import { InOrderValidations } from './validations.ts';
+import { transportAnswer } from '../targets/throttle.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
 
 type Fail = (p: Problem, xs?: ObservedExchange | readonly ObservedExchange[]) => ClauseVerdict;
@@ -93,8 +94,9 @@ export class SoapFold {
   }
 
   #answer(m: SoapMessage, refusedToken: boolean, closedBefore: boolean): void {
-    // An answer whose body the recording did not keep is not judged (a HAR without content.text).
-    const res = m.x.response?.bodyMissing ? undefined : m.x.response;
+    // An answer whose body the recording did not keep is not judged (a HAR without content.text), and neither is a
+    // throttle or a gateway's error (the transport's, not the service's answer).
+    const res = m.x.response?.bodyMissing || (m.x.response && transportAnswer(m.x.request, m.x.response, this.#ctx.faultCodes)) ? undefined : m.x.response;
     // SOAP-02: the judge of the suites (harness/judges), each answer's kind in order, the schema validated ahead.
     if (m.request && res && m.request.messageHeader?.messageData?.messageId) {
       const kind = answerKind(m.response, m.action);

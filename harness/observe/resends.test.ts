@@ -8,6 +8,7 @@ import { DEFAULT_FAULT_CODES } from '../classify/index.ts';
 import { buildRequest, makeRequestHeader, otaPingRQBody } from '../soap/index.ts';
 import { judgeClientRules } from './client-rules.ts';
 import { judgeServiceRules } from './service-rules.ts';
+import { RunningJudge } from './running-judge.ts';
 import type { JudgeContext, ObservedExchange } from './exchange.ts';
 import { Traffic } from './traffic.ts';
 import type { ClauseVerdict } from './verdict.ts';
@@ -99,5 +100,24 @@ describe('a throttled answer in recorded traffic (a gateway\'s 429 or 503)', () 
     // The same 429 judged as an answer would have no JSON body.
     const alone = await judgeServiceRules(new Traffic([tokenAnswer(1, 0, 429, '<html/>', 'text/html')], CONTEXT));
     expect(alone.find((v) => v.clause === 'ERR-03.json-body')?.status).toBe('not-applicable');
+  });
+});
+
+describe('a throttle or a gateway\'s error answered to an observed SOAP request', () => {
+  const page = (status: number) => ({ status, headers: { 'content-type': 'text/html' }, body: `<html><body><h1>${status}</h1></body></html>` });
+  const answered = (seq: number, response: ObservedExchange['response']) => ({ ...soapCall(seq, seq * 10, 'Shared/IDL:sess-1'), response });
+
+  it('is never judged as the service\'s answer (SOAP-02), by either judge: 429, 503, 502, 504', async () => {
+    for (const status of [429, 503, 502, 504]) {
+      const verdicts = await judgeServiceRules(new Traffic([answered(1, page(status))], CONTEXT));
+      expect(verdicts.find((v) => v.clause === 'SOAP-02.call')?.status, String(status)).toBe('not-applicable');
+      const running = new RunningJudge(CONTEXT);
+      running.add(answered(1, page(status)));
+      const report = await running.finish({ validator: undefined, only: ['SOAP-02'] });
+      expect(report.verdicts.find((v) => v.clause === 'SOAP-02.call')?.status, `${status}, running`).toBe('not-applicable');
+    }
+    // A 500 page is the service's answer (or its gateway's in place of one), judged.
+    const judged = await judgeServiceRules(new Traffic([answered(1, page(500))], CONTEXT));
+    expect(judged.find((v) => v.clause === 'SOAP-02.call')?.status).toBe('fail');
   });
 });

@@ -3,7 +3,7 @@
  * answers (SOAP-02, STOK-01, STOK-02) and invalid-token faults (ERR-04, ERR-05). Only answers to what the client
  * happened to send are judged; the service suite (`run`) exercises every clause on purpose.
  */
-import { throttleOf } from '../targets/throttle.ts';
+import { throttleOf, transportAnswer } from '../targets/throttle.ts';
 import {
   answerKind, answerSchema, err03Problems, err04Problem, err05Observation, isInvalidClient, rest03Problems, rest05Problems, soap02Problem, STOK_CLAUSES,
   stokProblems, plural, type AnswerKind,
@@ -63,7 +63,8 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
   const kinds: AnswerKind[] = ['token-create', 'session-create', 'session-close', 'call', 'fault'];
   const found = new Map<AnswerKind, ClauseVerdict>();
   const count = new Map<AnswerKind, number>();
-  const judged = (m: SoapMessage) => Boolean(m.request && m.x.response && !m.x.response.bodyMissing && m.request.messageHeader?.messageData?.messageId);
+  // Not an answer whose body the recording did not keep, nor a throttle or a gateway's error (the transport's).
+  const judged = (m: SoapMessage) => Boolean(m.request && m.x.response && !m.x.response.bodyMissing && !transportAnswer(m.x.request, m.x.response, t.ctx.faultCodes) && m.request.messageHeader?.messageData?.messageId);
   // The answers are validated several at once, ahead of the loop; an answer whose kind already failed when its turn to
   // be sent came is not (the loop, which looks at it later, does not need it either).
   const validation = (m: SoapMessage): Promise<Verdict | undefined> => {
@@ -71,7 +72,7 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
     return validate && judged(m) && m.response && !found.has(kind) ? validate(m.x.response!.body, answerSchema(kind)) : Promise.resolve(undefined);
   };
   for await (const [m, schemaVerdict] of pipelined(t.soap, VALIDATIONS_IN_FLIGHT, validation)) {
-    if (!m.request || !m.x.response || m.x.response.bodyMissing || !m.request.messageHeader?.messageData?.messageId) continue;
+    if (!judged(m) || !m.request?.messageHeader || !m.x.response) continue;
     const kind = kindOf(m);
     count.set(kind, (count.get(kind) ?? 0) + 1);
     if (found.has(kind)) continue;

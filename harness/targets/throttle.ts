@@ -77,6 +77,15 @@ export function throttleOf(req: Pick<HttpRequest, 'body'>, res: Pick<HttpRespons
   return undefined;
 }
 
+/**
+ * An answer that is the transport's, not the service's: a throttle ({@link throttleOf}) or a gateway's error
+ * ({@link gatewayError}). Where the harness sends the requests, the transport waits these out or sends the request
+ * again; in observed traffic (the application's own requests) they are never judged as the service's answer.
+ */
+export function transportAnswer(req: Pick<HttpRequest, 'body'>, res: Pick<HttpResponse, 'status' | 'body'>, codes: FaultCodes = DEFAULT_FAULT_CODES): boolean {
+  return throttleOf(req, res, codes) !== undefined || gatewayError(res);
+}
+
 /** A SOAP fault the one classifier (harness/classify) reads as busy: by its code, else its StackTrace marker. */
 export function isBusyFault(body: string, codes: FaultCodes = DEFAULT_FAULT_CODES): boolean {
   const parsed = parseEnvelope(body);
