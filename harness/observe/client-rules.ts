@@ -4,6 +4,8 @@
  * traffic cannot decide is `not-applicable`, saying what workload would exercise it.
  */
 import type { Verdict } from '../soap/index.ts';
+import type { FaultCodes } from '../classify/index.ts';
+import { transportAnswer } from '../targets/throttle.ts';
 import { limits, type Environment } from '../catalog/index.ts';
 import { sentFrom, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import { clientKey, firstFrom, TOKEN_CREATING, type IssuedToken, type SoapMessage, type TokenRequest, type TokenUse, type Traffic } from './traffic.ts';
@@ -559,6 +561,14 @@ function soap05(t: Traffic): ClauseVerdict[] {
 
 /** A SessionCloseRQ, by its eb:Action or its body (a wrong action is SOAP-04's to judge: the close was still sent). */
 export const isClose = (m: SoapMessage): boolean => m.action === 'SessionCloseRQ' || m.request?.body.root?.localName === 'SessionCloseRQ';
+
+/**
+ * A call inside a session that failed (SESS-06.after-failure): answered with anything but a success, a refusal of the
+ * token as invalid (the session is over: nothing to close) or a throttle or gateway's error (the transport's: the
+ * client may wait and send it again).
+ */
+export const callFailed = (m: SoapMessage, codes: FaultCodes): boolean => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success'
+  && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token') && !(m.x.response !== undefined && transportAnswer(m.x.request, m.x.response, codes));
 const closes = (t: Traffic) => t.soap.filter(isClose);
 
 function sess05(t: Traffic): ClauseVerdict[] {
@@ -618,8 +628,7 @@ function sessions(t: Traffic): SessionLife[] {
     // Refused in whatever form it was sent: the client learnt the session is gone (and may not send its token again).
     const refused = t.usesByToken.get(token.value)?.find((u) => u.rejected);
     const expired = t.ctx.expired.get(token.value);
-    const failedCall = inSession.find((m) => !isClose(m) && m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token'))
-      ?? inSession.find((m) => !isClose(m) && !m.x.response);
+    const failedCall = inSession.find((m) => callFailed(m, t.ctx.faultCodes)) ?? inSession.find((m) => !isClose(m) && !m.x.response);
     const ends = [refused?.x.endedAt, expired].filter((n): n is number => n !== undefined);
     const lastCallAt = inSession.length > 0 ? Math.max(...inSession.map((m) => m.x.startedAt)) : undefined;
     return { token, closedAt: close?.x.startedAt, endedAt: ends.length ? Math.min(...ends) : undefined, failedCall, lastCallAt };

@@ -11,7 +11,7 @@ import {
 import type { Environment } from '../catalog/index.ts';
 import { keptForEvidence, type JudgeContext, type KnownAccount, type ObservedExchange } from './exchange.ts';
 import type { IssuedToken, SoapMessage } from './exchange-facts.ts';
-import { conversationsUnchecked, heldUntil, isClose, poolBoundWithOpenSessions } from './client-rules.ts';
+import { callFailed, conversationsUnchecked, heldUntil, isClose, poolBoundWithOpenSessions } from './client-rules.ts';
 import type { TokenRecord } from './token-book.ts';
 import { held, notSeen, type ClauseVerdict } from './verdict.ts';
 
@@ -100,7 +100,7 @@ export class SessionFold {
     if (s.firstCalls.length < 2) s.firstCalls.push(keptForEvidence(m.x));
     const close = isClose(m);
     if (close) s.closedAt ??= m.x.startedAt;
-    else if (m.answer !== undefined && m.answer.kind !== 'success' && !(m.answer.kind === 'refused' && m.answer.why === 'invalid-token')) s.failedAnswered ??= keptForEvidence(m.x);
+    else if (callFailed(m, this.#ctx.faultCodes)) s.failedAnswered ??= keptForEvidence(m.x);
     else if (!m.x.response) s.failedUnanswered ??= keptForEvidence(m.x);
   }
 

@@ -75,3 +75,26 @@ describe('a session\'s closing refused for its own token (ERR-04)', () => {
     expect(err04((await running.finish()).verdicts)).toEqual(fast);
   });
 });
+
+describe('a throttled call inside a session (SESS-06.after-failure)', () => {
+  const exchanges = readHar(readFileSync(join(fixtures, 'sess-06.har'), 'utf8'), { environments: config.environments });
+  // Each call inside a session answered first with a throttle or a gateway's page, then as recorded (the client sent it
+  // again): a call the client waited out and sent again has not failed.
+  const throttledFirst = (status: number) => exchanges.flatMap((x) => {
+    if (x.protocol !== 'soap' || !x.request.body.includes('BinarySecurityToken') || /SessionCloseRQ|SessionCreateRQ|TokenCreateRQ/.test(x.request.body)) return [x];
+    const page = { status, headers: { 'content-type': 'text/html' }, body: `<html><body><h1>${status}</h1></body></html>` };
+    return [{ ...x, seq: x.seq - 0.5, endedAt: x.startedAt, response: page }, x];
+  });
+  const afterFailure = (verdicts: readonly { clause: string }[]) => verdicts.find((v) => v.clause === 'SESS-06.after-failure');
+
+  it.each([429, 503, 502, 504])('%s: the same verdict as the recorded traffic, for either judge', async (status) => {
+    const before = afterFailure((await judgeTraffic(exchanges, context(true), { validator })).verdicts);
+    const traffic = throttledFirst(status);
+    expect(traffic.length).toBeGreaterThan(exchanges.length);
+    expect(afterFailure((await judgeTraffic(traffic, context(true), { validator })).verdicts)).toEqual(before);
+    const running = new RunningJudge(context(true));
+    running.attachValidator(validator);
+    for (const x of inOrder(traffic)) running.add(x);
+    expect(afterFailure((await running.finish()).verdicts)).toEqual(before);
+  });
+});
