@@ -40,6 +40,10 @@ const TOKEN_KINDS: Readonly<Record<string, readonly string[]>> = {
   'BargainFinderMaxRQ': ['sessionless', 'session'],
 };
 
+const PUBLIC_API = 'GET /v1/lists/supported/shop/themes';
+/** The REST APIs of {@link TOKEN_KINDS} but the public one. */
+const AGENCY_APIS = Object.keys(TOKEN_KINDS).filter((api) => /^(?:GET|POST) /.test(api) && api !== PUBLIC_API);
+
 /** The simulator (with `defects`) as a live target: a config file with its CERT and PROD accounts. */
 async function target(defects: readonly string[], everyOptIn = false): Promise<string> {
   const accounts = defaultAccounts(1);
@@ -65,28 +69,9 @@ async function target(defects: readonly string[], everyOptIn = false): Promise<s
         // What a team would declare for the whole suite: every API's token kinds, every access account's APIs.
         tokenKinds: TOKEN_KINDS,
         access: {
-          otherAgency: { account: access(a.otherAgency, 'AGENCY'), agencyApis: [
-            'GET /v1.1.0/get/hoteldetails',
-            'GET /v5.1.0/shop/altairports/flights?mode=live',
-            'GET /v5.1.0/shop/altdates/flights?mode=live',
-            'POST /v2.0.0/GetHotelRateInfoRQ',
-            'POST /v2.0.0/GetHotelLeadRateRQ',
-            'GET /v1.0.0/fulfillment/document/coupon/association',
-            'POST /v4.3.0/shop/altdates/flights',
-            'GET /v4.3.0/shop/calendar/flights',
-            'OTA_HotelAvailLLSRQ',
-          ] },
-          portal: { account: access(a.portal, 'PORTAL'), publicApis: ['GET /v1/lists/supported/shop/themes'], otherApis: [
-            'GET /v1.1.0/get/hoteldetails',
-            'GET /v5.1.0/shop/altairports/flights?mode=live',
-            'GET /v1/offers/shop',
-            'GET /v5.1.0/shop/altdates/flights?mode=live',
-            'POST /v2.0.0/GetHotelRateInfoRQ',
-            'POST /v2.0.0/GetHotelLeadRateRQ',
-            'GET /v1.0.0/fulfillment/document/coupon/association',
-            'POST /v4.3.0/shop/altdates/flights',
-            'GET /v4.3.0/shop/calendar/flights',
-          ] },
+          // Every REST API but the public one is the agency's own, and the portal may call none of them.
+          otherAgency: { account: access(a.otherAgency, 'AGENCY'), agencyApis: [...AGENCY_APIS.filter((x) => x !== 'GET /v1/offers/shop'), 'OTA_HotelAvailLLSRQ'] },
+          portal: { account: access(a.portal, 'PORTAL'), publicApis: [PUBLIC_API], otherApis: AGENCY_APIS },
           noAmendment: { account: access(a.noAmendment, 'NOAMEND'), amendmentApis: ['GET /v1/offers/shop', 'BargainFinderMaxRQ'] },
           certOnly: access(a.certOnly, 'CERTONLY'),
         },
