@@ -10,8 +10,8 @@ import { CheckFailure } from './failure.ts';
 import { inSomeEnvironment } from './environments.ts';
 import { Inconclusive, PrerequisiteFailed } from './errors.ts';
 import type { CheckContext } from './rule-test.ts';
-import { obtainSoapToken, openSession, SERVER_ERROR_RESENDS, sessionClose, soapCall, type SoapExchange } from './soap.ts';
-import { gatewayError } from '../targets/throttle.ts';
+import { obtainSoapToken, openSession, sessionClose, soapCall, type SoapExchange } from './soap.ts';
+import { gatewayError, SERVER_ERROR_RESENDS } from '../targets/throttle.ts';
 
 /** What to configure when a probe says nothing about the token, by probe. */
 export const PROBE_HINTS = {

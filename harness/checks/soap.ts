@@ -84,9 +84,10 @@ export async function postEnvelope(
     body: xml,
     ...(timeoutMs !== undefined && { timeoutMs }),
   };
+  const opensSession = creates(request) === 'session';
   const post = async (): Promise<SoapExchange> => {
     let response = await ctx.http.request(request);
-    if (creates(request) === 'session') {
+    if (opensSession) {
       // The transport resends any other request a gateway's error (502, 504) answered; a SessionCreateRQ is resent
       // here, each page counted in the caller's ledger: a session opened behind it would hold a slot unseen.
       for (let resent = 0; resent < SERVER_ERROR_RESENDS && gatewayError(response); resent++) {
@@ -102,11 +103,11 @@ export async function postEnvelope(
       parseError: parsed.ok ? undefined : `${parsed.code}: ${parsed.message}`,
     };
     const token = x.envelope?.fault ? undefined : responseToken(x);
-    if (token && creates(request) === 'session') await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
+    if (token && opensSession) await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
     return x;
   };
   // A session-creating exchange is seen through to its registration, also by a worker being signalled meanwhile.
-  return creates(request) === 'session' ? creatingSession(post) : post();
+  return opensSession ? creatingSession(post) : post();
 }
 
 /** The token in the response's BinarySecurityToken, if any. */
@@ -265,13 +266,12 @@ onNewRun(() => {
   unconfirmed.clear();
 });
 
-export { SERVER_ERROR_RESENDS };
-
 /**
  * `SessionCloseRQ` of a session the harness opened. A close answered with a server error that is no SOAP envelope (a
  * gateway's 502 or 504 page, which the transport resends, or a 500 page) may not have reached the service: it is sent
- * again, at most {@link SERVER_ERROR_RESENDS} times, as a probe's server error is, so that one gateway hiccup does not leave the session open for the check that
- * closed it (a second close of a session the first one did close is refused, and the ping then says it is over).
+ * again, at most {@link SERVER_ERROR_RESENDS} times, as a probe's server error is, so that one gateway hiccup does not
+ * leave the session open for the check that closed it (a second close of a session the first one did close is
+ * refused, and the ping then says it is over).
  */
 export async function sessionClose(ctx: CheckContext, session: OpenSession): Promise<SoapExchange & { readonly confirmed: boolean }> {
   const send = () => soapCall(ctx, session.env, {

@@ -123,8 +123,9 @@ export function learnProfile(facts: ProfileFacts, ctx: LearnContext): LearnedPro
   set('latencyMs', all.length ? Math.max(0, Math.floor(percentiles(all)!.p50)) : undefined, 'no answer was timed');
   const t = ctx.report.throttling;
   set('throttle', t === undefined ? undefined : (t.statuses['429'] ?? 0) > 0 ? '429' : (t.statuses['503'] ?? 0) > 0 ? '503' : 'none', 'the run kept no throttling counts');
-  const pages = t?.gatewayResent ?? {};
-  set('gatewayErrors', t === undefined ? undefined : (pages['502'] ?? 0) >= (pages['504'] ?? 0) && (pages['502'] ?? 0) > 0 ? '502' : (pages['504'] ?? 0) > 0 ? '504' : 'none', 'the run kept no throttling counts');
+  // The status the gateway's resent errors had most (502 on a tie); none resent: none.
+  const [bad, timeout] = [t?.gatewayResent?.['502'] ?? 0, t?.gatewayResent?.['504'] ?? 0];
+  set('gatewayErrors', t === undefined ? undefined : bad + timeout === 0 ? 'none' : bad >= timeout ? '502' : '504', 'the run kept no throttling counts');
   for (const key of ['soapEnvPrefix', 'ebPrefix'] as const) {
     // No prefix (the default namespace) is a form of the soap-prefixes latitude the simulator does not write.
     const v = majority(facts, key);
