@@ -142,6 +142,15 @@ export function issuedTokens(events: readonly SimEvent[]): Set<string> {
 export function bearerRefusal(events: readonly SimEvent[], history: readonly SimEvent[] = events): { readonly after: readonly RuleId[]; readonly reason: string } | undefined {
   const calls = events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));
   if (calls.some((e) => e.outcome === 'api-ok')) return undefined;
+  // "Method: Upper case": a call sent as `get` is not an API call the service serves (it answers 405), so nothing the
+  // client does with its token shows; that is API-03's to judge.
+  const lowerCase = events.filter((e) => e.protocol === 'rest' && !isTokenRequest(e) && e.method !== e.method.toUpperCase());
+  if (lowerCase.length > 0) {
+    return {
+      after: ['API-03'],
+      reason: `the service served none of the client's ${lowerCase.length} API call(s) sent with a method not in upper case and accepted no call, so the client's use of its token could not be seen (see API-03)`,
+    };
+  }
   const refused = calls.filter((e) => e.outcome === 'api-refused-token');
   const malformed = refused.filter((e) => !WELL_FORMED_BEARER.test(e.headers.authorization ?? ''));
   if (malformed.length > 0) {

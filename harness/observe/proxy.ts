@@ -3,7 +3,7 @@
  * forwarding through the harness's transport and recording every exchange (secrets registered with the redactor as
  * they are recorded).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Redactor } from '../report/index.ts';
 import { parseEnvelope, type ParseResult } from '../soap/index.ts';
@@ -14,6 +14,7 @@ import { compact, envelopesOf, sameEnvelopes, shareEnvelopes } from './envelopes
 import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
 import { StartOrder } from './start-order.ts';
+import { lowerCaseRequest } from '../sim/lower-case-request.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -88,6 +89,18 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
+
+/** A request as the proxy takes it: from Node's parser, or read from the bytes the parser refused. */
+interface Incoming {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Record<string, string>;
+  readonly socket: Socket;
+  read(): Promise<string | undefined>;
+}
+
+/** Writes the proxy's answer to a request (the first call only). */
+type Reply = (status: number, headers: Readonly<Record<string, string | number>>, body: string) => void;
 
 function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -222,24 +235,25 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
   // Per connection, the earliest its next request can have been sent: accepted, or the last answer written on it.
   const readySince = new WeakMap<Socket, number>();
 
-  const handle = async (env: Environment, upstream: EnvironmentEndpoints, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /**
+   * One request, from its arrival to its recording: `read` gives its body (undefined when too large), `reply` writes
+   * the answer (at most once).
+   */
+  const handle = async (env: Environment, upstream: EnvironmentEndpoints, incoming: Incoming, reply: Reply): Promise<void> => {
     const startedAt = observedNow();
-    const earliestSend = Math.min(startedAt, readySince.get(req.socket) ?? startedAt);
-    res.once('finish', () => readySince.set(req.socket, observedNow()));
+    const earliestSend = Math.min(startedAt, readySince.get(incoming.socket) ?? startedAt);
     last = startedAt;
     pending++;
     const ticket = order.begin(startedAt);
     try {
-      const body = await readBody(req, max);
+      const body = await incoming.read();
       if (body === undefined) {
-        res.writeHead(413, { 'content-type': 'text/plain' }).end('request body too large for the observing proxy');
+        reply(413, { 'content-type': 'text/plain' }, 'request body too large for the observing proxy');
         return;
       }
-      const target = req.url ?? '/';
+      const { target, method, headers } = incoming;
       const url = new URL(target, 'http://proxy');
       const protocol = url.pathname === PROXY_SOAP_PATH ? 'soap' : 'rest';
-      const headers = headersOf(req);
-      const method = req.method ?? 'GET';
       const mine = ++seq;
       const envelope = protocol === 'soap' ? parseEnvelope(body) : undefined;
       const hold = options.hooks?.before?.({ env, protocol, method, path: url.pathname, headers, body, ...(envelope && { envelope }) });
@@ -251,11 +265,11 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       try {
         const answer = await options.transport.request({ method, url: forwardUrl, headers: forwardHeaders, ...(body !== '' || !['GET', 'HEAD'].includes(method) ? { body } : {}) });
         const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !RESPONSE_DROPPED.has(k)));
-        res.writeHead(answer.status, { ...out, 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
+        reply(answer.status, { ...out, 'content-length': Buffer.byteLength(answer.body) }, answer.body);
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: observedNow(), request, response: { status: answer.status, headers: answer.headers, body: answer.body } };
       } catch (err) {
         const message = (err as Error).message;
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
+        reply(502, { 'content-type': 'text/plain' }, `the observing proxy got no answer from the upstream: ${options.redactor.redact(message)}`);
         unanswered++;
         firstUnanswered ??= `${method} ${url.pathname}: ${options.redactor.redact(message)}`;
         exchange = { seq: mine, env, protocol, startedAt, earliestSend, endedAt: observedNow(), request, response: undefined, error: message };
@@ -283,9 +297,31 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
     const upstream = options.upstream[env];
     if (!upstream) continue;
     const server = createServer((req, res) => {
-      handle(env, upstream, req, res).catch((err: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`observing proxy failure: ${options.redactor.redact((err as Error).message)}`);
-      });
+      res.once('finish', () => readySince.set(req.socket, observedNow()));
+      const reply: Reply = (status, headers, body) => {
+        if (!res.headersSent) res.writeHead(status, headers).end(body);
+      };
+      const incoming: Incoming = { method: req.method ?? 'GET', target: req.url ?? '/', headers: headersOf(req), socket: req.socket, read: () => readBody(req, max) };
+      handle(env, upstream, incoming, reply).catch((err: unknown) => reply(500, { 'content-type': 'text/plain' }, `observing proxy failure: ${options.redactor.redact((err as Error).message)}`));
+    });
+    // A request Node's parser refused for its method not in upper case is still forwarded and recorded as it came
+    // (API-03: "Method: Upper case"), on a connection then closed; anything else the parser refused gets a plain 400.
+    server.on('clientError', (err: Error & { rawPacket?: Buffer }, socket: Socket) => {
+      if (!socket.writable) return;
+      const request = lowerCaseRequest(err.rawPacket);
+      if (!request) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      let replied = false;
+      const reply: Reply = (status, headers, body) => {
+        if (replied || !socket.writable) return;
+        replied = true;
+        const fields = Object.entries(headers).filter(([k]) => k !== 'content-length').map(([k, v]) => `${k}: ${v}`);
+        socket.end(`${[`HTTP/1.1 ${status} ${status < 400 ? 'OK' : 'Error'}`, 'connection: close', `content-length: ${Buffer.byteLength(body)}`, ...fields].join('\r\n')}\r\n\r\n${body}`);
+      };
+      const { body, ...rest } = request;
+      handle(env, upstream, { ...rest, socket, read: () => Promise.resolve(body) }, reply).catch((e: unknown) => reply(500, { 'content-type': 'text/plain' }, `observing proxy failure: ${options.redactor.redact((e as Error).message)}`));
     });
     server.keepAliveTimeout = 5_000;
     server.on('connection', (s: Socket) => {

@@ -6,6 +6,7 @@ import type { SimCore } from './core.ts';
 import { SOAP_PATH } from './core.ts';
 import type { SimRequest } from './http.ts';
 import { handleControl, CONTROL_PREFIX, type ControlOptions } from './control.ts';
+import { lowerCaseRequest } from './lower-case-request.ts';
 
 export interface SimServerOptions {
   readonly host?: string;
@@ -96,22 +97,13 @@ export async function startSimServer(core: SimCore, options: SimServerOptions = 
  */
 function answerUnparsed(core: SimCore, env: Environment, err: Error & { rawPacket?: Buffer }, socket: Socket): void {
   if (!socket.writable) return;
-  const raw = err.rawPacket?.toString('latin1') ?? '';
-  const headEnd = raw.indexOf('\r\n\r\n');
-  const [line = '', ...fields] = (headEnd >= 0 ? raw.slice(0, headEnd) : raw).split('\r\n');
-  const m = /^([A-Za-z]+) (\/\S*) HTTP\/1\.[01]$/.exec(line);
-  if (!m || m[1] === m[1]!.toUpperCase()) {
+  const request = lowerCaseRequest(err.rawPacket);
+  if (!request) {
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }
-  const headers: Record<string, string> = {};
-  for (const field of fields) {
-    const colon = field.indexOf(':');
-    if (colon > 0) headers[field.slice(0, colon).trim().toLowerCase()] = field.slice(colon + 1).trim();
-  }
-  const target = m[2]!;
-  const url = new URL(target, 'http://sim');
-  const answer = core.handle({ env, method: m[1]!, path: url.pathname, query: url.search.slice(1), headers, body: headEnd >= 0 ? raw.slice(headEnd + 4) : '' });
+  const url = new URL(request.target, 'http://sim');
+  const answer = core.handle({ env, method: request.method, path: url.pathname, query: url.search.slice(1), headers: request.headers, body: request.body });
   if (answer.kind !== 'response') {
     socket.destroy();
     return;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { ClientError, type DriverEnvironment, type Environment, type RestCallResult } from '../../../harness/clients/protocol.ts';
 import { basicAuthorization, clientIdFor, encodeBase64Utf8, encodeCredentials } from '../../../harness/credentials/index.ts';
 import {
@@ -224,11 +225,11 @@ export class TdsClient {
     const authorization = this.#faults.has('api03-bearer-no-space') ? `Bearer${token.value}` : `Bearer ${token.value}`;
     const headers: Record<string, string> = { authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.#fetch(joinUrl(target.restBaseUrl, path), {
-      method: method.toUpperCase(),
-      headers,
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    }, `${method.toUpperCase()} ${path}`);
+    const init = { method: method.toUpperCase(), headers, ...(body !== undefined && { body: JSON.stringify(body) }) };
+    // fetch and node:http write a method in upper case whatever they are given: the mutant writes its request itself.
+    const res = this.#faults.has('api03-lower-case-method')
+      ? await rawExchange(joinUrl(target.restBaseUrl, path), { ...init, method: init.method.toLowerCase() }, this.#timeoutMs)
+      : await this.#fetch(joinUrl(target.restBaseUrl, path), init, `${method.toUpperCase()} ${path}`);
     return { status: res.status, body: res.contentType.includes('json') ? parseJsonValue(res.text) : res.text };
   }
 
@@ -668,6 +669,31 @@ export class TdsClient {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
+
+/**
+ * One HTTP/1.1 exchange written on a socket as given, the method's case kept (the `api03-lower-case-method` mutant; a
+ * plain `http:` URL, one request per connection). Any failure is a `transport` error.
+ */
+function rawExchange(url: string, init: { readonly method: string; readonly headers: Record<string, string>; readonly body?: string }, timeoutMs: number): Promise<{ status: number; contentType: string; text: string }> {
+  const u = new URL(url);
+  const body = Buffer.from(init.body ?? '');
+  const head = [`${init.method} ${u.pathname}${u.search} HTTP/1.1`, `host: ${u.host}`, 'connection: close', `content-length: ${body.length}`,
+    ...Object.entries(init.headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 80) }, () => socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), body])));
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err) => reject(new ClientError({ kind: 'transport', message: `${init.method} ${u.pathname} failed: ${err.message}` })));
+    socket.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const split = raw.indexOf('\r\n\r\n');
+      const [statusLine = '', ...fields] = raw.slice(0, split < 0 ? raw.length : split).split('\r\n');
+      const field = (name: string) => fields.find((f) => f.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), contentType: field('content-type') ?? '', text: split < 0 ? '' : raw.slice(split + 4) });
+    });
+  });
+}
 
 function label(env: Environment): string {
   return env.toUpperCase();

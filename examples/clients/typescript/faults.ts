@@ -18,6 +18,7 @@ export const CLIENT_FAULTS = [
   'rest01-wrong-path',
   // API — calling REST APIs
   'api03-bearer-no-space',
+  'api03-lower-case-method',
   'api04-token-per-call',
   'api05-no-single-flight',
   // LIFE — refresh

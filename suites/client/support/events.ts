@@ -4,6 +4,8 @@ import { TOKEN_PATH } from '../../../harness/catalog/index.ts';
 import type { RefusedToken, ReuseRequest } from '../../../harness/judges/index.ts';
 
 export const tokenRequests = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') === TOKEN_PATH);
+/** Every REST request but the token requests, whatever the service answered. */
+export const restCalls = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'rest' && e.path.replace(/\/+$/, '') !== TOKEN_PATH);
 export const apiCalls = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'rest' && e.outcome.startsWith('api-'));
 export const soapRequests = (events: readonly SimEvent[]) => events.filter((e) => e.protocol === 'soap');
 export const issued = (events: readonly SimEvent[]) => events.filter((e) => e.tokenIssued !== undefined);
