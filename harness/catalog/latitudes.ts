@@ -104,8 +104,8 @@ export const latitudes: readonly Latitude[] = [
   {
     id: 'soap-request-extras',
     side: 'client',
-    text: 'A client\'s request of a business call or of the Refresh Session ping may carry any body (another OTA namespace, no EchoData), and any request may carry header blocks of other namespaces beside eb:MessageHeader and wsse:Security.',
-    basis: '"The payloads of the business endpoints are outside this document"; Refresh Session: "Action code and payload: not shown"; "All SOAP calls carry an `eb:MessageHeader` … and a security header" forbids no other header block (SOAP 1.1 allows them).',
+    text: 'A client\'s request of a business call or of the Refresh Session ping may carry any body (another OTA namespace, no EchoData); the SessionCloseRQ element, with its POS/Source, may be in any namespace; `eb:version` may have any value; and any request may carry header blocks of other namespaces beside eb:MessageHeader and wsse:Security.',
+    basis: '"The payloads of the business endpoints are outside this document"; Refresh Session: "Action code and payload: not shown"; Close Session: "body `SessionCloseRQ` element with a POS/Source element …" names no namespace; the document does not name `eb:version`; "All SOAP calls carry an `eb:MessageHeader` … and a security header" forbids no other header block (SOAP 1.1 allows them).',
   },
   {
     id: 'pool-full-retries',

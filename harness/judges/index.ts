@@ -27,6 +27,8 @@ export type { TokenUse } from './environments.ts';
 export type { Problem } from './problem.ts';
 export type { PoolFullRefusal, Sess06Clause, SessionSeen, SessionSpan } from './sessions.ts';
 export type { SentSoapRequest, SoapAccount } from './soap-requests.ts';
+export { soap01SchemaVerdict } from './soap01-schema.ts';
+export type { ValidateRequest } from './soap01-schema.ts';
 export type { AnswerKind, SentIds, SoapAnswerEnvelope, SoapAnswerSeen, SoapAnswerStatus } from './soap-answers.ts';
 export type { TokenAnswer } from './token-answer.ts';
 export type { ReportedError, ServiceSaid } from './token-errors.ts';

@@ -1,4 +1,4 @@
-import { attributeValue, childElement, NS, type ParsedEnvelope } from '../soap/index.ts';
+import { attributeValue, childElement, type ParsedEnvelope } from '../soap/index.ts';
 import { plural, problem, type Problem } from './problem.ts';
 
 /**
@@ -16,11 +16,12 @@ export function sess05HeaderProblem(envelope: ParsedEnvelope, sessionToken: { re
   return undefined;
 }
 
-/** SESS-05.body on a client's SessionCloseRQ: a SessionCloseRQ element with POS/Source@PseudoCityCode, TimeStamp and Version. */
+/** SESS-05.body on a client's SessionCloseRQ: a SessionCloseRQ element (in any namespace) with POS/Source@PseudoCityCode, TimeStamp and Version. */
 export function sess05BodyProblem(envelope: ParsedEnvelope): Problem | undefined {
   const root = envelope.body.root;
   if (root?.localName !== 'SessionCloseRQ') return problem('SESS-05.body', 'the body of SessionCloseRQ is not a SessionCloseRQ element', 'SessionCloseRQ', root?.localName ?? '(none)');
-  const source = childElement(childElement(root, NS.ota, 'POS'), NS.ota, 'Source');
+  // The document gives the element no namespace: POS and Source are read in the SessionCloseRQ element's own.
+  const source = childElement(childElement(root, root.namespace, 'POS'), root.namespace, 'Source');
   if (!source || !attributeValue(source, 'PseudoCityCode')) return problem('SESS-05.body', 'SessionCloseRQ has no POS/Source with a PseudoCityCode', 'POS/Source@PseudoCityCode', source ? 'Source without PseudoCityCode' : 'no POS/Source');
   if (!attributeValue(root, 'TimeStamp')) return problem('SESS-05.body', 'SessionCloseRQ has no TimeStamp attribute', 'TimeStamp', '(absent)');
   if (!attributeValue(root, 'Version')) return problem('SESS-05.body', 'SessionCloseRQ has no Version attribute', 'Version', '(absent)');

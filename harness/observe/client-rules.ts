@@ -13,7 +13,7 @@ import { clientIdAccount } from './exchange-facts.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import { brokenBy, held, notSeen, skippedAfter, undecided, type ClauseVerdict } from './verdict.ts';
 import {
-  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, cred02OtherEnvironmentProblem, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem,
+  api03Problems, api04Problem, api05Problem, cred01Problems, plural, cred04Problem, env02Problems, err06LoopProblem, readCred02, cred02OtherEnvironmentProblem, rest01Problems, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, peakOpen, stormRun, soap01HeaderProblems, soap01SchemaProblem, soap01SchemaVerdict, soap03ManifestProblem, soap03UsernameTokenProblem,
   soap04ActionProblem, soap04TokenProblem, soap05ConversationProblem, soap05CpaIdProblem, life03Problem,
 } from '../judges/index.ts';
 import type { RuleId } from '../catalog/index.ts';
@@ -452,7 +452,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
     schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
   } else {
     schema = held('SOAP-01.schema', seen);
-    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => validate(m.x.request.body, requestSchema(m.action)))) {
+    for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => soap01SchemaVerdict(m.x.request.body, m.action, validate))) {
       const p = soap01SchemaProblem(verdict, m.action);
       if (p) {
         schema = brokenBy(p, m.x);

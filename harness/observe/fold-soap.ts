@@ -5,7 +5,7 @@
  * {@link InOrderValidations}.
  */
 import {
-  answerKind, answerSchema, err04Problem, err05Observation, plural, requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap02Problem, soap02SchemaProblem, soap03ManifestProblem,
+  answerKind, answerSchema, err04Problem, err05Observation, plural, soap01HeaderProblems, soap01SchemaProblem, soap01SchemaVerdict, soap02Problem, soap02SchemaProblem, soap03ManifestProblem,
   soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem, soap05CpaIdProblem, STOK_CLAUSES, stokProblems, TOKEN_CREATING, type AnswerKind, type Problem,
 } from '../judges/index.ts';
 import { ACCOUNT_HINT } from './client-rules.ts';
@@ -62,7 +62,7 @@ export class SoapFold {
       // What waits for the verdict is the exchange without its parsed envelopes (they go as soon as it is read).
       const x = keptForEvidence(m.x);
       const action = m.action;
-      this.validations.push((v) => (this.#schema ? undefined : v.validate(x.request.body, requestSchema(action))), (verdict) => {
+      this.validations.push((v) => (this.#schema ? undefined : soap01SchemaVerdict(x.request.body, action, (xml, schema) => v.validate(xml, schema))), (verdict) => {
         if (this.#schema || !verdict) return;
         const p = soap01SchemaProblem(verdict, action);
         if (p) this.#schema = this.#fail(p, x);

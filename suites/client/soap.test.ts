@@ -1,7 +1,7 @@
 import { clientProperty, explainFailure, issuedTokens, type ClientContext } from '../../harness/checks/client.ts';
 import { expectThat, failOn, validateEnvelope } from '../../harness/checks/index.ts';
 import {
-  requestSchema, soap01HeaderProblems, soap01SchemaProblem, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
+  soap01HeaderProblems, soap01SchemaProblem, soap01SchemaVerdict, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
   soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
 } from '../../harness/judges/index.ts';
 import type { ParsedEnvelope } from '../../harness/soap/index.ts';
@@ -32,7 +32,7 @@ clientProperty(
     // The judges observe uses too (harness/judges), on every request.
     for (const { event, envelope } of sent) {
       failOn(soap01HeaderProblems({ body: event.body, envelope })[0]);
-      failOn(soap01SchemaProblem(await validateEnvelope(event.body, requestSchema(envelope?.action)), envelope?.action));
+      failOn(soap01SchemaProblem(await soap01SchemaVerdict(event.body, envelope?.action, validateEnvelope), envelope?.action));
     }
     await settle(ctx, failure, 'SOAP-01');
   },

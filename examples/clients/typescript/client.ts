@@ -51,8 +51,8 @@ export interface TdsClientOptions {
  * - `session-close-timing`: a session the caller closes, or in which a call failed, is kept open in a pool of the
  *   client's own, given to the next opening of a session, and closed at shutdown;
  * - `pool-full-retries`: a SessionCreateRQ refused for a full pool is retried three times, after 1, 2 and 4 back-offs;
- * - `soap-request-extras`: every SOAP request carries a tracing header block of its own namespace, and the keep-alive
- *   ping is an OTA_PingRQ of another OTA namespace without EchoData;
+ * - `soap-request-extras`: every SOAP request carries a tracing header block of its own namespace and eb:version "2.0",
+ *   the keep-alive ping is an OTA_PingRQ of another OTA namespace without EchoData, and so is the SessionCloseRQ element;
  * - `kept-token`: the client starts with a REST token of each environment kept from an earlier run, which it sends
  *   first and drops once refused.
  */
@@ -496,7 +496,9 @@ export class TdsClient {
       // SESS-05: ConversationId, CPAId and the token in the header; POS/Source@PseudoCityCode, TimeStamp and Version in the body.
       const body = this.#faults.has('sess05-close-no-pos')
         ? customBody(element('SessionCloseRQ', { xmlns: NS.ota, TimeStamp: timeStamp, Version: '1.0.0' }))
-        : sessionCloseRQBody({ pseudoCityCode: pcc, timeStamp });
+        : this.#latitudes.has('soap-request-extras')
+          ? customBody(element('SessionCloseRQ', { xmlns: OTA_2003, TimeStamp: timeStamp, Version: '1.0.0' }, element('POS', {}, element('Source', { PseudoCityCode: pcc }))))
+          : sessionCloseRQBody({ pseudoCityCode: pcc, timeStamp });
       const answer = await this.#exchange({ env: session.env, action: 'SessionCloseRQ', security: this.#tokenSecurity(session.env, token), body, conversationId: session.conversationId });
       // A session that already timed out answers Client.InvalidSecurityToken: it is closed all the same.
       if (answer.fault && answer.fault.faultcodeLocal !== INVALID_SECURITY_TOKEN) throw faultError(answer.fault, 'SessionCloseRQ');
@@ -565,7 +567,7 @@ export class TdsClient {
       if (session.closed || token === undefined || this.#closing) return;
       let answer: ParsedEnvelope;
       try {
-        answer = await this.#exchange({ env: session.env, action: 'OTA_PingRQ', security: this.#tokenSecurity(session.env, token), body: this.#latitudes.has('soap-request-extras') ? customBody(element('OTA_PingRQ', { xmlns: 'http://www.opentravel.org/OTA/2003/05', Version: '1.0.0' })) : otaPingRQBody(), conversationId: this.#conversationFor(session.conversationId) });
+        answer = await this.#exchange({ env: session.env, action: 'OTA_PingRQ', security: this.#tokenSecurity(session.env, token), body: this.#latitudes.has('soap-request-extras') ? customBody(element('OTA_PingRQ', { xmlns: OTA_2003, Version: '1.0.0' })) : otaPingRQBody(), conversationId: this.#conversationFor(session.conversationId) });
       } catch {
         this.#scheduleKeepAlive(session); // no answer: try again after another interval
         return;
@@ -600,7 +602,10 @@ export class TdsClient {
       from: this.#partyId,
     });
     let xml = applyEnvelopeFaults(buildRequest({ header, security: out.security, body: out.body }), out.action, this.#faults);
-    if (this.#latitudes.has('soap-request-extras')) xml = xml.replace(/<((?:[\w.-]+:)?Header)(\s[^>]*)?>/, (open) => `${open}<tr:Trace xmlns:tr="urn:example:trace">${newId(this.#partyId)}</tr:Trace>`);
+    if (this.#latitudes.has('soap-request-extras')) {
+      xml = xml.replace(/<((?:[\w.-]+:)?Header)(\s[^>]*)?>/, (open) => `${open}<tr:Trace xmlns:tr="urn:example:trace">${newId(this.#partyId)}</tr:Trace>`)
+        .replace(/ eb:version="[^"]*"/, ' eb:version="2.0"');
+    }
     const res = await this.#fetch(target.soapUrl, {
       method: 'POST',
       headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: out.action, accept: 'text/xml' },
@@ -669,6 +674,9 @@ export class TdsClient {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
+
+/** Another OTA namespace than the one the harness's own bodies use (latitude `soap-request-extras`). */
+const OTA_2003 = 'http://www.opentravel.org/OTA/2003/05';
 
 /**
  * One HTTP/1.1 exchange written on a socket as given, the method's case kept (the `api03-lower-case-method` mutant; a

@@ -14,7 +14,7 @@ export const rules: readonly Rule[] = [
     clauses: [
       { id: "SOAP-01.message-header", text: "Every SOAP request carries `eb:MessageHeader` with From/PartyId, To/PartyId, CPAId, ConversationId, Service, Action and MessageData (MessageId, Timestamp, TimeToLive)." },
       { id: "SOAP-01.security-header", text: "Every SOAP request carries a wsse Security header." },
-      { id: "SOAP-01.schema", text: "Every SOAP request validates against the harness's request schema." },
+      { id: "SOAP-01.schema", text: "Every SOAP request validates against the harness's request schema, in what SOAP-01 quotes: the envelope, eb:MessageHeader and the presence of a security header (what the security header carries is SOAP-03's and SOAP-04's, the bodies of the auth operations SOAP-03's and SESS-05's)." },
     ],
     dependsOn: ["SOAP-03", "SOAP-04"],
     latitudes: ["soap-request-extras"],
