@@ -25,13 +25,14 @@ export function answerKind(answer: Pick<ParsedEnvelope, 'fault'> | undefined, re
 }
 
 /**
- * The schema an answer validates against: the envelope and header only (`response-business`) where the body is free —
- * a business answer's (outside the document, latitude business-payloads) and the answer to SessionCloseRQ without a
- * fault ("Not shown beyond the invalidation of the token", latitude soap-response-bodies: its body, even an empty one,
- * and its action are free).
+ * The schema an answer validates against: the envelope and header only (`response-business`) wherever the body is
+ * free — a business answer's (outside the document, latitude business-payloads) and the answers of the auth
+ * operations without a fault (latitude soap-response-bodies: the bodies of TokenCreateRS and SessionCreateRS are not
+ * shown, the answer to SessionCloseRQ "Not shown beyond the invalidation of the token": any element, in any namespace,
+ * or none). A fault's body is the document's (Errors › SOAP): `response`.
  */
 export function answerSchema(kind: AnswerKind): 'response' | 'response-business' {
-  return kind === 'call' || kind === 'session-close' ? 'response-business' : 'response';
+  return kind === 'fault' ? 'response' : 'response-business';
 }
 
 /** The response actions the document names; the others (close, calls, faults) are free (latitude). */
@@ -53,10 +54,10 @@ export interface SoapAnswerSeen {
 }
 
 /**
- * SOAP-02.<kind> on one answer: a SOAP envelope that validates against the response schema (for a business call,
- * the envelope and header only: its body is outside the document); its eb:MessageHeader carries an eb:Action (the one
- * the document names, where it names one), echoes the request's ConversationId, and its RefToMessageId is the
- * request's MessageId. The first problem.
+ * SOAP-02.<kind> on one answer: a SOAP envelope that validates against the response schema (the envelope and header
+ * only where the body is free: {@link answerSchema}); its eb:MessageHeader carries an eb:Action (the one the document
+ * names, where it names one), echoes the request's ConversationId (when it sent one), and, answering TokenCreateRQ,
+ * its RefToMessageId is the request's MessageId. The first problem.
  */
 export function soap02Problem(a: SoapAnswerSeen, sent: SentIds): Problem | undefined {
   const clause = `SOAP-02.${a.kind}`;
@@ -69,8 +70,11 @@ export function soap02Problem(a: SoapAnswerSeen, sent: SentIds): Problem | undef
   const named = NAMED_ACTIONS[a.kind];
   if (named && h.action !== named) return problem(clause, `eb:Action of ${what} is not ${named}`, named, h.action ?? '(none)');
   if (!h.action) return problem(clause, `${what} carries no eb:Action`, 'a response action', '(none)');
-  if (h.conversationId !== sent.conversationId) return problem(clause, `eb:ConversationId of ${what} is not the request's, echoed`, sent.conversationId ?? '(none)', h.conversationId ?? '(none)');
-  if (h.messageData?.refToMessageId !== sent.messageId) return problem(clause, `eb:RefToMessageId of ${what} is not the request's MessageId`, sent.messageId ?? '(none)', h.messageData?.refToMessageId ?? '(none)');
+  // "echoed": a request that carried no ConversationId has none to echo (its absence is SOAP-01's).
+  if (sent.conversationId !== undefined && h.conversationId !== sent.conversationId) return problem(clause, `eb:ConversationId of ${what} is not the request's, echoed`, sent.conversationId ?? '(none)', h.conversationId ?? '(none)');
+  // RefToMessageId is stated of TokenCreateRS alone ("eb:RefToMessageId refers to the request MessageId"); the other
+  // answers' header is not shown beyond the action and the echoed ConversationId (latitude soap-header-details).
+  if (a.kind === 'token-create' && h.messageData?.refToMessageId !== sent.messageId) return problem(clause, `eb:RefToMessageId of ${what} is not the request's MessageId`, sent.messageId ?? '(none)', h.messageData?.refToMessageId ?? '(none)');
   return undefined;
 }
 
@@ -115,7 +119,7 @@ export function stokProblems(action: 'TokenCreateRQ' | 'SessionCreateRQ', answer
   const out: Problem[] = [];
   if (h?.action !== rs) out.push(problem(`${rule}.action`, `${action} is not answered with ${rs}`, rs, h?.action ?? '(none)'));
   if (!issuedToken(answer)) out.push(problem(`${rule}.token`, `wsse:BinarySecurityToken of the answer to ${action} holds no token`, 'a non-empty BinarySecurityToken', '(none)'));
-  if (h?.conversationId !== sent.conversationId) out.push(problem(`${rule}.conversation-id`, `the answer to ${action} does not echo the ConversationId`, sent.conversationId ?? '(none)', h?.conversationId ?? '(none)'));
+  if (sent.conversationId !== undefined && h?.conversationId !== sent.conversationId) out.push(problem(`${rule}.conversation-id`, `the answer to ${action} does not echo the ConversationId`, sent.conversationId ?? '(none)', h?.conversationId ?? '(none)'));
   if (rule === 'STOK-01' && h?.messageData?.refToMessageId !== sent.messageId) {
     out.push(problem('STOK-01.ref-to-message-id', `RefToMessageId of the answer to ${action} is not the request's MessageId`, sent.messageId ?? '(none)', h?.messageData?.refToMessageId ?? '(none)'));
   }

@@ -129,8 +129,9 @@ export function soap05ConversationProblem(session: readonly ParsedEnvelope[]): P
   return soap05ConversationIdsProblem(session.map((e) => e.messageHeader?.conversationId));
 }
 
-/** SOAP-05.conversation-id on the ConversationIds of one session's requests, in order (repeats allowed). */
+/** SOAP-05.conversation-id on the ConversationIds of one session's requests, in order (repeats allowed; none: not counted). */
 export function soap05ConversationIdsProblem(ids: readonly (string | undefined)[]): Problem | undefined {
-  const distinct = new Set(ids);
+  // A request that carries no ConversationId is SOAP-01's to judge (one deviation, one rule), not another one.
+  const distinct = new Set(ids.filter((id) => id !== undefined));
   return distinct.size <= 1 ? undefined : problem('SOAP-05.conversation-id', 'the requests of one session carry more than one ConversationId', 'one ConversationId for the session', [...distinct].join(', '));
 }

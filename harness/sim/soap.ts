@@ -80,7 +80,8 @@ function faultBodyOf(x: Exchange, key: SpecFaultKey, token: string | undefined):
 function fault(x: Exchange, key: SpecFaultKey, token?: string, extra: Partial<RestResult> = {}): RestResult {
   const d = x.ctx.defects;
   const body = faultBodyOf(x, key, token);
-  let response = reply(x, 'ErrorRS', token !== undefined ? { kind: 'binarySecurityToken', token } : { kind: 'empty' }, body, 'soap-fault');
+  // The token the request carried, echoed; a request that carried none gets an empty security header, not an empty token.
+  let response = reply(x, 'ErrorRS', token ? { kind: 'binarySecurityToken', token } : { kind: 'empty' }, body, 'soap-fault');
   if (key === 'invalidSecurityToken' && response.kind === 'response') {
     let text = response.body;
     if (d.has('err04-wrong-faultcode')) text = text.replace('Client.InvalidSecurityToken', 'Client.InvalidToken');

@@ -16,9 +16,10 @@ export function schemaFor(x: SoapExchange): 'response' | 'response-business' {
 
 /**
  * SOAP-02 for one exchange (harness/judges: the same judge as observe's): the answer is a SOAP envelope that validates
- * against the harness's response schema (for a business call, the envelope and header only: its body is outside the
- * document); its MessageHeader carries an action (the one the document names, where it names one), echoes the
- * request's ConversationId, and its RefToMessageId is the request's MessageId.
+ * against the harness's response schema (the envelope and header only where the body is free: a business call's, the
+ * auth operations' answers but faults); its MessageHeader carries an action (the one the document names, where it
+ * names one), echoes the request's ConversationId, and, answering TokenCreateRQ, its RefToMessageId is the request's
+ * MessageId.
  */
 export async function expectSoapResponse(x: SoapExchange, what: string, validated?: Promise<Verdict>): Promise<AnswerKind> {
   const kind = answerKind(x);
