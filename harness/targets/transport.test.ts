@@ -277,6 +277,26 @@ describe('createTransport retries', () => {
     }
   });
 
+  it('sends a request that may create a token or a session on a connection of its own, which a server closing kept-alive connections cannot drop', async () => {
+    // The server drops every request that comes on a connection it has answered before: the race of a kept-alive
+    // connection closed as the next request is sent (RFC 9112 §9.5), made certain.
+    const answered = new WeakSet<Socket>();
+    const seen: string[] = [];
+    const origin = await listen((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (answered.has(req.socket)) return req.socket.destroy();
+      answered.add(req.socket);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    const t = transport();
+    const soap = (action: string) => ({ method: 'POST', url: `${origin}/websvc`, headers: { 'content-type': 'text/xml' }, body: `<Envelope><Header><MessageHeader><Action>${action}</Action></MessageHeader></Header></Envelope>` });
+    expect((await t.request({ method: 'GET', url: `${origin}/v1/lists/supported/shop/themes` })).status).toBe(200);
+    expect((await t.request({ method: 'POST', url: `${origin}/v2/auth/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).status).toBe(200);
+    expect((await t.request(soap('TokenCreateRQ'))).status).toBe(200);
+    expect((await t.request(soap('SessionCreateRQ'))).status).toBe(200);
+    expect(seen).toEqual(['GET /v1/lists/supported/shop/themes', 'POST /v2/auth/token', 'POST /websvc', 'POST /websvc']);
+  });
+
   it('never retries a GET that timed out', async () => {
     const { origin, seen } = await dropping(1, () => undefined);
     const err = await failure(transport({ timeoutMs: 300 }).request({ method: 'GET', url: `${origin}/slow` }));

@@ -130,9 +130,9 @@ const MAX_ATTEMPTS = 2;
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2 (idempotent methods may be retried automatically)
  * @see https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1 (a request "known to be safe to retry")
  */
-function retriable(req: HttpRequest, err: TransportError, answered: boolean): boolean {
+function retriable(req: HttpRequest, creating: boolean, err: TransportError, answered: boolean): boolean {
   const method = req.method.toUpperCase();
-  const once = method === 'GET' || method === 'HEAD' || (method === 'POST' && creates(req) === undefined);
+  const once = method === 'GET' || method === 'HEAD' || (method === 'POST' && !creating);
   return once && err.code === 'CONNECTION_DROPPED' && !answered;
 }
 
@@ -181,13 +181,20 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const dispatcher: Dispatcher = proxy
     ? new (proxyAgentClass())({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     : new Agent({ connect, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
+  // A request that may create a token or a session is never sent twice (see {@link retriable}), so it never goes out
+  // on a kept-alive connection the server may be closing as it is sent (RFC 9112 §9.5 lets a server close an idle
+  // connection at any time): on a connection of its own (`pipelining: 0`, no keep-alive), the race is not there and
+  // its verdict does not depend on the server's idle timer. Behind a proxy, the proxy's connection is kept as it is.
+  const fresh: Dispatcher = proxy
+    ? dispatcher
+    : new Agent({ connect, pipelining: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
   /**
    * One attempt, dispatched with a handler that gathers the answer as it comes (undici's `request` would wrap it in a
    * stream read back through an async iterator, a fifth of the client's work per exchange). `progress.answered` says
    * whether response headers arrived before it failed; the deadline ends it when the request's time is up.
    */
-  const attempt = (req: HttpRequest, deadline: Deadline, limit: number, progress: { answered: boolean }): Promise<Omit<HttpResponse, 'durationMs'>> =>
+  const attempt = (req: HttpRequest, via: Dispatcher, deadline: Deadline, limit: number, progress: { answered: boolean }): Promise<Omit<HttpResponse, 'durationMs'>> =>
     new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -251,7 +258,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
       };
       try {
         const url = new URL(req.url);
-        dispatcher.dispatch({
+        via.dispatch({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: req.method as Dispatcher.HttpMethod,
@@ -271,14 +278,15 @@ export function createTransport(options: TransportOptions = {}): Transport {
       const started = performance.now();
       // One time limit for the request, retry included.
       const deadline = new Deadline(limit);
+      const creating = creates(req) !== undefined;
       try {
         for (let attempts = 1; ; attempts++) {
           const progress = { answered: false };
           try {
-            return { ...(await attempt(req, deadline, limit, progress)), durationMs: performance.now() - started };
+            return { ...(await attempt(req, creating ? fresh : dispatcher, deadline, limit, progress)), durationMs: performance.now() - started };
           } catch (err) {
             const mapped = toTransportError(deadline.passed ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
-            if (attempts < MAX_ATTEMPTS && retriable(req, mapped, progress.answered)) continue;
+            if (attempts < MAX_ATTEMPTS && retriable(req, creating, mapped, progress.answered)) continue;
             throw mapped;
           }
         }
@@ -288,6 +296,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     },
     async close() {
       await dispatcher.close().catch(() => dispatcher.destroy());
+      if (fresh !== dispatcher) await fresh.close().catch(() => fresh.destroy());
     },
   };
 }
