@@ -284,7 +284,10 @@ describe('createTransport retries', () => {
     const seen: string[] = [];
     const origin = await listen((req, res) => {
       seen.push(`${req.method} ${req.url}`);
-      if (answered.has(req.socket)) return req.socket.destroy();
+      if (answered.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
       answered.add(req.socket);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
