@@ -202,6 +202,10 @@ function tokenCall(x: Exchange, action: string): RestResult {
     const closed = x.ctx.tokens.get(presented);
     if (closed) checked = { ok: true, token: closed };
   }
+  if (!checked.ok && checked.reason === 'unknown' && spec?.purpose === 'ping' && d.has('err04-ping-serves-unknown-token')) {
+    const body = otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) });
+    return { response: reply(x, 'OTA_PingRS', { kind: 'binarySecurityToken', token: presented }, body, 'soap-ok'), outcome: 'soap-ok', tokenUsed: presented, action };
+  }
   if (!checked.ok || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
     return fault(x, 'invalidSecurityToken', presented, { tokenUsed: presented, action, detail: checked.ok ? 'REST token' : checked.reason });
   }

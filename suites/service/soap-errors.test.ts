@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
+import { callSessionProbe, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, closeRequest, Inconclusive, newConversationId, openSession, postEnvelope, PrerequisiteFailed, ruleProperty, ruleTest, runConfig,
   sessionClose, soapCall, type CheckContext, type OpenSession, type SoapExchange,
@@ -65,6 +65,17 @@ ruleProperty(
     await requireCloseWorks(ctx);
     const x = await closeRequest(ctx, 'cert', bad.token);
     expectInvalidSecurityToken(x, bad.token, `SessionCloseRQ with ${bad.label}`, 'ERR-04.unknown-token');
+    // "A SOAP call with an invalid or expired session token returns the fault": any call, not the close alone. The
+    // session probe (the Refresh Session API, or the action found answering a fresh session token) with the same
+    // token; a target where none answers one has the close checked alone.
+    const probe = await soapProbe(ctx, 'soapSession').catch((err: unknown) => {
+      if (err instanceof PrerequisiteFailed || err instanceof Inconclusive) return undefined;
+      throw err;
+    });
+    if (probe) {
+      const p = await callSessionProbe(ctx, 'cert', bad.token);
+      expectInvalidSecurityToken(p, bad.token, `${probe.action} with ${bad.label}`, 'ERR-04.unknown-token');
+    }
   },
   {
     numRuns: 12,
