@@ -119,6 +119,9 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): stri
 /** Attempts of one request: the first, and one retry of an idempotent request whose connection was dropped. */
 const MAX_ATTEMPTS = 2;
 
+/** How long a connection of the requests that may create a token or a session is kept after its last answer. */
+const CREATING_KEEP_ALIVE_MS = 100;
+
 /**
  * Whether a failed attempt may be sent again: a request whose connection was dropped before any response came back —
  * a kept-alive connection the server had closed while the request was on its way, say — when sending it twice cannot
@@ -181,13 +184,15 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const dispatcher: Dispatcher = proxy
     ? new (proxyAgentClass())({ uri: proxy, requestTls: connect, proxyTls: connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     : new Agent({ connect, keepAliveTimeout: 4_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
-  // A request that may create a token or a session is never sent twice (see {@link retriable}), so it never goes out
-  // on a kept-alive connection the server may be closing as it is sent (RFC 9112 §9.5 lets a server close an idle
-  // connection at any time): on a connection of its own (`pipelining: 0`, no keep-alive), the race is not there and
-  // its verdict does not depend on the server's idle timer. Behind a proxy, the proxy's connection is kept as it is.
+  // A request that may create a token or a session is never sent twice (see {@link retriable}), so it must not go out on
+  // a kept-alive connection the server is closing as it is sent (RFC 9112 §9.5 lets a server close an idle connection
+  // at any time). It goes through a pool of its own whose connections are kept only {@link CREATING_KEEP_ALIVE_MS}
+  // after their last answer: one idle longer is closed on our side first, so the server's idle timer (seconds, in
+  // every server and gateway seen) does not meet it. A connection of its own for every such request would be surer,
+  // and cost a quarter of a default run. Behind a proxy, the proxy's connection is kept as it is.
   const fresh: Dispatcher = proxy
     ? dispatcher
-    : new Agent({ connect, pipelining: 0, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
+    : new Agent({ connect, keepAliveTimeout: CREATING_KEEP_ALIVE_MS, keepAliveMaxTimeout: CREATING_KEEP_ALIVE_MS, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
   /**
    * One attempt, dispatched with a handler that gathers the answer as it comes (undici's `request` would wrap it in a
