@@ -71,7 +71,7 @@ export function soap02Problem(a: SoapAnswerSeen, sent: SentIds): Problem | undef
   if (named && h.action !== named) return problem(clause, `eb:Action of ${what} is not ${named}`, named, h.action ?? '(none)');
   if (!h.action) return problem(clause, `${what} carries no eb:Action`, 'a response action', '(none)');
   // "echoed": a request that carried no ConversationId has none to echo (its absence is SOAP-01's).
-  if (sent.conversationId !== undefined && h.conversationId !== sent.conversationId) return problem(clause, `eb:ConversationId of ${what} is not the request's, echoed`, sent.conversationId ?? '(none)', h.conversationId ?? '(none)');
+  if (sent.conversationId !== undefined && h.conversationId !== sent.conversationId) return problem(clause, `eb:ConversationId of ${what} is not the request's, echoed`, sent.conversationId, h.conversationId ?? '(none)');
   // RefToMessageId is stated of TokenCreateRS alone ("eb:RefToMessageId refers to the request MessageId"); the other
   // answers' header is not shown beyond the action and the echoed ConversationId (latitude soap-header-details).
   if (a.kind === 'token-create' && h.messageData?.refToMessageId !== sent.messageId) return problem(clause, `eb:RefToMessageId of ${what} is not the request's MessageId`, sent.messageId ?? '(none)', h.messageData?.refToMessageId ?? '(none)');
@@ -119,7 +119,7 @@ export function stokProblems(action: 'TokenCreateRQ' | 'SessionCreateRQ', answer
   const out: Problem[] = [];
   if (h?.action !== rs) out.push(problem(`${rule}.action`, `${action} is not answered with ${rs}`, rs, h?.action ?? '(none)'));
   if (!issuedToken(answer)) out.push(problem(`${rule}.token`, `wsse:BinarySecurityToken of the answer to ${action} holds no token`, 'a non-empty BinarySecurityToken', '(none)'));
-  if (sent.conversationId !== undefined && h?.conversationId !== sent.conversationId) out.push(problem(`${rule}.conversation-id`, `the answer to ${action} does not echo the ConversationId`, sent.conversationId ?? '(none)', h?.conversationId ?? '(none)'));
+  if (sent.conversationId !== undefined && h?.conversationId !== sent.conversationId) out.push(problem(`${rule}.conversation-id`, `the answer to ${action} does not echo the ConversationId`, sent.conversationId, h?.conversationId ?? '(none)'));
   if (rule === 'STOK-01' && h?.messageData?.refToMessageId !== sent.messageId) {
     out.push(problem('STOK-01.ref-to-message-id', `RefToMessageId of the answer to ${action} is not the request's MessageId`, sent.messageId ?? '(none)', h?.messageData?.refToMessageId ?? '(none)'));
   }

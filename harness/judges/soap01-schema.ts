@@ -1,6 +1,6 @@
 import {
-  buildRequest, childElement, makeRequestHeader, NS, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken,
-  type SoapBody, type Verdict, type XmlElement,
+  buildRequest, childElement, makeRequestHeader, NS, otaPingRQBody, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken,
+  type RequestSecurity, type SoapBody, type Verdict, type XmlElement,
 } from '../soap/index.ts';
 import { parseXmlTree } from '../soap/xml-tree.ts';
 import { writeXmlTree } from '../soap/xml-write-tree.ts';
@@ -41,7 +41,7 @@ function ownedParts(action: string): OwnedParts | undefined {
 
 function buildTemplates(): Map<string, OwnedParts> {
   const header = makeRequestHeader({ action: 'X', cpaId: 'X', conversationId: 'X', messageId: 'X', now: new Date(0) });
-  const parts = (security: Parameters<typeof buildRequest>[0]['security'], soapBody: SoapBody, described: boolean): OwnedParts => {
+  const parts = (security: RequestSecurity, soapBody: SoapBody, described: boolean): OwnedParts => {
     const parsed = parseXmlTree(buildRequest({ header, security, body: soapBody }));
     if (!parsed.ok) throw new Error(`the template request does not parse: ${parsed.message}`);
     const h = childElement(parsed.root, NS.soapEnv, 'Header');
@@ -49,12 +49,13 @@ function buildTemplates(): Map<string, OwnedParts> {
     return { security: childElement(h, NS.wsse, 'Security')!, body: described ? b!.children : undefined };
   };
   const credentials = usernameToken({ username: 'X', password: 'X', organization: 'X' });
-  const token = { kind: 'binarySecurityToken', token: 'X' } as const;
+  const token: RequestSecurity = { kind: 'binarySecurityToken', token: 'X' };
   return new Map([
     ['TokenCreateRQ', parts(credentials, tokenCreateRQBody(), true)],
     ['SessionCreateRQ', parts(credentials, sessionCreateRQBody(), true)],
     ['SessionCloseRQ', parts(token, sessionCloseRQBody({ pseudoCityCode: 'X', timeStamp: '2000-01-01T00:00:00Z' }), true)],
-    ['', parts(token, sessionCloseRQBody({ pseudoCityCode: 'X', timeStamp: '2000-01-01T00:00:00Z' }), false)],
+    // Any later call: the token in the security header, the body as sent (a business body is free).
+    ['', parts(token, otaPingRQBody(), false)],
   ]);
 }
 

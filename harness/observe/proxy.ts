@@ -14,7 +14,7 @@ import { compact, envelopesOf, sameEnvelopes, shareEnvelopes } from './envelopes
 import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
 import { StartOrder } from './start-order.ts';
-import { lowerCaseRequest } from '../sim/lower-case-request.ts';
+import { answerOnSocket, lowerCaseRequest } from '../sim/lower-case-request.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -310,15 +310,14 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
       if (!socket.writable) return;
       const request = lowerCaseRequest(err.rawPacket);
       if (!request) {
-        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        answerOnSocket(socket);
         return;
       }
       let replied = false;
       const reply: Reply = (status, headers, body) => {
         if (replied || !socket.writable) return;
         replied = true;
-        const fields = Object.entries(headers).filter(([k]) => k !== 'content-length').map(([k, v]) => `${k}: ${v}`);
-        socket.end(`${[`HTTP/1.1 ${status} ${status < 400 ? 'OK' : 'Error'}`, 'connection: close', `content-length: ${Buffer.byteLength(body)}`, ...fields].join('\r\n')}\r\n\r\n${body}`);
+        answerOnSocket(socket, { status, headers, body });
       };
       const { body, ...rest } = request;
       handle(env, upstream, { ...rest, socket, read: () => Promise.resolve(body) }, reply).catch((e: unknown) => reply(500, { 'content-type': 'text/plain' }, `observing proxy failure: ${options.redactor.redact((e as Error).message)}`));

@@ -6,7 +6,7 @@ import type { SimCore } from './core.ts';
 import { SOAP_PATH } from './core.ts';
 import type { SimRequest } from './http.ts';
 import { handleControl, CONTROL_PREFIX, type ControlOptions } from './control.ts';
-import { lowerCaseRequest } from './lower-case-request.ts';
+import { answerOnSocket, lowerCaseRequest } from './lower-case-request.ts';
 
 export interface SimServerOptions {
   readonly host?: string;
@@ -99,7 +99,7 @@ function answerUnparsed(core: SimCore, env: Environment, err: Error & { rawPacke
   if (!socket.writable) return;
   const request = lowerCaseRequest(err.rawPacket);
   if (!request) {
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    answerOnSocket(socket);
     return;
   }
   const url = new URL(request.target, 'http://sim');
@@ -108,9 +108,7 @@ function answerUnparsed(core: SimCore, env: Environment, err: Error & { rawPacke
     socket.destroy();
     return;
   }
-  const head = [`HTTP/1.1 ${answer.status} ${answer.status < 400 ? 'OK' : 'Error'}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(answer.body)}`,
-    ...Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`)];
-  socket.end(`${head.join('\r\n')}\r\n\r\n${answer.body}`);
+  answerOnSocket(socket, answer);
 }
 
 /**

@@ -203,8 +203,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
     if (closed) checked = { ok: true, token: closed };
   }
   if (!checked.ok && checked.reason === 'unknown' && spec?.purpose === 'ping' && d.has('err04-ping-serves-unknown-token')) {
-    const body = otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) });
-    return { response: reply(x, 'OTA_PingRS', { kind: 'binarySecurityToken', token: presented }, body, 'soap-ok'), outcome: 'soap-ok', tokenUsed: presented, action };
+    return { response: pingAnswer(x, { kind: 'binarySecurityToken', token: presented }), outcome: 'soap-ok', tokenUsed: presented, action };
   }
   if (!checked.ok || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
     return fault(x, 'invalidSecurityToken', presented, { tokenUsed: presented, action, detail: checked.ok ? 'REST token' : checked.reason });
@@ -230,7 +229,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
       return { response: reply(x, x.ctx.profile.closeAction, security, x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
-      return { response: reply(x, 'OTA_PingRS', security, x.ctx.profile.businessBody === 'other' ? otherPayload('OTA_PingRS') : otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) }), 'soap-ok'), outcome: 'soap-ok', ...used };
+      return { response: pingAnswer(x, security), outcome: 'soap-ok', ...used };
     default: {
       const body = x.ctx.profile.businessBody === 'other' ? otherPayload(action.replace(/RQ$/, 'RS')) : action === 'OTA_HotelAvailLLSRQ' ? hotelAvailLLSRSBody() : bargainFinderMaxRSBody();
       return { response: reply(x, action.replace(/RQ$/, 'RS'), security, body, 'soap-ok'), outcome: 'soap-ok', ...used };
@@ -247,6 +246,12 @@ function sessionCreateBody(shape: LatitudeProfile['createBody'], conversationId:
   const version = shape === 'success' ? 'version="1"' : 'Version="1.0.0"';
   const success = shape === 'success' || shape === 'Version-success' ? '<Success/>' : '';
   return rawBody(`<SessionCreateRS xmlns="${NS.ota}" ${version} status="Approved">${success}<ConversationId>${escapeText(conversationId)}</ConversationId></SessionCreateRS>`);
+}
+
+/** The Refresh Session ping's answer: OTA_PingRS, or a payload of another shape (latitude `business-payloads`). */
+function pingAnswer(x: Exchange, security: ResponseSecurity): RestResult['response'] {
+  const body = x.ctx.profile.businessBody === 'other' ? otherPayload('OTA_PingRS') : otaPingRSBody({ timeStamp: new Date(x.ctx.now).toISOString().slice(0, 19) });
+  return reply(x, 'OTA_PingRS', security, body, 'soap-ok');
 }
 
 /** A business payload of a shape the harness's schemas do not know (latitude `business-payloads`). */

@@ -190,7 +190,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   // after their last answer: one idle longer is closed on our side first, so the server's idle timer (seconds, in
   // every server and gateway seen) does not meet it. A connection of its own for every such request would be surer,
   // and cost a quarter of a default run. Behind a proxy, the proxy's connection is kept as it is.
-  const fresh: Dispatcher = proxy
+  const creatingPool: Dispatcher = proxy
     ? dispatcher
     : new Agent({ connect, keepAliveTimeout: CREATING_KEEP_ALIVE_MS, keepAliveMaxTimeout: CREATING_KEEP_ALIVE_MS, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 16 });
 
@@ -288,7 +288,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         for (let attempts = 1; ; attempts++) {
           const progress = { answered: false };
           try {
-            return { ...(await attempt(req, creating ? fresh : dispatcher, deadline, limit, progress)), durationMs: performance.now() - started };
+            return { ...(await attempt(req, creating ? creatingPool : dispatcher, deadline, limit, progress)), durationMs: performance.now() - started };
           } catch (err) {
             const mapped = toTransportError(deadline.passed ? Object.assign(new Error('aborted'), { code: 'ABORT_ERR', cause: err }) : err, req.url, limit);
             if (attempts < MAX_ATTEMPTS && retriable(req, creating, mapped, progress.answered)) continue;
@@ -301,7 +301,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     },
     async close() {
       await dispatcher.close().catch(() => dispatcher.destroy());
-      if (fresh !== dispatcher) await fresh.close().catch(() => fresh.destroy());
+      if (creatingPool !== dispatcher) await creatingPool.close().catch(() => creatingPool.destroy());
     },
   };
 }
