@@ -28,6 +28,7 @@ export const defects = [
   { id: 'rest03-expires-in-string', breaks: ['REST-03'], description: 'answers expires_in as the string "604800"' },
   { id: 'rest03-legacy-lifetime', breaks: ['REST-03', 'LIFE-01'], description: 'issues tokens with the former lifetime of 390 s' },
   { id: 'rest04-token-reused', breaks: ['REST-04'], description: 'answers repeated token requests of an account with the same token while it is valid' },
+  { id: 'rest04-soap-token-reused', breaks: ['REST-04'], description: 'answers repeated TokenCreateRQ of an account with the same sessionless token while it is valid; its REST token endpoint gives a new token each call' },
   { id: 'rest05-text-plain', breaks: ['REST-05'], description: 'sends the token response as text/plain' },
   { id: 'api01-single-use-token', breaks: ['API-01'], description: 'refuses a bearer token on the REST APIs after its first use there' },
   { id: 'api02-unknown-token-accepted', breaks: ['API-02'], description: 'accepts any non-empty bearer token on the REST APIs' },

@@ -208,12 +208,13 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
 
 /** One call, one token (REST-04); the defects that break that or the lifetime live here. */
 export function issueAccessToken(ctx: RestContext, env: Environment, account: SimAccount, via: 'rest' | 'soap'): IssuedToken {
-  if (ctx.defects.has('rest04-token-reused') || ctx.defects.has('life02-refresh-returns-expired')) {
+  const reused = ctx.defects.has('rest04-token-reused') || (via === 'soap' && ctx.defects.has('rest04-soap-token-reused'));
+  if (reused || ctx.defects.has('life02-refresh-returns-expired')) {
     // The token endpoint hands out its own latest token again (REST's through REST, TokenCreateRQ's through SOAP).
     const latest = ctx.tokens.latestFor(env, account, 'sessionless', via);
     if (latest) {
       const state = tokenState(latest, ctx.now);
-      if (ctx.defects.has('rest04-token-reused') && state === 'valid') return latest;
+      if (reused && state === 'valid') return latest;
       if (ctx.defects.has('life02-refresh-returns-expired') && state === 'expired') return latest;
     }
   }

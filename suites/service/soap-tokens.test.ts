@@ -43,6 +43,20 @@ ruleTest('STOK-01', 'TokenCreateRQ with valid credentials gets TokenCreateRS wit
   }
 }, { clauses: ['STOK-01.action', 'STOK-01.token', 'STOK-01.sessionless', 'STOK-01.conversation-id', 'STOK-01.ref-to-message-id'] });
 
+ruleTest('REST-04', 'three TokenCreateRQ calls yield three distinct tokens', async (ctx) => {
+  // "One call to an authentication API yields one token": TokenCreateRQ is one (the REST endpoint's calls are the
+  // property's of suites/service/token-endpoint.test.ts; every token a file obtained is audited: support/audits.ts).
+  const tokens: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const x = await tokenCreate(ctx, 'cert');
+    expectSuccess(ctx, x, 'TokenCreateRQ');
+    const token = issuedToken(x.envelope);
+    if (token === undefined) throw new PrerequisiteFailed(`TokenCreateRQ ${i + 1} of 3 gave no token`, ['STOK-01']);
+    tokens.push(token);
+  }
+  expectEqual('number of distinct tokens from 3 TokenCreateRQ calls', new Set(tokens).size, 3);
+}, { clauses: ['REST-04.distinct'] });
+
 ruleTest('STOK-02', 'SessionCreateRQ with valid credentials gets SessionCreateRS with a session token and ConversationId echoed', async (ctx) => {
   const x = await sessionCreate(ctx, 'cert');
   try {

@@ -59,7 +59,7 @@ export const rules: readonly Rule[] = [
     statement: "One call yields one token: N successful calls yield N distinct tokens, each of them usable.",
     source: { section: "Authentication › Cross-cutting rules", quote: "One call to an authentication API yields one token; fifty calls yield fifty tokens." },
     clauses: [
-      { id: "REST-04.distinct", text: "N successful token calls yield N distinct tokens." },
+      { id: "REST-04.distinct", text: "N successful calls to an authentication API (the token endpoint, TokenCreateRQ, SessionCreateRQ) yield N distinct tokens." },
       { id: "REST-04.usable", text: "Each of those tokens is usable on an API." },
     ],
     dependsOn: ["CRED-03", "REST-03", "API-01"],

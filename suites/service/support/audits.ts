@@ -1,6 +1,8 @@
-import { failOn, ruleTest, validateEnvelope, type CheckContext } from '../../../harness/checks/index.ts';
+import { CheckFailure, failOn, ruleTest, validateEnvelope, type CheckContext } from '../../../harness/checks/index.ts';
 import { soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
-import { err03Problems, isInvalidClient } from '../../../harness/judges/index.ts';
+import { err03Problems, isInvalidClient, issuedToken } from '../../../harness/judges/index.ts';
+import { soapAnswerOf } from '../../../harness/checks/probe.ts';
+import { accessTokenOf } from '../../../harness/checks/rest.ts';
 import { expectSoapResponse, schemaFor, type AnswerKind } from './soap-expect.ts';
 import { expectTokenResponse, expectTokenResponseShape } from './token-answers.ts';
 
@@ -35,6 +37,31 @@ export function auditExchanges(scope: string): void {
     for (const [i, x] of all.entries()) expectTokenResponseShape(x.response, `token answer ${i + 1} of ${all.length} (one of the ${scope})`);
     if (all.length === 0) for (const clause of ['REST-05.status-200', 'REST-05.json-content-type']) ctx.unchecked(clause, `the ${scope} received no successful token answer`);
   }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'], replayFile: true });
+
+  // "One call to an authentication API yields one token": every token the file's calls obtained, through REST, TokenCreateRQ
+  // or SessionCreateRQ, is one no other call obtained (REST-04's property checks REST's own calls and their use).
+  ruleTest('REST-04', `every token the ${scope} obtained (REST, TokenCreateRQ, SessionCreateRQ) is one no other call gave`, async (ctx) => {
+    const obtained: { readonly token: string; readonly what: string }[] = [];
+    for (const x of tokenJournal()) {
+      const token = accessTokenOf(x.response);
+      if (token !== undefined) obtained.push({ token, what: `the token answer to ${x.request.what}` });
+    }
+    for (const x of soapJournal()) {
+      const action = x.request.action;
+      if ((action !== 'TokenCreateRQ' && action !== 'SessionCreateRQ') || soapAnswerOf(ctx, x).kind !== 'success') continue;
+      const token = issuedToken(x.envelope);
+      if (token !== undefined) obtained.push({ token, what: `the ${action} answer (MessageId ${x.request.messageId})` });
+    }
+    const first = new Map<string, number>();
+    for (const [i, o] of obtained.entries()) {
+      const earlier = first.get(o.token);
+      if (earlier !== undefined) {
+        throw new CheckFailure(`one call yields one token: ${o.what} (call ${i + 1} of the ${obtained.length} that obtained a token in the ${scope}) holds the token ${obtained[earlier]!.what} (call ${earlier + 1}) already gave`, { clause: 'REST-04.distinct' });
+      }
+      first.set(o.token, i);
+    }
+    if (obtained.length < 2) ctx.unchecked('REST-04.distinct', `the ${scope} obtained fewer than two tokens`);
+  }, { clauses: ['REST-04.distinct'], replayFile: true });
 
   ruleTest('ERR-03', `every token error answered to the ${scope} is JSON, with 401 for invalid_client, and echoes no secret`, async (ctx) => {
     const errors = tokenJournal().filter((x) => x.request.form && x.response.status >= 400 && x.response.status < 500);
