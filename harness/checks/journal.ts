@@ -1,4 +1,4 @@
-import type { HttpResponse } from '../targets/index.ts';
+import type { HttpResponse, Target } from '../targets/index.ts';
 import type { SoapExchange } from './soap-exchange.ts';
 
 /** A token request the harness sent and what came back. */
@@ -17,16 +17,31 @@ const MAX = 5_000;
 let exchanges: SoapExchange[] = [];
 let tokenExchanges: TokenExchange[] = [];
 
-export function journalSoap(x: SoapExchange): void {
+/** When each journalled exchange was answered, in seconds on the target's clock (see {@link journalTime}). */
+let times = new WeakMap<object, number>();
+
+export function journalSoap(x: SoapExchange, at: number): void {
   if (exchanges.length < MAX) exchanges.push(x);
+  times.set(x, at);
+}
+
+/** The target's time now, in seconds: the real time plus how far the simulator's clock was moved. */
+export function targetSeconds(target: Pick<Target, 'control'>): number {
+  return Date.now() / 1000 + (target.control?.advancedSeconds ?? 0);
+}
+
+/** When a journalled exchange was answered, in seconds on the target's clock (real time plus the clock's moves). */
+export function journalTime(x: SoapExchange | TokenExchange): number | undefined {
+  return times.get(x);
 }
 
 export function soapJournal(): readonly SoapExchange[] {
   return exchanges;
 }
 
-export function journalToken(x: TokenExchange): void {
+export function journalToken(x: TokenExchange, at: number): void {
   if (tokenExchanges.length < MAX) tokenExchanges.push(x);
+  times.set(x, at);
 }
 
 export function tokenJournal(): readonly TokenExchange[] {
@@ -36,4 +51,5 @@ export function tokenJournal(): readonly TokenExchange[] {
 export function resetJournal(): void {
   exchanges = [];
   tokenExchanges = [];
+  times = new WeakMap();
 }

@@ -1,7 +1,7 @@
 import { basicAuthorization, clientIdFor } from '../credentials/index.ts';
 import { FORM_CONTENT_TYPE, GRANT_TYPE, TOKEN_PATH, type Environment, type RestEndpoint } from '../catalog/index.ts';
 import type { Account, HttpResponse } from '../targets/index.ts';
-import { journalToken } from './journal.ts';
+import { journalToken, targetSeconds } from './journal.ts';
 import type { CheckContext } from './rule-test.ts';
 
 /** The Authorization header of a token request for an account, built per the interface document. */
@@ -54,7 +54,7 @@ export async function requestToken(ctx: CheckContext, env: Environment, req: Tok
   if (res.status === 200) ctx.created({ tokens: 1 });
   const form = contentType === FORM_CONTENT_TYPE;
   const valid = req.authorization === undefined && form && isDocumentForm(body);
-  journalToken({ request: { valid, form, what: valid ? 'a valid token request' : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res });
+  journalToken({ request: { valid, form, what: valid ? 'a valid token request' : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res }, targetSeconds(ctx.target));
   return res;
 }
 

@@ -11,7 +11,7 @@ import type { Account, HttpRequest } from '../targets/index.ts';
 import { gatewayError, SERVER_ERROR_RESENDS } from '../targets/throttle.ts';
 import { creates } from './budget.ts';
 import { freshAccountLike } from './fresh-account.ts';
-import { journalSoap } from './journal.ts';
+import { journalSoap, targetSeconds } from './journal.ts';
 import { creatingSession, registerSession, unregisterSession } from './registry.ts';
 import { runConfig } from './target.ts';
 import type { SoapExchange } from './soap-exchange.ts';
@@ -60,7 +60,7 @@ export async function soapCall(ctx: CheckContext, env: Environment, call: SoapCa
   const xml = buildRequest({ header, security: call.security, body: call.body, ...(call.style && { style: call.style }) });
   const sent = await postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
   const x: SoapExchange = { ...sent, request: { ...sent.request, action: call.action } };
-  journalSoap(x);
+  journalSoap(x, targetSeconds(ctx.target));
   // What the call created on the target, for the report's resource counts.
   if (!x.envelope?.fault && responseToken(x)) {
     if (call.action === 'TokenCreateRQ') ctx.created({ tokens: 1 });

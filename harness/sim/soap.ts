@@ -227,6 +227,13 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
       // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
+      if (token.kind === 'session' && d.has('sess02-close-ends-all-sessions')) {
+        for (const other of [...x.ctx.tokens.sessionsOf(x.req.env, token.account)]) {
+          if (other === token || other.closedAt !== undefined) continue;
+          other.closedAt = x.ctx.now;
+          x.ctx.tokens.releaseSession(other);
+        }
+      }
       return { response: reply(x, x.ctx.profile.closeAction, security, x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':
       return { response: pingAnswer(x, security), outcome: 'soap-ok', ...used };

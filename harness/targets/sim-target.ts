@@ -69,6 +69,7 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
   const server = await startSimServer(core, { ...(options.tls && { tls: options.tls }), ...(latency > 0 && { delay: () => latency }) });
   const transport = createTransport({ timeoutMs: options.requestTimeoutMs ?? 5_000, ...(options.tls && { ca: options.tls.ca }) });
   const envs: Environment[] = ['cert', 'prod'];
+  let advanced = 0;
   return {
     // What a QA engineer would write in the config of this service: its APIs' token kinds and its own fault codes.
     ...knowledge({ declared: simDeclarations(accounts, profile), faultCodes: profileFaultCodes(profile) }),
@@ -84,6 +85,10 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
     control: {
       async advanceClock(seconds) {
         clock.advance(seconds);
+        advanced += seconds;
+      },
+      get advancedSeconds() {
+        return advanced;
       },
       async addAccount(env, account) {
         // A new account has the main account's permissions (APIs, amendments) unless told otherwise.

@@ -22,6 +22,8 @@ export interface SimExtraAccounts {
 /** What only a simulator target can do: move its clock, add accounts, show what callers did. */
 export interface SimControl {
   advanceClock(seconds: number): Promise<void>;
+  /** How far the clock has been moved forward in all, in seconds (the target's time is the real time plus this). */
+  readonly advancedSeconds: number;
   /** Adds an account; permissions (APIs, amendments) not given are the main account's. */
   addAccount(env: Environment, account: SimAccountInput): Promise<void>;
   /** Events after sequence number `after`. */

@@ -6,6 +6,7 @@ import {
 } from '../../harness/checks/index.ts';
 import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
 import { limits, type RuleId } from '../../harness/catalog/index.ts';
+import type { Account } from '../../harness/targets/index.ts';
 import type { SoapAnswer } from '../../harness/classify/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
 import {
@@ -67,6 +68,9 @@ ruleTest('SESS-01', 'a request with the session token shortly before the inactiv
 
 ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (ctx) => {
   const sa = await sessionAccount(ctx);
+  // The session probe found first: finding it opens and closes a session of its own, which must not fall between this
+  // check's sessions and its close.
+  await soapProbe(ctx, 'soapSession').catch(() => undefined);
   const session = await openSession(ctx, 'cert', sa.account);
   // The session probe, with its control (accepted before the close); or — where the service offers no action the
   // harness finds — a second SessionCloseRQ, the close itself being the control: a call with the token either way,
@@ -77,9 +81,45 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
     throw err;
   });
   const others = probe ? await otherSessionActions(ctx, session) : [];
+  // A second session of the caller, open (the probe accepting it) before the close: the close ends only the session
+  // whose token it carries ("open — SessionCloseRQ — … carries … the token — closed"), so it stays open after.
+  const witness = await witnessSession(ctx, sa.account, probe);
+  let held = witness.session;
+  try {
+    await closeAndJudge(ctx, session, probe, others);
+    if (!witness.session) return ctx.unchecked('SESS-02.one-session', witness.why);
+    // With no probe, the other session's own close is the call (it is refused if the session was ended).
+    const after = probe ? await callInSession(ctx, witness.session) : undefined;
+    if (!probe) held = undefined;
+    const answer = after?.answer ?? soapAnswerOf(ctx, await sessionClose(ctx, witness.session));
+    const what = after ? `${after.request.action} with the token of the caller's other session (accepted before the close)` : 'SessionCloseRQ of the caller\'s other session, opened before the close';
+    if (answer.kind === 'refused') {
+      throw new CheckFailure(`${what} was refused after SessionCloseRQ of the first session: the close ended a session whose token it did not carry`, {
+        expected: 'accepted: a close ends only the session whose token it carries', actual: describeAnswer(soap(answer)), clause: 'SESS-02.one-session',
+      });
+    }
+    if (answer.kind !== 'success') ctx.unchecked('SESS-02.one-session', `${what} got ${describeAnswer(soap(answer))} after the close, which says nothing about the session`);
+  } finally {
+    if (held) await sessionClose(ctx, held).catch(() => undefined);
+  }
+}, { clauses: ['SESS-02.token-refused', 'SESS-02.one-session'] });
+
+/** A second open session of the caller beside `session`, the probe accepting its token (when there is a probe). */
+async function witnessSession(ctx: CheckContext, account: Account, probe: boolean): Promise<{ session?: OpenSession; why: string }> {
+  const x = await sessionCreate(ctx, 'cert', account);
+  if (!x.session) return { why: `a second SessionCreateRQ of the account got ${describeAnswer(soap(soapAnswerOf(ctx, x)))}, so no other session could witness the close` };
+  if (!probe) return { session: x.session, why: '' };
+  const { answer } = await callInSession(ctx, x.session);
+  if (answer.kind === 'success') return { session: x.session, why: '' };
+  await sessionClose(ctx, x.session).catch(() => undefined);
+  return { why: `the session probe answered ${describeAnswer(soap(answer))} to a second session of the account before the close` };
+}
+
+/** SESS-02.token-refused: the close, then every call with the closed token that worked before it is refused. */
+async function closeAndJudge(ctx: CheckContext, session: OpenSession, probe: boolean, others: readonly string[]): Promise<void> {
   const closed = await sessionClose(ctx, session);
   const answer = soapAnswerOf(ctx, closed);
-  if (answer.kind === 'refused') throw new CheckFailure('SessionCloseRQ with ConversationId, CPAId and the token of an open session was refused', { expected: 'a close', actual: describeAnswer(soap(answer)) });
+  if (answer.kind === 'refused') throw new CheckFailure('SessionCloseRQ with ConversationId, CPAId and the token of an open session was refused', { expected: 'a close', actual: describeAnswer(soap(answer)), clause: 'SESS-02.token-refused' });
   // The answer to the close is "Not shown beyond the invalidation of the token" (its form is SOAP-02's): what decides
   // is whether the token is refused afterwards.
   if (answer.kind !== 'success') ctx.note(`SessionCloseRQ got ${describeAnswer(soap(answer))}: the close is judged by the calls with the token that follow`);
@@ -98,7 +138,7 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
       unclear ??= err;
       return;
     }
-    if (verdict === 'accepted') throw new CheckFailure(`${what} was accepted`, { expected, actual: describeAnswer(soap(answer)) });
+    if (verdict === 'accepted') throw new CheckFailure(`${what} was accepted`, { expected, actual: describeAnswer(soap(answer)), clause: 'SESS-02.token-refused' });
   };
   judge(after.answer, `${after.request.action} with the token of the closed session`, 'a refusal (Client.InvalidSecurityToken; its details are ERR-04\'s)');
   for (const action of others) {
@@ -106,7 +146,7 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
     judge(x.answer, `${action} with the token of the closed session (accepted before the close)`, 'a refusal: the token became invalid');
   }
   if (unclear) throw unclear;
-}, { clauses: ['SESS-02.token-refused'] });
+}
 
 /** The pool size a pool check works with; none declared makes it not applicable. */
 function declaredPool(ctx: CheckContext, sa: SessionAccount): number {

@@ -3,6 +3,7 @@
  * - a service whose business actions still accept a closed session's token (a token cache in front of them), while
  *   the Refresh Session ping refuses it, fails SESS-02. Before, a live run tried only the ping after the close, and
  *   passed it;
+ * - a close that ends the caller's other open sessions too fails SESS-02 (before, it passed on a live target);
  * - a close answered with an empty HTTP 200 (the answer is "Not shown beyond the invalidation of the token"; its form
  *   is SOAP-02's), after which the token is refused, passes SESS-02. Before, it was an error.
  */
@@ -36,6 +37,14 @@ it('fails a closed session token that business actions still accept', async () =
   const { status, messages } = await sess02(sim);
   expect(status).toBe('fail');
   expect(messages.join('\n')).toMatch(/with the token of the closed session \(accepted before the close\) was accepted/);
+}, 60_000);
+
+it('fails a close that ends the caller\'s other sessions too (a second session, open before the close, is refused after it)', async () => {
+  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-close-ends-all-sessions'] });
+  const { status, messages } = await sess02(sim);
+  expect(status).toBe('fail');
+  expect(messages.join('\n')).toMatch(/other session \(accepted before the close\) was refused after SessionCloseRQ of the first session/);
+  expect(sim.core.openSessionCount()).toBe(0);
 }, 60_000);
 
 it('judges a close answered with an empty HTTP 200 by the token refused afterwards', async () => {

@@ -28,6 +28,7 @@ export const rules: readonly Rule[] = [
     source: { section: "States and transitions › Session token (SOAP)", quote: "open — `SessionCloseRQ` — Request carries eb:ConversationId, eb:CPAId and the token — closed — The token becomes invalid; session resources are released" },
     clauses: [
       { id: "SESS-02.token-refused", text: "After `SessionCloseRQ` with ConversationId, CPAId and the token, the token is refused with `Client.InvalidSecurityToken`." },
+      { id: "SESS-02.one-session", text: "The close ends only the session whose token it carries: the caller's other open sessions stay open." },
       { id: "SESS-02.slot-released", text: "Closing a session releases its pool slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
     ],
     dependsOn: ["CRED-03", "SESS-03", "SESS-04", "XPROTO-03", "ERR-04"],

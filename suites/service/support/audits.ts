@@ -1,8 +1,9 @@
 import { CheckFailure, failOn, ruleTest, validateEnvelope, type CheckContext } from '../../../harness/checks/index.ts';
-import { soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
 import { err03Problems, isInvalidClient, issuedToken } from '../../../harness/judges/index.ts';
 import { soapAnswerOf } from '../../../harness/checks/probe.ts';
-import { accessTokenOf } from '../../../harness/checks/rest.ts';
+import { accessTokenOf, jsonBody } from '../../../harness/checks/rest.ts';
+import { journalTime, soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
+import { limits } from '../../../harness/catalog/index.ts';
 import { expectSoapResponse, schemaFor, type AnswerKind } from './soap-expect.ts';
 import { expectTokenResponse, expectTokenResponseShape } from './token-answers.ts';
 
@@ -39,26 +40,31 @@ export function auditExchanges(scope: string): void {
   }, { clauses: ['REST-05.status-200', 'REST-05.json-content-type'], replayFile: true });
 
   // "One call to an authentication API yields one token": every token the file's calls obtained, through REST, TokenCreateRQ
-  // or SessionCreateRQ, is one no other call obtained (REST-04's property checks REST's own calls and their use).
+  // or SessionCreateRQ, is one no other call obtained (REST-04's property checks REST's own calls and their use). A
+  // sessionless token given again after its lifetime is LIFE-02's deviation ("request a new one"), not this rule's.
   ruleTest('REST-04', `every token the ${scope} obtained (REST, TokenCreateRQ, SessionCreateRQ) is one no other call gave`, async (ctx) => {
-    const obtained: { readonly token: string; readonly what: string }[] = [];
+    const obtained: Obtained[] = [];
     for (const x of tokenJournal()) {
       const token = accessTokenOf(x.response);
-      if (token !== undefined) obtained.push({ token, what: `the token answer to ${x.request.what}` });
+      const expiresIn = (jsonBody(x.response) as { expires_in?: unknown } | undefined)?.expires_in;
+      const lifetime = typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : limits.accessTokenLifetimeSeconds;
+      if (token !== undefined) obtained.push({ token, what: `the token answer to ${x.request.what}`, at: journalTime(x), lifetime });
     }
     for (const x of soapJournal()) {
       const action = x.request.action;
       if ((action !== 'TokenCreateRQ' && action !== 'SessionCreateRQ') || soapAnswerOf(ctx, x).kind !== 'success') continue;
       const token = issuedToken(x.envelope);
-      if (token !== undefined) obtained.push({ token, what: `the ${action} answer (MessageId ${x.request.messageId})` });
+      const lifetime = action === 'TokenCreateRQ' ? limits.accessTokenLifetimeSeconds : undefined;
+      if (token !== undefined) obtained.push({ token, what: `the ${action} answer (MessageId ${x.request.messageId})`, at: journalTime(x), lifetime });
     }
     const first = new Map<string, number>();
     for (const [i, o] of obtained.entries()) {
       const earlier = first.get(o.token);
-      if (earlier !== undefined) {
-        throw new CheckFailure(`one call yields one token: ${o.what} (call ${i + 1} of the ${obtained.length} that obtained a token in the ${scope}) holds the token ${obtained[earlier]!.what} (call ${earlier + 1}) already gave`, { clause: 'REST-04.distinct' });
+      const e = earlier === undefined ? undefined : obtained[earlier]!;
+      if (e && !(e.lifetime !== undefined && e.at !== undefined && o.at !== undefined && o.at - e.at >= e.lifetime)) {
+        throw new CheckFailure(`one call yields one token: ${o.what} (call ${i + 1} of the ${obtained.length} that obtained a token in the ${scope}) holds the token ${e.what} (call ${earlier! + 1}) already gave`, { clause: 'REST-04.distinct' });
       }
-      first.set(o.token, i);
+      if (earlier === undefined) first.set(o.token, i);
     }
     if (obtained.length < 2) ctx.unchecked('REST-04.distinct', `the ${scope} obtained fewer than two tokens`);
   }, { clauses: ['REST-04.distinct'], replayFile: true });
@@ -70,6 +76,14 @@ export function auditExchanges(scope: string): void {
     if (errors.length === 0) for (const clause of ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret']) ctx.unchecked(clause, `the ${scope} received no token error`);
     else if (!errors.some((x) => isInvalidClient(x.response))) ctx.unchecked('ERR-03.status-401', `the ${scope} received no invalid_client answer`);
   }, { clauses: ['ERR-03.status-401', 'ERR-03.json-body', 'ERR-03.no-secret'], replayFile: true });
+}
+
+/** A token a call obtained, when (seconds on the target's clock) and for how long a sessionless one lives. */
+interface Obtained {
+  readonly token: string;
+  readonly what: string;
+  readonly at: number | undefined;
+  readonly lifetime: number | undefined;
 }
 
 /** The passwords of the target's accounts, which no error body may echo (the judge skips any too short to look for). */
