@@ -77,6 +77,7 @@ export const defects = [
   { id: 'xproto03-separate-soap-password', breaks: ['XPROTO-03'], description: 'authenticates SOAP with a password of its own, not the account\'s' },
   { id: 'access01-session-only-takes-rest-tokens', breaks: ['ACCESS-01'], description: 'lets session-only actions accept sessionless tokens obtained through REST (while refusing TokenCreateRQ ones): a REST token is a sessionless token too' },
   { id: 'access01-session-only-takes-sessionless', breaks: ['ACCESS-01'], description: 'lets session-only actions (business ones and the Refresh Session ping) accept sessionless tokens' },
+  { id: 'access01-amendment-rest-api-refused', breaks: ['ACCESS-01'], description: 'refuses every token on its REST API that needs a contractual amendment, those of accounts with the amendment too (a token kind the API is declared to take is refused)' },
   { id: 'access02-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific APIs' },
   { id: 'access03-portal-in-prod', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials obtain a token in PROD that PROD\'s public APIs accept (they are to reach only the public REST APIs of the test environment)' },
   { id: 'access03-portal-everywhere', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials reach every API' },

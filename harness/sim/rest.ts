@@ -292,7 +292,8 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-refused-rest')) {
     return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
   }
-  if (!endpoint.accepts.includes(token.kind) || !mayCall(ctx, token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
+  const refusedAll = endpoint.amendment !== undefined && ctx.defects.has('access01-amendment-rest-api-refused');
+  if (refusedAll || !endpoint.accepts.includes(token.kind) || !mayCall(ctx, token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
     const body = { status: 'NotProcessed', type: 'Validation', errorCode: publicApiForbidden.errorCode, timeStamp: new Date(ctx.now).toISOString(), message: publicApiForbidden.message };
     return { response: json(publicApiForbidden.status, body), outcome: 'api-refused-access', tokenUsed: presented };
   }

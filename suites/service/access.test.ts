@@ -100,16 +100,40 @@ async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiR
   return callApiRef(ctx, 'cert', api, token);
 }
 
+type MainAnswer = { readonly ok: true; readonly control: Control } | { readonly ok: false; readonly refused: boolean; readonly why: string };
+
 /**
- * The main account may call `api`: the control that makes another account's refusal mean what it says (the two
- * requests differ in the account's token alone). Returns the control for attribution.
+ * The main account's call of `api`: served, it is the control that makes another account's refusal mean what it says
+ * (the two requests differ in the account's token alone); else why there is none, and whether it was a refusal.
  */
-async function expectMainAccountMayCall(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<Control> {
+async function mainAccountControl(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<MainAnswer> {
   const answer = await callAs(ctx, undefined, api);
-  if (answer.answer.kind !== 'success') {
-    throw new Inconclusive(`${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account, so its answer to another account says nothing; check that declaration`);
+  if (answer.answer.kind === 'success') return { ok: true, control: { factor: 'account', before: answer, again: () => callAs(ctx, undefined, api) } };
+  return {
+    ok: false,
+    refused: answer.answer.kind === 'refused' || answer.answer.kind === 'forbidden',
+    why: `${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account, so its answer to another account says nothing; check that declaration`,
+  };
+}
+
+/**
+ * Each of `apis` whose control holds (the main account may call it: {@link mainAccountControl}) is judged by
+ * `judge`; one whose control fails says nothing about another account and is passed over (noted), so that one API the
+ * main account may not call does not hide the others. None judged: the main account's refusals are ACCESS-01's
+ * deviation (a declared token kind refused, or a declaration to check); other answers say nothing.
+ */
+async function forEachControlledApi(ctx: CheckContext, apis: readonly ApiRef[], declaredAs: string, judge: (api: ApiRef, control: Control) => Promise<void>): Promise<void> {
+  const passedOver: Extract<MainAnswer, { ok: false }>[] = [];
+  for (const api of apis) {
+    const main = await mainAccountControl(ctx, api, declaredAs);
+    if (main.ok) await judge(api, main.control);
+    else passedOver.push(main);
   }
-  return { factor: 'account', before: answer, again: () => callAs(ctx, undefined, api) };
+  if (passedOver.length === 0) return;
+  const whys = passedOver.map((p) => p.why).join('; ');
+  if (passedOver.length < apis.length) return ctx.note(`passed over (the main account's call says nothing): ${whys}`);
+  if (passedOver.every((p) => p.refused)) throw new PrerequisiteFailed(`every API ${declaredAs} refused the main account's token: ${whys}`, ['ACCESS-01']);
+  throw new Inconclusive(whys);
 }
 
 ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses the others (a session-only API refuses sessionless tokens)', async (ctx) => {
@@ -142,10 +166,9 @@ ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another 
   const other = ctx.target.declared.otherAgency;
   if (!other) return ctx.notApplicable(`needs another agency's account and the agency-specific APIs: ${DECLARE} ("access.otherAgency")`);
   registerPassword(other.account.password);
-  for (const api of other.agencyApis) {
-    const control = await expectMainAccountMayCall(ctx, api, 'agency-specific');
+  await forEachControlledApi(ctx, other.agencyApis, 'agency-specific', async (api, control) => {
     await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config', 'a refusal', control);
-  }
+  });
 }, { clauses: ['ACCESS-02.other-agency-refused'] });
 
 ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public REST APIs of CERT', async (ctx) => {
@@ -158,7 +181,7 @@ ruleTest('ACCESS-03', 'developer-portal test credentials reach only the public R
     const answer = await callApiRef(ctx, 'cert', api, token);
     if (answer.answer.kind === 'success') throw new CheckFailure(`${api}, not a public API, accepted a developer-portal token`, { expected: 'a refusal', actual: describeAnswer(answer) });
     // The control: the main account's token served by the same API (the two calls differ in the account alone).
-    const control = answer.answer.kind === 'refused' ? undefined : await expectMainAccountMayCall(ctx, api, 'not public').catch(() => undefined);
+    const control = answer.answer.kind === 'refused' ? undefined : await mainAccountControl(ctx, api, 'not public').then((m) => (m.ok ? m.control : undefined));
     await expectRefused(answer, `the non-public API ${api} with a developer-portal token`, 'check "access.portal.otherApis"', 'a refusal', control);
   }
   // "… only reach the publicly available REST APIs of the test environment": PROD gives them no token, or its APIs
@@ -190,10 +213,9 @@ ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens 
   const without = ctx.target.declared.noAmendment;
   if (!without) return ctx.notApplicable(`needs an account without the amendment and the APIs that need it: ${DECLARE} ("access.noAmendment")`);
   registerPassword(without.account.password);
-  for (const api of without.amendmentApis) {
-    const control = await expectMainAccountMayCall(ctx, api, 'needing an amendment the main account has');
+  await forEachControlledApi(ctx, without.amendmentApis, 'needing an amendment the main account has', async (api, control) => {
     await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config', 'a refusal', control);
-  }
+  });
 }, { clauses: ['ACCESS-04.amendment-refused'], where: 'any' });
 
 auditExchanges('access checks');

@@ -50,6 +50,17 @@ ruleProperty(
           judged.silent.add(label(api));
           continue;
         }
+        if (verdictOf(a) === 'refused') {
+          // Whether that API takes the account's sessionless tokens at all is its declaration's (ACCESS-01's): the same
+          // call with a fresh token tells a refusal of a used token (this rule's) from a refusal of any.
+          const fresh = await restTokenRoute(ctx, { env });
+          const control = await settled(restAnswer(await callRest(ctx, env, `Bearer ${fresh.token}`, api)));
+          if (verdictOf(control) !== 'accepted') {
+            if (!judged.silent.has(label(api))) ctx.note(`${what}: refused, and a fresh token too (${describeAnswer(control)}): not about reuse (whether ${label(api)} takes these tokens is ACCESS-01's): not judged`);
+            judged.silent.add(label(api));
+            continue;
+          }
+        }
         await expectAccepted(a, what, `the target declares ${label(api)} in "tokenKinds" as accepting sessionless tokens: check that declaration`);
       }
       if (i > 0) judged.reused++;
@@ -57,7 +68,7 @@ ruleProperty(
     // After the last run: when no request with a used token was judged (every one went to APIs whose answers say
     // nothing about the token), the reuse is unchecked, never passed.
     if (judged.runs === scaledRuns(API01_RUNS, runConfig().runs) && judged.reused === 0) {
-      ctx.unchecked('API-01.reused', `no request with a used token got an answer that says something about the token (${[...judged.silent].join(', ')} answered neither a success nor a refusal)`);
+      ctx.unchecked('API-01.reused', `no request with a used token got an answer that says something about the token (${[...judged.silent].join(", ")} said nothing about a used token: neither a success nor a refusal, or a fresh token refused too)`);
     }
   },
   { numRuns: API01_RUNS, clauses: ['API-01.accepted', 'API-01.reused'] },
