@@ -70,6 +70,7 @@ export const defects = [
   { id: 'err05-fault-status-200', breaks: ['ERR-05'], description: 'sends SOAP faults with HTTP status 200' },
   { id: 'err07-soap-hang-on-garbage', breaks: ['ERR-07'], description: 'never answers a SOAP request whose body is not XML' },
   { id: 'env01-token-cross-env', breaks: ['ENV-01'], description: 'accepts a token from one environment in the other' },
+  { id: 'env01-cross-env-amendment-api', breaks: ['ENV-01'], description: 'its REST API that needs an amendment (the low-fare shop, behind a gateway route of its own) accepts tokens of the other environment; the probes refuse them' },
   { id: 'env03-credentials-all-envs', breaks: ['ENV-03'], description: 'accepts credentials of one environment in the other' },
   { id: 'xproto01-rest-token-refused-soap', breaks: ['XPROTO-01'], description: 'refuses REST tokens in SOAP BinarySecurityTokens' },
   { id: 'xproto02-soap-token-refused-rest', breaks: ['XPROTO-02'], description: 'refuses TokenCreateRQ tokens as REST bearer tokens' },

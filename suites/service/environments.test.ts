@@ -1,14 +1,14 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { bearerToken, PLAIN_FORM, restTokenRoute } from '../../harness/checks/routes.ts';
 import {
-  callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, type Answer,
+  callApiRef, callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, type Answer,
 } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
-  tokenCreate, type CheckContext,
+  tokenCreate, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { otherEnvironment, type Environment } from '../../harness/catalog/index.ts';
-import type { Account } from '../../harness/targets/index.ts';
+import { parseApiRef, type Account } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 
 function needBoth(ctx: CheckContext): void {
@@ -82,6 +82,65 @@ async function crossEnvironment(
   }
 }
 
+/** A token nobody issued, of the usual shape: the control that tells an API that takes any token from one taking another environment's. */
+const UNKNOWN = 'T1RLAQ-tds-conformance-control-unknown-token-env01*';
+
+/**
+ * Every API the target declares (tokenKinds), but the probes crossEnvironment already judged, called in `to` with a
+ * token of `from` of a kind it takes (a REST token for a REST API, TokenCreateRQ's for a SOAP one, else a session's).
+ * An acceptance fails the clause of that token kind, unless the API accepts a token nobody issued too (then it says
+ * nothing about the environment: API-02's or ERR-04's to judge). Any other answer passes over the API: the probes
+ * made the clause's evidence, and a refusal here adds none a control would need.
+ */
+async function declaredApisRefuse(ctx: CheckContext, from: Environment, to: Environment): Promise<void> {
+  const probes = ctx.target.probes;
+  const isProbe = (api: ReturnType<typeof parseApiRef>) => (api.kind === 'rest'
+    ? api.path === probes.rest.path && api.method === (probes.rest.method ?? 'GET')
+    : api.action === probes.soapSession.action || api.action === probes.soapSessionless.action);
+  const apis = Object.entries(ctx.target.declared.tokenKinds).filter(([api]) => !isProbe(parseApiRef(api)));
+  if (apis.length === 0) return;
+  const tokens = new Map<string, Promise<{ token: string; conversationId?: string } | undefined>>();
+  const sessions: OpenSession[] = [];
+  const tokenOf = (clause: string, get: () => Promise<{ token: string; conversationId?: string }>) => {
+    let t = tokens.get(clause);
+    if (!t) {
+      t = get().catch((err: unknown) => {
+        if (!(err instanceof PrerequisiteFailed)) throw err;
+        ctx.note(`${clause}, ${up(from)} → ${up(to)} on the declared APIs: no token of ${up(from)} (${err.reason})`);
+        return undefined;
+      });
+      tokens.set(clause, t);
+    }
+    return t;
+  };
+  try {
+    for (const [api, kinds] of apis) {
+      const ref = parseApiRef(api);
+      const clause = kinds.includes('sessionless') ? (ref.kind === 'rest' ? 'ENV-01.rest-bearer' : 'ENV-01.soap-sessionless') : 'ENV-01.soap-session';
+      const held = await tokenOf(clause, async () => {
+        if (clause === 'ENV-01.rest-bearer') return { token: (await bearerToken(ctx, from)).token };
+        if (clause === 'ENV-01.soap-sessionless') return { token: await obtainSoapToken(ctx, from) };
+        const session = await openSession(ctx, from);
+        sessions.push(session);
+        return { token: session.token, conversationId: session.conversationId };
+      });
+      if (!held) continue;
+      const trial = await callApiRef(ctx, to, api, held.token, held.conversationId);
+      if (trial.answer.kind !== 'success') continue;
+      const control = await callApiRef(ctx, to, api, UNKNOWN, held.conversationId);
+      if (control.answer.kind === 'success') {
+        ctx.note(`${api} in ${up(to)} accepted a token of ${up(from)}, and a token nobody issued too: not about the environment`);
+        continue;
+      }
+      throw new CheckFailure(`${api} in ${up(to)} accepted a ${clause.split('.')[1]} token obtained in ${up(from)} (a token nobody issued is refused there)`, {
+        expected: 'a refusal: a token is only valid in the environment where it was obtained', actual: describeAnswer(trial), clause,
+      });
+    }
+  } finally {
+    for (const session of sessions) await sessionClose(ctx, session).catch(() => undefined);
+  }
+}
+
 /** Why an ENV-01 clause judged in neither direction went unchecked. */
 function uncheckedReason(directions: readonly Direction[]): string {
   return directions.includes('not-served')
@@ -110,6 +169,9 @@ ruleTest('ENV-01', 'a token obtained in one environment is refused by the other,
       return { token: session.token, close: () => sessionClose(ctx, session), call: async (env) => soapAnswer(await callSessionProbe(ctx, env, session.token)) };
     }));
   }
+  // "A token is only valid in the environment where it was obtained": on every API the target declares, not on the
+  // probes alone (a gateway route of one API may reach the other environment's service).
+  for (const from of ['cert', 'prod'] as const) await declaredApisRefuse(ctx, from, otherEnvironment(from));
   const none = [...judged].filter(([, how]) => !how.includes('judged'));
   if (none.length === judged.size && none.every(([, how]) => how.every((h) => h === 'no-token'))) {
     throw new PrerequisiteFailed('no environment gave a token by any route (REST, TokenCreateRQ, SessionCreateRQ in CERT and PROD): see the notes', ['CRED-03', 'STOK-01', 'STOK-02']);
