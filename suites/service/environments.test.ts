@@ -82,6 +82,13 @@ async function crossEnvironment(
   }
 }
 
+/** How a clause's token kind reads in a message. */
+const KIND_NAMES: Readonly<Record<string, string>> = {
+  'ENV-01.rest-bearer': 'REST token (as a bearer token)',
+  'ENV-01.soap-sessionless': 'TokenCreateRQ token',
+  'ENV-01.soap-session': 'session token',
+};
+
 /** A token nobody issued, of the usual shape: the control that tells an API that takes any token from one taking another environment's. */
 const UNKNOWN = 'T1RLAQ-tds-conformance-control-unknown-token-env01*';
 
@@ -132,7 +139,7 @@ async function declaredApisRefuse(ctx: CheckContext, from: Environment, to: Envi
         ctx.note(`${api} in ${up(to)} accepted a token of ${up(from)}, and a token nobody issued too: not about the environment`);
         continue;
       }
-      throw new CheckFailure(`${api} in ${up(to)} accepted a ${clause.split('.')[1]} token obtained in ${up(from)} (a token nobody issued is refused there)`, {
+      throw new CheckFailure(`${api} in ${up(to)} accepted a ${KIND_NAMES[clause]} obtained in ${up(from)} (a token nobody issued is refused there)`, {
         expected: 'a refusal: a token is only valid in the environment where it was obtained', actual: describeAnswer(trial), clause,
       });
     }
