@@ -2,16 +2,29 @@ import fc from 'fast-check';
 import { bearerRefusal, clientProperty, op } from '../../harness/checks/client.ts';
 import { failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { env02Problems } from '../../harness/judges/index.ts';
-import { ClientError } from '../../harness/clients/protocol.ts';
+import { ClientError, type ClientAdapter } from '../../harness/clients/protocol.ts';
 import { restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import { issuingEnvironment } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
 
+/** How a call of the workload is made: a REST call, a sessionless SOAP call, or a session (opened, pinged, closed). */
+type Via = 'rest' | 'soap' | 'session';
+
+/** A session in `env`: opened, pinged (the Refresh Session API) and closed, as a workflow in that environment would. */
+async function sessionWorkflow(client: ClientAdapter, env: Environment): Promise<void> {
+  const { session } = await client.openSession({ environment: env });
+  try {
+    await client.sessionCall({ session, action: 'OTA_PingRQ' });
+  } finally {
+    await client.closeSession({ session });
+  }
+}
+
 clientProperty(
   'ENV-02',
   'the client requests its token from the environment it calls and never sends one environment\'s token to the other',
-  fc.array(fc.record({ env: fc.constantFrom<Environment>('cert', 'prod'), soap: fc.boolean() }), { minLength: 2, maxLength: 8 }),
+  fc.array(fc.record({ env: fc.constantFrom<Environment>('cert', 'prod'), via: fc.constantFrom<Via>('rest', 'soap', 'session') }), { minLength: 2, maxLength: 8 }),
   async (ctx, calls) => {
     await ctx.configure();
     // A failed call ends the workload, but is judged after the event log: a token sent to the wrong environment is
@@ -20,11 +33,12 @@ clientProperty(
     let failure: unknown;
     for (const c of calls) {
       try {
-        if (c.soap) await ctx.client.soapCall({ environment: c.env, action: 'BargainFinderMaxRQ' });
+        if (c.via === 'soap') await ctx.client.soapCall({ environment: c.env, action: 'BargainFinderMaxRQ' });
+        else if (c.via === 'session') await sessionWorkflow(ctx.client, c.env);
         else await op('rest.call', () => ctx.client.restCall({ environment: c.env, method: 'GET', path: themes.path }));
       } catch (err) {
         // A REST-only client is judged on its REST calls.
-        if (c.soap && err instanceof ClientError && err.kind === 'unsupported') continue;
+        if (c.via !== 'rest' && err instanceof ClientError && err.kind === 'unsupported') continue;
         failure = err;
         break;
       }
@@ -46,8 +60,8 @@ clientProperty(
   },
   {
     numRuns: 6,
-    // Tried first whatever the seed: both environments over REST and over SOAP, so that a REST-only client is judged
-    // on its REST calls with every seed.
-    examples: [([['cert', false], ['prod', false], ['cert', true], ['prod', true], ['cert', false]] as const).map(([env, soap]) => ({ env, soap }))],
+    // Tried first whatever the seed: both environments over REST, sessionless SOAP and a session, so that a REST-only
+    // client is judged on its REST calls with every seed.
+    examples: [([['cert', 'rest'], ['prod', 'rest'], ['cert', 'soap'], ['prod', 'soap'], ['cert', 'session'], ['prod', 'session'], ['cert', 'rest']] as const).map(([env, via]) => ({ env, via }))],
     clauses: ["ENV-02.token-from-called-environment", "ENV-02.no-cross-environment-token"], needs: 'token' },
 );

@@ -450,9 +450,11 @@ export class TdsClient {
     try {
       const attempts = this.#faults.has('sess08-ta-limit-storm') ? FAULT_BOUNDS.taLimitAttempts : this.#latitudes.has('pool-full-retries') ? 4 : 2;
       for (let attempt = 1; ; attempt++) {
+        // ENV-02: the session comes from the environment it is used in (the mutant opens every session in CERT).
+        const from = this.#faults.has('env02-session-from-cert') && this.#environments.cert ? 'cert' : session.env;
         const answer = await this.#exchange({
-          env: session.env, action: 'SessionCreateRQ', security: this.#usernameToken(session.env),
-          body: sessionCreateRQBody({ pseudoCityCode: this.#environment(session.env).credentials.pcc }), conversationId: session.conversationId,
+          env: from, action: 'SessionCreateRQ', security: this.#usernameToken(from),
+          body: sessionCreateRQBody({ pseudoCityCode: this.#environment(from).credentials.pcc }), conversationId: session.conversationId,
         });
         if (answer.fault?.faultcodeLocal === REACHED_TA_LIMIT && attempt < attempts) {
           // SESS-08: a full pool is not a reason for a retry storm.

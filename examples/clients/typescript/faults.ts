@@ -40,6 +40,7 @@ export const CLIENT_FAULTS = [
   'sess08-ta-limit-storm',
   // ENV — environments
   'env02-one-token-for-all',
+  'env02-session-from-cert',
   // ERR — errors
   'err06-retry-loop',
   'err06-generic-error',
