@@ -4,7 +4,7 @@ import {
   callApiRef, callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, type Answer,
 } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
+  CheckFailure, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
   tokenCreate, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { otherEnvironment, type Environment } from '../../harness/catalog/index.ts';
@@ -61,7 +61,7 @@ async function crossEnvironment(
     const trial = await got.call(toEnv);
     const trialWhat = `a ${clause.split('.')[1]} token from ${up(fromEnv)} in ${up(toEnv)}`;
     if (trial.answer.kind === 'success' || trial.answer.kind === 'refused') {
-      await expectRefused(trial, trialWhat, hint);
+      await inClause(clause, () => expectRefused(trial, trialWhat, hint));
       return 'judged';
     }
     const own = await held(toEnv);
@@ -72,7 +72,7 @@ async function crossEnvironment(
         ctx.note(`${clause}, ${what}: ${up(toEnv)} answered the token of ${up(fromEnv)} ${describeAnswer(trial)}, and its own token ${describeAnswer(control)}: the answer is not about the token's environment, not judged in this direction`);
         return 'not-served';
       }
-      await expectRefused(trial, trialWhat, hint, 'a refusal', { factor: 'token', before: control, again: () => own.call(toEnv) });
+      await inClause(clause, () => expectRefused(trial, trialWhat, hint, 'a refusal', { factor: 'token', before: control, again: () => own.call(toEnv) }));
       return 'judged';
     } finally {
       await own.close?.();
@@ -205,7 +205,7 @@ ruleTest('ENV-03', 'credentials valid in only one environment obtain no token in
     const res = await requestToken(ctx, other, { account, ...(own.body !== PLAIN_FORM && { body: own.body }) });
     const token = accessTokenOf(res);
     registerSecret(token);
-    if (token) throw new CheckFailure(`${up(env)}-only credentials obtained a REST token in ${up(other)}`, { expected: 'no token (invalid_client)', actual: describeTokenAnswer(res) });
+    if (token) throw new CheckFailure(`${up(env)}-only credentials obtained a REST token in ${up(other)}`, { expected: 'no token (invalid_client)', actual: describeTokenAnswer(res), clause: 'ENV-03.rest' });
     // The SOAP control: the account obtains a SOAP token (TokenCreateRQ) in its own environment. Without it, a refusal
     // in the other environment may be about the credentials on SOAP, not the environment: ENV-03.soap is unchecked
     // (a token or session obtained in the other environment still fails, whatever the control).
@@ -219,12 +219,12 @@ ruleTest('ENV-03', 'credentials valid in only one environment obtain no token in
     }
     const x = await tokenCreate(ctx, other, account);
     const answer = soapAnswerOf(ctx, x);
-    if (answer.kind === 'success' && responseToken(x)) throw new CheckFailure(`${up(env)}-only credentials obtained a SOAP token in ${up(other)}`, { expected: 'a SOAP fault, no token', actual: describeAnswer(soap(answer)) });
+    if (answer.kind === 'success' && responseToken(x)) throw new CheckFailure(`${up(env)}-only credentials obtained a SOAP token in ${up(other)}`, { expected: 'a SOAP fault, no token', actual: describeAnswer(soap(answer)), clause: 'ENV-03.soap' });
     if (answer.kind === 'busy') throw new Inconclusive(`TokenCreateRQ in ${up(other)} got ${describeAnswer(soap(answer))}`);
     const session = await sessionCreate(ctx, other, account);
     if (session.session) {
       await sessionClose(ctx, session.session);
-      throw new CheckFailure(`${up(env)}-only credentials opened a session in ${up(other)}`, { expected: 'a SOAP fault, no session', actual: 'SessionCreateRS with a session token' });
+      throw new CheckFailure(`${up(env)}-only credentials opened a session in ${up(other)}`, { expected: 'a SOAP fault, no session', actual: 'SessionCreateRS with a session token', clause: 'ENV-03.soap' });
     }
     if (soapControl === undefined) {
       ctx.unchecked('ENV-03.soap', `the ${up(env)}-only account obtained no SOAP token in its own environment (the control), so its refusal in ${up(other)} says nothing about the environment (see the notes)`);

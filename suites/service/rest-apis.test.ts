@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { restTokenRoute } from '../../harness/checks/routes.ts';
 import type { Environment } from '../../harness/catalog/index.ts';
 import { callRest, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, rest, restAnswer, settled, verdictOf, type Answer, type Control } from '../../harness/checks/probe.ts';
-import { Inconclusive, PrerequisiteFailed, ruleProperty, runConfig, type CheckContext } from '../../harness/checks/index.ts';
+import { inClause, Inconclusive, PrerequisiteFailed, ruleProperty, runConfig, type CheckContext } from '../../harness/checks/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
 import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
@@ -39,8 +39,9 @@ ruleProperty(
       const api = i === 0 ? apis[0]! : apis[pick % apis.length]!;
       const what = `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${i === 0 ? '' : ', used before'}`;
       const answer = restAnswer(await callRest(ctx, env, `Bearer ${token}`, api));
+      const clause = i === 0 ? 'API-01.accepted' : 'API-01.reused';
       if (api === ctx.target.probes.rest) {
-        await expectAccepted(answer, what, PROBE_HINTS.rest);
+        await inClause(clause, () => expectAccepted(answer, what, PROBE_HINTS.rest));
       } else {
         // A declared API is called bare: its payload is outside the document, so an answer that neither serves nor
         // refuses the token (a 400 for the payload, a 404) says nothing about the token; only a refusal is evidence.
@@ -61,7 +62,7 @@ ruleProperty(
             continue;
           }
         }
-        await expectAccepted(a, what, `the target declares ${label(api)} in "tokenKinds" as accepting sessionless tokens: check that declaration`);
+        await inClause(clause, () => expectAccepted(a, what, `the target declares ${label(api)} in "tokenKinds" as accepting sessionless tokens: check that declaration`));
       }
       if (i > 0) judged.reused++;
     }
@@ -132,7 +133,7 @@ ruleProperty(
     const control: Control = { factor: 'header', before: served, again: async () => restAnswer(await callRest(ctx, env, `Bearer ${token}`)) };
     for (const bad of cases) {
       const trial = await callRest(ctx, env, bad.authorization);
-      await expectRefused(restAnswer(trial), `an API request with ${bad.label}`, PROBE_HINTS.rest, 'a refusal (publicly seen: 401 ERR.2SG.SEC.INVALID_CREDENTIALS)', control);
+      await inClause(`API-02.${bad.kind}`, () => expectRefused(restAnswer(trial), `an API request with ${bad.label}`, PROBE_HINTS.rest, 'a refusal (publicly seen: 401 ERR.2SG.SEC.INVALID_CREDENTIALS)', control));
     }
   },
   {

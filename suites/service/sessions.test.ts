@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, closeRequest, expectThat, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
+  CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
   sessionLedger, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
@@ -50,17 +50,25 @@ ruleTest('SESS-01', 'a request with the session token shortly before the inactiv
   try {
     const others = await otherSessionActions(ctx, session);
     if (others.length === 0) ctx.unchecked('SESS-01.keepalive-any-request', 'the target declares no other action that takes session tokens (tokenKinds)');
-    // The Refresh Session API keeps the session open; then each other action does, in turn.
+    // The Refresh Session API keeps the session open; then each other action does, in turn. A refusal fails the clause
+    // of the request before it, which did not keep the session open (none before the first: SessionCreateRQ).
+    const clauseAfter = (previous: string | null) => (previous === null ? undefined : previous === 'ping' ? 'SESS-01.keepalive-ping' : 'SESS-01.keepalive-any-request');
+    let previous: string | null = null;
     for (const keepAlive of [undefined, ...others]) {
       await control.advanceClock(step);
       const kept = await callInSession(ctx, session, keepAlive);
       const what = `${kept.request.action} ${step} s after the last request (timeout ${sa.timeoutSeconds} s)`;
-      if (sessionVerdict(kept.answer, what) === 'refused') throw new CheckFailure(`${what} was refused`, { expected: 'accepted: the session is open', actual: describeAnswer(soap(kept.answer)) });
+      if (sessionVerdict(kept.answer, what) === 'refused') {
+        throw new CheckFailure(`${what} was refused`, { expected: 'accepted: the session is open', actual: describeAnswer(soap(kept.answer)), ...(clauseAfter(previous) && { clause: clauseAfter(previous) }) });
+      }
+      previous = keepAlive ?? 'ping';
     }
     await control.advanceClock(step);
     const later = await callInSession(ctx, session);
     const what = `a call ${step} s after the last keep-alive request, ${(others.length + 2) * step} s after SessionCreateRQ (past the original deadline)`;
-    if (sessionVerdict(later.answer, what) === 'refused') throw new CheckFailure(`${what} was refused`, { expected: 'accepted: the requests kept the session open', actual: describeAnswer(soap(later.answer)) });
+    if (sessionVerdict(later.answer, what) === 'refused') {
+      throw new CheckFailure(`${what} was refused`, { expected: 'accepted: the requests kept the session open', actual: describeAnswer(soap(later.answer)), ...(clauseAfter(previous) && { clause: clauseAfter(previous) }) });
+    }
   } finally {
     await sessionClose(ctx, session);
   }
@@ -223,11 +231,11 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
   const size = declaredPool(ctx, sa);
   const sessions: OpenSession[] = [];
   try {
-    await openSessions(ctx, sa, size, sessions, { rule: 'SESS-04: closing a session frees a slot' });
+    await inClause('SESS-04.close-frees-slot', () => openSessions(ctx, sa, size, sessions, { rule: 'SESS-04: closing a session frees a slot' }));
     const extra = await sessionCreate(ctx, 'cert', sa.account);
     if (createVerdict(ctx, extra, `SessionCreateRQ number ${size + 1}`) === 'opened') {
       sessions.push(extra.session!);
-      throw new CheckFailure(`SessionCreateRQ number ${size + 1} was accepted with a pool of ${size} (none of the sessions closed or timed out)`, { expected: 'a refusal (publicly seen: Client.ReachedTALimit)', actual: `${size + 1} sessions open` });
+      throw new CheckFailure(`SessionCreateRQ number ${size + 1} was accepted with a pool of ${size} (none of the sessions closed or timed out)`, { expected: 'a refusal (publicly seen: Client.ReachedTALimit)', actual: `${size + 1} sessions open`, clause: 'SESS-04.pool-full-refused' });
     }
     const closed = sessions.shift()!;
     await closeToFreeSlot(ctx, closed, 'closing a session of the full pool', false);
@@ -235,7 +243,7 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
       throw new PrerequisiteFailed('SessionCloseRQ did not close the session (its token is still accepted)', ['SESS-02']);
     }
     const afterClose = await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ after a close');
-    if (createVerdict(ctx, afterClose, 'SessionCreateRQ after a close') === 'full') throw new CheckFailure('closing a session did not free a slot', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterClose))) });
+    if (createVerdict(ctx, afterClose, 'SessionCreateRQ after a close') === 'full') throw new CheckFailure('closing a session did not free a slot', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterClose))), clause: 'SESS-04.close-frees-slot' });
     sessions.push(afterClose.session!);
     if (!ctx.target.control) {
       ctx.unchecked('SESS-04.timeout-frees-slot', 'letting sessions time out needs control of the clock (or a wait of the inactivity timeout)');
@@ -246,7 +254,7 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
       throw new PrerequisiteFailed('the sessions did not time out (their tokens are still accepted)', ['SESS-03']);
     }
     const afterTimeout = await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ after the timeout');
-    if (createVerdict(ctx, afterTimeout, 'SessionCreateRQ after the timeout') === 'full') throw new CheckFailure('sessions that timed out did not free their slots', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterTimeout))) });
+    if (createVerdict(ctx, afterTimeout, 'SessionCreateRQ after the timeout') === 'full') throw new CheckFailure('sessions that timed out did not free their slots', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterTimeout))), clause: 'SESS-04.timeout-frees-slot' });
     sessions.push(afterTimeout.session!);
   } finally {
     await closeAll(ctx, sessions);

@@ -39,6 +39,10 @@ describe('pool-full answers judged on the harness\'s own session ledger (SESS-02
     const messages = (id: string) => (report.rules.find((r) => r.id === id)?.checks ?? []).map((c) => ('message' in c ? String(c.message) : ''));
     // By difference (closing one of the sessions the check held brought no slot back), or, holding none, by the harness's
     // record (it closed a whole pool's worth, and no slot is free).
+    // The failure is the close's clause alone: the timeout's, which needs the clock, is not claimed failed.
+    const clauses = Object.fromEntries((report.rules.find((r) => r.id === 'SESS-04')?.clauses ?? []).map((c) => [c.id, c.status]));
+    expect(clauses['SESS-04.close-frees-slot']).toBe('failed');
+    expect(clauses['SESS-04.timeout-frees-slot']).not.toBe('failed');
     expect(messages('SESS-04').some((m) => /(and again after this check closed one of the sessions it held \(the service confirmed the close\)|the service confirmed \d+ of them closed, and it holds 0): (closed sessions keep their slots|the closed sessions still hold their slots) \(SESS-04: closing a session frees a slot\)/.test(m))).toBe(true);
   }, 120_000);
 
