@@ -56,7 +56,7 @@ const attempt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => unde
 
 /**
  * The workload: concurrent first REST calls, more calls with the same token, PROD calls, sessionless SOAP calls in
- * both environments, a session with calls in it closed by the application, a session whose call fails (with `failing`, an application on an account without the air-shop amendment), more
+ * both environments, a session with calls in it closed by the application, one in PROD, a session whose call fails (with `failing`, an application on an account without the air-shop amendment), more
  * sessions at once than the pool allows, one left for shutdown, then shutdown. Every step tolerates failure (a
  * mutant client may fail any of them).
  */
@@ -91,6 +91,12 @@ export async function runWorkload(client: TdsClient, poolSize: number, failing?:
     await attempt(client.sessionCall(s, 'OTA_HotelAvailLLSRQ'));
     await attempt(client.sessionCall(s, 'OTA_PingRQ'));
     await attempt(client.closeSession(s));
+  }
+  // A session in PROD, whose token must come from PROD (ENV-02).
+  const p = await attempt(client.openSession('prod'));
+  if (p) {
+    await attempt(client.sessionCall(p, 'OTA_PingRQ'));
+    await attempt(client.closeSession(p));
   }
   if (failing) {
     // An account without the amendment the air shop needs: the call inside the session fails (SESS-06.after-failure).

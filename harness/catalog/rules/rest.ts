@@ -62,7 +62,7 @@ export const rules: readonly Rule[] = [
       { id: "REST-04.distinct", text: "N successful calls to an authentication API (the token endpoint, TokenCreateRQ, SessionCreateRQ) yield N distinct tokens." },
       { id: "REST-04.usable", text: "Each of those tokens is usable on an API." },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "STOK-01", "XPROTO-03"],
     latitudes: ["token-format"],
   },
   {
