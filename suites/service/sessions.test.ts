@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { callSoap, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
+import { callSoap, describeAnswer, expectAccepted, PROBE_HINTS, soap, soapAnswer, soapAnswerOf, soapProbe, type SoapProbeResult } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
   sessionLedger, type CheckContext, type OpenSession,
@@ -95,8 +95,21 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
   // whose token it carries ("open — SessionCloseRQ — … carries … the token — closed"), so it stays open after.
   const witness = await witnessSession(ctx, sa.account, probe);
   let held = witness.session;
+  // A close whose token's refusal cannot be read (a gateway's page in place of every fault) still lets the other
+  // session be judged by difference: then the close's unclear answer is thrown after it.
+  let unclearClose: Inconclusive | undefined;
   try {
-    await closeAndJudge(ctx, session, probe, others);
+    await closeAndJudge(ctx, session, probe, others).catch((err: unknown) => {
+      if (!(err instanceof Inconclusive)) throw err;
+      unclearClose = err;
+    });
+    await judgeWitness();
+    if (unclearClose) throw unclearClose;
+  } finally {
+    if (held) await sessionClose(ctx, held).catch(() => undefined);
+  }
+
+  async function judgeWitness(): Promise<void> {
     if (!witness.session) return ctx.unchecked('SESS-02.one-session', witness.why);
     // With no probe, the other session's own close is the call (it is refused if the session was ended).
     const after = probe ? await callInSession(ctx, witness.session) : undefined;
@@ -108,11 +121,31 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
         expected: 'accepted: a close ends only the session whose token it carries', actual: describeAnswer(soap(answer)), clause: 'SESS-02.one-session',
       });
     }
-    if (answer.kind !== 'success') ctx.unchecked('SESS-02.one-session', `${what} got ${describeAnswer(soap(answer))} after the close, which says nothing about the session`);
-  } finally {
-    if (held) await sessionClose(ctx, held).catch(() => undefined);
+    if (answer.kind === 'success') return;
+    const unclear = `${what} got ${describeAnswer(soap(answer))} after the close, which says nothing about the session`;
+    if (!after) return ctx.unchecked('SESS-02.one-session', unclear);
+    // An answer that is neither (a gateway's page in place of every fault): read by difference in the token, against
+    // the same call with a session opened after the close, served.
+    await witnessByDifference(ctx, sa.account, after, what).catch((err: unknown) => {
+      if (!(err instanceof Inconclusive)) throw err;
+      ctx.unchecked('SESS-02.one-session', `${unclear} (${err.message})`);
+    });
   }
 }, { clauses: ['SESS-02.token-refused', 'SESS-02.one-session'] });
+
+/** SESS-02.one-session on an unclear answer to the witness session: its control is a session opened after the close. */
+async function witnessByDifference(ctx: CheckContext, account: Account, after: SoapProbeResult, what: string): Promise<void> {
+  const fresh = (await createInReleasedSlot(ctx, account, 'SessionCreateRQ after the close (the control)')).session;
+  if (!fresh) throw new Inconclusive('no session could be opened after the close to serve as the control');
+  try {
+    const control = await callInSession(ctx, fresh);
+    await inClause('SESS-02.one-session', () => expectAccepted(soapAnswer(after), what, PROBE_HINTS.soapSession, 'accepted: a close ends only the session whose token it carries', {
+      factor: 'token', before: soapAnswer(control), again: async () => soapAnswer(await callInSession(ctx, fresh)),
+    }));
+  } finally {
+    await sessionClose(ctx, fresh).catch(() => undefined);
+  }
+}
 
 /** A second open session of the caller beside `session`, the probe accepting its token (when there is a probe). */
 async function witnessSession(ctx: CheckContext, account: Account, probe: boolean): Promise<{ session?: OpenSession; why: string }> {
