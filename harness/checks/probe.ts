@@ -184,8 +184,8 @@ const notSoapContexts = new WeakMap<SoapAnswer, CheckContext>();
 /** Per target: how it answers a clearly invalid token (undefined: with a SOAP envelope, as ERR-04 requires). */
 const refusalShapes = new WeakMap<object, Promise<string | undefined>>();
 
-/** A token nobody issued: ERR-04's case, which the document says gets a SOAP fault. */
-const UNKNOWN_TOKEN = 'T1RLAQ-tds-conformance-control-unknown-token';
+/** A token nobody issued: ERR-04's case, which the document says gets a SOAP fault (and the control of checks that need one). */
+export const UNKNOWN_TOKEN = 'T1RLAQ-tds-conformance-control-unknown-token';
 
 /**
  * Whether the target answers a clearly invalid token without a SOAP envelope (a gateway that puts a page of its own

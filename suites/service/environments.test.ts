@@ -1,7 +1,7 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { bearerToken, PLAIN_FORM, restTokenRoute } from '../../harness/checks/routes.ts';
 import {
-  callApiRef, callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, type Answer,
+  callApiRef, callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, UNKNOWN_TOKEN, type Answer,
 } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
@@ -89,9 +89,6 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   'ENV-01.soap-session': 'session token',
 };
 
-/** A token nobody issued, of the usual shape: the control that tells an API that takes any token from one taking another environment's. */
-const UNKNOWN = 'T1RLAQ-tds-conformance-control-unknown-token-env01*';
-
 /**
  * Every API the target declares (tokenKinds), but the probes crossEnvironment already judged, called in `to` with a
  * token of `from` of a kind it takes (a REST token for a REST API, TokenCreateRQ's for a SOAP one, else a session's).
@@ -134,7 +131,8 @@ async function declaredApisRefuse(ctx: CheckContext, from: Environment, to: Envi
       if (!held) continue;
       const trial = await callApiRef(ctx, to, api, held.token, held.conversationId);
       if (trial.answer.kind !== 'success') continue;
-      const control = await callApiRef(ctx, to, api, UNKNOWN, held.conversationId);
+      // The control: a token nobody issued, which tells an API that takes any token from one taking another environment's.
+      const control = await callApiRef(ctx, to, api, UNKNOWN_TOKEN, held.conversationId);
       if (control.answer.kind === 'success') {
         ctx.note(`${api} in ${up(to)} accepted a token of ${up(from)}, and a token nobody issued too: not about the environment`);
         continue;
