@@ -86,10 +86,10 @@ describe('live-run budget', () => {
 });
 
 describe('liveBudget', () => {
-  it('is LIVE_BUDGET, with 3 sessions more for each declared pool slot past 4 when opt-in rules run', () => {
+  it('is LIVE_BUDGET, with 4 sessions more for each declared pool slot past 4 when opt-in rules run', () => {
     expect(liveBudget(undefined, true)).toEqual(LIVE_BUDGET);
     expect(liveBudget({ sessionPoolSize: 4 }, true)).toEqual(LIVE_BUDGET);
     expect(liveBudget({ sessionPoolSize: 10 }, false)).toEqual(LIVE_BUDGET);
-    expect(liveBudget({ sessionPoolSize: 10 }, true)).toEqual({ ...LIVE_BUDGET, sessions: LIVE_BUDGET.sessions + 18 });
+    expect(liveBudget({ sessionPoolSize: 10 }, true)).toEqual({ ...LIVE_BUDGET, sessions: LIVE_BUDGET.sessions + 24 });
   });
 });

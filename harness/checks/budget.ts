@@ -23,18 +23,19 @@ export interface Budget {
  * target with every opt-in declared (a pool of 4, PROD, every `access` account, every API's token kinds): 90–98 tokens created and 36
  * sessions opened; the last 12 tokens are kept for the root checks (`ROOT_RESERVE_TOKENS`).
  */
-export const LIVE_BUDGET: Budget = { tokens: 150, sessions: 40, requestsPerSecond: 5, concurrency: 2 };
+export const LIVE_BUDGET: Budget = { tokens: 150, sessions: 60, requestsPerSecond: 5, concurrency: 2 };
 
 /** The pool {@link LIVE_BUDGET}'s sessions cover, with every opt-in rule. */
 export const BUDGET_POOL = 4;
 
 /**
- * The default budget for a live target's config: {@link LIVE_BUDGET}, with 3 sessions more for each slot of a declared
- * pool beyond {@link BUDGET_POOL} when opt-in rules run (SESS-02's pool check and SESS-04 each fill the pool).
+ * The default budget for a live target's config: {@link LIVE_BUDGET}, with 4 sessions more for each slot of a declared
+ * pool beyond {@link BUDGET_POOL} when opt-in rules run (SESS-02's pool check, SESS-04 and STOK-01's sessionless
+ * clause each fill the pool).
  */
 export function liveBudget(config: { readonly sessionPoolSize?: number } | undefined, allowOptIn: boolean): Budget {
   const pool = config?.sessionPoolSize ?? 0;
-  return allowOptIn && pool > BUDGET_POOL ? { ...LIVE_BUDGET, sessions: LIVE_BUDGET.sessions + 3 * (pool - BUDGET_POOL) } : LIVE_BUDGET;
+  return allowOptIn && pool > BUDGET_POOL ? { ...LIVE_BUDGET, sessions: LIVE_BUDGET.sessions + 4 * (pool - BUDGET_POOL) } : LIVE_BUDGET;
 }
 
 /** The run's budget is spent: the check that needed more is `skipped`, with the reason and how to raise it. */

@@ -84,7 +84,8 @@ export async function postEnvelope(
     body: xml,
     ...(timeoutMs !== undefined && { timeoutMs }),
   };
-  const opensSession = creates(request) === 'session';
+  const creating = creates(request);
+  const opensSession = creating === 'session';
   const post = async (): Promise<SoapExchange> => {
     let response = await ctx.http.request(request);
     if (opensSession) {
@@ -104,6 +105,7 @@ export async function postEnvelope(
     };
     const token = x.envelope?.fault ? undefined : responseToken(x);
     if (token && opensSession) await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
+    if (token && creating === 'token') ledger(env, ids.cpaId).tokens++;
     return x;
   };
   // A session-creating exchange is seen through to its registration, also by a worker being signalled meanwhile.
@@ -136,9 +138,10 @@ export async function tokenCreate(ctx: CheckContext, env: Environment, account: 
 export function noSessionSlot(env: Environment, pcc: string, what: string, code: string): PrerequisiteFailed {
   const mine = sessionLedger(env, pcc);
   if (mine.opened === 0 && mine.hidden === 0) {
-    return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}), and the run has opened no session of this account: sessions it did not open hold every slot (close them, wait for them to time out, or give the run an account of its own)`, []);
+    return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}), and the run has opened no session of this account: sessions it did not open hold every slot (close them, wait for them to time out, or give the run an account of its own)${mine.tokens > 0 ? `, or the ${mine.tokens} TokenCreateRQ token(s) it obtained do (STOK-01)` : ''}`, mine.tokens > 0 ? ['STOK-01'] : []);
   }
-  return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}); close the account's other sessions or wait for them to time out`, ['SESS-02', 'SESS-04']);
+  // TokenCreateRQ tokens the run obtained fill the pool too where the service allocates them a session (STOK-01).
+  return new PrerequisiteFailed(`no session slot: ${what} was refused because the pool is full (${code}); close the account's other sessions or wait for them to time out`, mine.tokens > 0 ? ['SESS-02', 'SESS-04', 'STOK-01'] : ['SESS-02', 'SESS-04']);
 }
 
 /** What a token-creating answer lacked, as a missing prerequisite naming the rules that judge it. */
@@ -191,9 +194,19 @@ export interface SessionLedger {
    * holds a slot until it times out without the harness knowing its token.
    */
   readonly hidden: number;
+  /** TokenCreateRQ tokens the service gave this caller (sessionless: they hold no slot of its pool). */
+  readonly tokens: number;
+  /**
+   * What the SessionCreateRQs the service granted show of the pool: the most slots that closed sessions (`closed`), or
+   * TokenCreateRQ tokens (`tokens`), would have held at one of them beside the sessions the harness held then. A session
+   * granted at `closed` ≥ the pool's size says closes release their slots; at `tokens` ≥ it, that those tokens hold
+   * none (each alone: a pool-full answer then needs another cause).
+   */
+  readonly grantedBeside: { readonly closed: number; readonly tokens: number };
 }
 
-const ledgers = new Map<string, { opened: number; closed: number; hidden: number }>();
+interface LedgerCounts { opened: number; closed: number; hidden: number; tokens: number; grantedBeside: { closed: number; tokens: number } }
+const ledgers = new Map<string, LedgerCounts>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
 /**
@@ -201,8 +214,9 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  * closed, how many it holds. On a live run (one worker) that is every session the run opened.
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
-  const l = ledgers.get(ledgerKey(env, cpaId)) ?? { opened: 0, closed: 0, hidden: 0 };
-  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), hidden: l.hidden };
+  const l = ledgers.get(ledgerKey(env, cpaId));
+  if (!l) return { opened: 0, closed: 0, open: openCount(env, cpaId), hidden: 0, tokens: 0, grantedBeside: { closed: 0, tokens: 0 } };
+  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), hidden: l.hidden, tokens: l.tokens, grantedBeside: { ...l.grantedBeside } };
 }
 
 function openCount(env: Environment, cpaId: string): number {
@@ -211,10 +225,10 @@ function openCount(env: Environment, cpaId: string): number {
   return open;
 }
 
-function ledger(env: Environment, cpaId: string): { opened: number; closed: number; hidden: number } {
+function ledger(env: Environment, cpaId: string): LedgerCounts {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, hidden: 0 }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, hidden: 0, tokens: 0, grantedBeside: { closed: 0, tokens: 0 } }));
   return l;
 }
 
@@ -224,8 +238,12 @@ function ledger(env: Environment, cpaId: string): { opened: number; closed: numb
  * is interrupted or this worker ends.
  */
 async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
+  const l = ledger(session.env, session.cpaId);
+  const held = openCount(session.env, session.cpaId);
+  l.grantedBeside.closed = Math.max(l.grantedBeside.closed, held + l.closed);
+  l.grantedBeside.tokens = Math.max(l.grantedBeside.tokens, held + l.tokens);
   openSessions.set(session.token, { ctx, session });
-  ledger(session.env, session.cpaId).opened++;
+  l.opened++;
   await registerSession(runConfig(), session);
 }
 

@@ -92,7 +92,7 @@ export class SimCore implements HandlerContext {
   openSessionCount(): number {
     const now = this.clock.now();
     let n = 0;
-    for (const t of this.tokens.all()) if (t.kind === 'session' && tokenState(t, now) === 'valid') n++;
+    for (const t of this.tokens.all()) if ((t.kind === 'session' && tokenState(t, now) === 'valid') || (t.slotUntil !== undefined && now < t.slotUntil)) n++;
     return n;
   }
 

@@ -207,7 +207,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
 }
 
 /** One call, one token (REST-04); the defects that break that or the lifetime live here. */
-export function issueAccessToken(ctx: RestContext, env: Environment, account: SimAccount, via: 'rest' | 'soap'): IssuedToken {
+export function issueAccessToken(ctx: RestContext, env: Environment, account: SimAccount, via: 'rest' | 'soap', slotSeconds?: number): IssuedToken {
   const reused = ctx.defects.has('rest04-token-reused') || (via === 'soap' && ctx.defects.has('rest04-soap-token-reused'));
   if (reused || ctx.defects.has('life02-refresh-returns-expired')) {
     // The token endpoint hands out its own latest token again (REST's through REST, TokenCreateRQ's through SOAP).
@@ -221,7 +221,10 @@ export function issueAccessToken(ctx: RestContext, env: Environment, account: Si
   const lifetime = ctx.defects.has('rest03-legacy-lifetime') ? limits.previousAccessTokenLifetimeSeconds : limits.accessTokenLifetimeSeconds;
   let token = tokenOfShape(ctx.tokenRandom, ctx.profile.tokenShape);
   while (ctx.tokens.has(token)) token = tokenOfShape(ctx.tokenRandom, ctx.profile.tokenShape);
-  const issued: IssuedToken = { token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0 };
+  const issued: IssuedToken = {
+    token, kind: 'sessionless', env, account, via, issuedAt: ctx.now, expiresAt: ctx.now + lifetime * 1000, uses: 0,
+    ...(slotSeconds !== undefined && { slotUntil: ctx.now + slotSeconds * 1000 }),
+  };
   ctx.tokens.add(issued, ctx.now);
   return issued;
 }

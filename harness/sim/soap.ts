@@ -120,6 +120,10 @@ function slotsInUse(x: Exchange, env: Environment, account: SimAccount): number 
   const d = x.ctx.defects;
   let n = 0;
   for (const s of x.ctx.tokens.sessionsOf(env, account)) {
+    if (s.slotUntil !== undefined) {
+      if (x.ctx.now < s.slotUntil) n++;
+      continue;
+    }
     const timedOut = x.ctx.now >= s.expiresAt && !d.has('sess03-never-times-out');
     if (s.closedAt !== undefined) {
       if (d.has('sess02-close-keeps-slot') && !timedOut) n++;
@@ -133,8 +137,8 @@ function slotsInUse(x: Exchange, env: Environment, account: SimAccount): number 
 function tokenCreate(x: Exchange): RestResult {
   const auth = authenticate(x);
   if (!auth.ok) return auth.result;
-  const issued = issueAccessToken(x.ctx, x.req.env, auth.account, 'soap');
   const d = x.ctx.defects;
+  const issued = issueAccessToken(x.ctx, x.req.env, auth.account, 'soap', d.has('stok01-token-takes-slot') ? auth.account.sessionTimeoutSeconds : undefined);
   const security: ResponseSecurity = d.has('stok01-no-token') ? { kind: 'empty' } : { kind: 'binarySecurityToken', token: issued.token };
   const action = d.has('stok01-wrong-action') ? 'TokenCreateRQ' : 'TokenCreateRS';
   const shape = x.ctx.profile.tokenCreateBody;
@@ -221,6 +225,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
   }
   token.uses++;
   if (token.kind === 'session' && !d.has('sess01-no-keepalive')) token.expiresAt = x.ctx.now + token.account.sessionTimeoutSeconds * 1000;
+  if (token.slotUntil !== undefined && x.ctx.now < token.slotUntil) token.slotUntil = x.ctx.now + token.account.sessionTimeoutSeconds * 1000;
   const security: ResponseSecurity = { kind: 'binarySecurityToken', token: presented };
   switch (spec.purpose) {
     case 'session-close':

@@ -18,6 +18,11 @@ export interface IssuedToken {
   closedAt?: number;
   /** The ConversationId the session was created with (session tokens). */
   conversationId?: string;
+  /**
+   * A sessionless token that holds a pool slot all the same (the defect `stok01-token-takes-slot`): until when, as a
+   * session would (the account's inactivity timeout after its last use).
+   */
+  slotUntil?: number;
 }
 
 export type TokenState = 'valid' | 'expired' | 'closed';
@@ -78,7 +83,7 @@ export class TokenStore {
   add(token: IssuedToken, now: number): void {
     this.#tokens.set(token.token, token);
     if (token.kind === 'sessionless') this.#folded.set(token.token.toLowerCase(), token);
-    if (token.kind === 'session') {
+    if (token.kind === 'session' || token.slotUntil !== undefined) {
       const key = sessionKey(token.env, token.account);
       let set = this.#sessions.get(key);
       if (!set) this.#sessions.set(key, (set = new Set()));
@@ -86,7 +91,10 @@ export class TokenStore {
     }
     if (this.#tokens.size >= this.#pruneAt) this.#prune(now);
   }
-  /** The session tokens of the account in `env` the store still holds, in any state, but those released. */
+  /**
+   * The session tokens of the account in `env` the store still holds, in any state, but those released (and the
+   * sessionless tokens that hold a slot: see {@link IssuedToken.slotUntil}).
+   */
   sessionsOf(env: Environment, account: SimAccount): ReadonlySet<IssuedToken> {
     return this.#sessions.get(sessionKey(env, account)) ?? EMPTY;
   }
@@ -128,7 +136,7 @@ export class TokenStore {
       if (end < horizon) {
         this.#tokens.delete(value);
         if (this.#folded.get(value.toLowerCase()) === t) this.#folded.delete(value.toLowerCase());
-        if (t.kind === 'session') this.#sessions.get(sessionKey(t.env, t.account))?.delete(t);
+        if (t.kind === 'session' || t.slotUntil !== undefined) this.#sessions.get(sessionKey(t.env, t.account))?.delete(t);
       }
     }
     this.#pruneAt = Math.max(10_000, this.#tokens.size * 2);

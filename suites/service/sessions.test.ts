@@ -421,6 +421,14 @@ class Create implements fc.AsyncCommand<Model, Real> {
     const kinds = new Set(m.sessions.flatMap((s) => (s.freedBy ? [s.freedBy] : [])));
     if (kinds.size !== 1) return;
     const owner: RuleId = kinds.has('close') ? 'SESS-02' : 'SESS-04';
+    // The sequence's TokenCreateRQ tokens hold no slot (a sessionless token allocates no session), but a service that
+    // breaks that (STOK-01's to judge: suites/service/soap-tokens.test.ts) fills the pool with them: when they could
+    // fill the slots the model has free, the refusal says nothing of the freed sessions. Other sequences judge them.
+    const tokens = m.tokens.filter((t) => t.state === 'valid').length;
+    if (held + tokens >= m.poolSize) {
+      if (owner === r.judge) r.ctx.note(`${this.toString()} was refused with ${held} of ${m.poolSize} slots held and ${tokens} TokenCreateRQ token(s) of the sequence valid: not judged on ${owner}, as a service that allocated sessions to those tokens (STOK-01's deviation) would refuse it too`);
+      return;
+    }
     if (m.hidden.some((at) => m.now - at <= m.timeout)) {
       // A session opened behind a gateway's page (a SessionCreateRQ answered 502 or 504), not timed out yet, may hold
       // the slot: the refusal is not judged.

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describeAnswer, soap, soapAnswerOf } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, credentialsOf, expectEqual, noSessionSlot, expectThat, failOn, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
-  sessionClose, sessionCreate, soapAccount, soapCall, tokenCreate, type CheckContext, type SoapExchange,
+  CheckFailure, credentialsOf, expectEqual, noSessionSlot, expectThat, failOn, inClause, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
+  registerPassword, sessionClose, sessionCreate, sessionLedger, soapAccount, soapCall, tokenCreate, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../harness/checks/index.ts';
+import { closeAll, createInReleasedSlot, createVerdict } from './support/sessions.ts';
 import { issuedToken, stokProblems } from '../../harness/judges/index.ts';
+import type { Environment } from '../../harness/catalog/index.ts';
+import type { Account } from '../../harness/targets/index.ts';
 import { sessionCreateRQBody, tokenCreateRQBody, type RequestSecurity } from '../../harness/soap/index.ts';
 import { auditExchanges } from './support/audits.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
@@ -37,11 +40,113 @@ ruleTest('STOK-01', 'TokenCreateRQ with valid credentials gets TokenCreateRS wit
   expectSuccess(ctx, x, 'TokenCreateRQ');
   expectTokenAnswer(x, 'TokenCreateRQ');
   if (ctx.target.control) {
-    expectEqual('open sessions after TokenCreateRQ (a sessionless token allocates none)', await ctx.target.control.openSessions(), before);
+    const after = await ctx.target.control.openSessions();
+    await inClause('STOK-01.sessionless', () => expectEqual('open sessions after TokenCreateRQ (a sessionless token allocates none)', after, before));
   } else {
-    ctx.unchecked('STOK-01.sessionless', 'whether a session was allocated cannot be seen from outside the service');
+    await sessionlessFromOutside(ctx);
   }
 }, { clauses: ['STOK-01.action', 'STOK-01.token', 'STOK-01.sessionless', 'STOK-01.conversation-id', 'STOK-01.ref-to-message-id'] });
+
+/**
+ * "Sessionless token: no server-side session is allocated", seen from outside the service through the caller's pool
+ * (its declared size, opt-in: it fills the pool). By difference: with the pool full of the check's sessions, one is
+ * closed and SessionCreateRQ gets the slot back (closes release slots); another is closed, a TokenCreateRQ is answered,
+ * and SessionCreateRQ is sent again: refused as full, the token took the slot. A pool full before the check holds any
+ * session is the run's own record's to explain (see {@link recordSaysTokensHoldSlots}); where it cannot, the other
+ * accounts the config declares (in CERT, then PROD's) are tried the same way, each in its own pool.
+ */
+async function sessionlessFromOutside(ctx: CheckContext): Promise<void> {
+  const clause = 'STOK-01.sessionless';
+  const pool = ctx.target.sessionPoolSize;
+  if (pool === undefined || !ctx.target.allowOptIn) {
+    ctx.unchecked(clause, 'whether a session was allocated shows only in the caller\'s pool: declare sessionPoolSize in the target config and run with --allow-opt-in (the check then fills the pool)');
+    return;
+  }
+  const d = ctx.target.declared;
+  const prod = ctx.target.environments.prod && ctx.target.accounts.prod;
+  const routes: { account: Account; env: Environment; what: string }[] = [
+    { account: soapAccount(ctx, 'cert'), env: 'cert', what: 'the CERT account' },
+    ...[d.noAmendment?.account, d.otherAgency?.account, d.certOnly, d.portal?.account].flatMap((account) => (account ? [{ account, env: 'cert' as const, what: `the account ${account.epr} (access)` }] : [])),
+    ...(prod ? [{ account: prod, env: 'prod' as const, what: 'the PROD account' }] : []),
+  ];
+  const tried: string[] = [];
+  for (const route of routes) {
+    registerPassword(route.account.password);
+    const outcome = await tokenInFreedSlot(ctx, route.account, route.env, pool, clause);
+    if (outcome === 'checked') return;
+    tried.push(`${route.what}: ${outcome}`);
+  }
+  ctx.unchecked(clause, `no pool could be filled and a slot freed in it (${tried.join('; ')})`);
+}
+
+/**
+ * The difference in one account's pool. `checked` when the token left the slot alone (a failure is thrown); otherwise
+ * why the pool could not show it.
+ */
+async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Environment, pool: number, clause: string): Promise<'checked' | string> {
+  const held: OpenSession[] = [];
+  const create = async (what: string) => {
+    const x = await createInReleasedSlot(ctx, account, what, env);
+    return { x, verdict: x.session ? 'opened' as const : createVerdict(ctx, x, what) };
+  };
+  try {
+    let refused: SoapExchange | undefined;
+    while (held.length <= pool) {
+      const x = await sessionCreate(ctx, env, account);
+      if (x.session) {
+        held.push(x.session);
+        continue;
+      }
+      const answer = soapAnswerOf(ctx, x);
+      if (answer.kind !== 'pool-full' && answer.kind !== 'other-fault') return `SessionCreateRQ got ${describeAnswer(soap(answer))}`;
+      refused = x;
+      break;
+    }
+    if (!refused) return `the pool took ${held.length} sessions, more than the ${pool} declared`;
+    if (held.length === 0) {
+      recordSaysTokensHoldSlots(ctx, env, account.pcc, pool, refused, clause);
+      return 'the pool was full before the check held a session of it, and the run\'s record does not say what holds the slots';
+    }
+    // The control: a close followed by SessionCreateRQ alone gets the slot back.
+    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
+    const control = await create('SessionCreateRQ after closing a session of the full pool');
+    if (control.verdict === 'full') return 'closing a session of the full pool did not free a slot (SESS-02\'s and SESS-04\'s to judge)';
+    held.push(control.x.session!);
+    // The same with a TokenCreateRQ between the close and SessionCreateRQ.
+    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
+    const token = await tokenCreate(ctx, env, account);
+    if (soapAnswerOf(ctx, token).kind !== 'success' || !issuedToken(token.envelope)) return `TokenCreateRQ got ${describeAnswer(soap(soapAnswerOf(ctx, token)))}`;
+    const again = await create('SessionCreateRQ after a close and a TokenCreateRQ');
+    if (again.verdict === 'full') {
+      throw new CheckFailure('SessionCreateRQ was refused as the pool is full after a session was closed and a TokenCreateRQ answered, when the same close followed by SessionCreateRQ alone got a session: the sessionless token took the slot the close released', {
+        expected: 'a session in the released slot (a sessionless token allocates no session)', actual: describeAnswer(soap(soapAnswerOf(ctx, again.x))), clause,
+      });
+    }
+    held.push(again.x.session!);
+    return 'checked';
+  } finally {
+    await closeAll(ctx, held);
+  }
+}
+
+/**
+ * A pool full before the check holds a session of it, read on the run's own record: every session the run opened of
+ * the account is confirmed closed, closed sessions that kept their slots could not fill the pool (a session was
+ * granted beside as many as it holds, or there are not as many), and the run has obtained as many TokenCreateRQ tokens
+ * as the pool holds, beside which no session was ever granted: the tokens hold the slots. (Sessions of another
+ * application holding the whole pool since would explain it too, as they would any record-based verdict of the pool
+ * checks; the run must have been granted a session of the account before, so the pool was not theirs all along.)
+ */
+function recordSaysTokensHoldSlots(ctx: CheckContext, env: Environment, pcc: string, pool: number, refused: SoapExchange, clause: string): void {
+  const mine = sessionLedger(env, pcc);
+  const accounted = mine.opened > 0 && mine.opened === mine.closed + mine.open && mine.hidden === 0 && mine.open === 0;
+  const closesCannot = mine.grantedBeside.closed >= pool || mine.closed < pool;
+  if (!accounted || !closesCannot || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
+  const closes = mine.grantedBeside.closed >= pool ? `a session was granted after as many closes as the pool holds (${pool}), so closes release their slots` : `those ${mine.closed} closed sessions could not fill a pool of ${pool} even if they kept their slots`;
+  throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; ${closes}, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
+    expected: 'no slot held by a sessionless token', actual: describeAnswer(soap(soapAnswerOf(ctx, refused))), clause,
+  });
+}
 
 ruleTest('REST-04', 'three TokenCreateRQ calls yield three distinct tokens', async (ctx) => {
   // "One call to an authentication API yields one token": TokenCreateRQ is one (the REST endpoint's calls are the
