@@ -86,6 +86,11 @@ describe('SOAP-03 judges (the client suite and observe)', () => {
     expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'EPR7', password: 'secret' }) }))).toMatchObject({
       message: 'the UsernameToken of TokenCreateRQ lacks Organization, Domain', actual: 'no Organization, Domain',
     });
+    // Present, but in the wsse namespace: said so, not merely "lacks".
+    const qualified = '<wsse:UsernameToken><wsse:Username>EPR7</wsse:Username><wsse:Password>secret</wsse:Password><wsse:Organization>PC12</wsse:Organization><wsse:Domain>DEFAULT</wsse:Domain></wsse:UsernameToken>';
+    expect(soap03UsernameTokenProblem(create({ security: qualified }), account)).toMatchObject({
+      message: 'the UsernameToken of TokenCreateRQ lacks Organization, Domain ({http://schemas.xmlsoap.org/ws/2002/12/secext}Organization, {http://schemas.xmlsoap.org/ws/2002/12/secext}Domain in another namespace: Username and Password are wsse elements, Organization and Domain unqualified)',
+    });
     expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'PC12', password: 'secret', organization: 'PC12', domain: 'DEFAULT' }) }), account)).toMatchObject({ message: 'Username of TokenCreateRQ is not the EPR', expected: 'EPR7', actual: 'PC12' });
     expect(soap03UsernameTokenProblem(create({ security: ut({ username: 'EPR7', password: 'other', organization: 'PC12', domain: 'DEFAULT' }) }), account)).toMatchObject({ message: 'Password of TokenCreateRQ is not the account password', actual: 'another value' });
     // Without the password (observe finds the account by it), only the EPR and PCC are compared.

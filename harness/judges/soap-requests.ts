@@ -68,7 +68,12 @@ export function soap03UsernameTokenProblem(envelope: ParsedEnvelope, account?: S
   const what = envelope.action ?? 'the token-creating request';
   if (s.kind !== 'usernameToken') return problem('SOAP-03.username-token', `${what} carries no UsernameToken (alone) in wsse:Security`, 'a UsernameToken', s.kind);
   const missing = [!s.username && 'Username', !s.password && 'Password', !s.organization && 'Organization', !s.domain && 'Domain'].filter(Boolean);
-  if (missing.length > 0) return problem('SOAP-03.username-token', `the UsernameToken of ${what} lacks ${missing.join(', ')}`, 'Username, Password, Organization and Domain', `no ${missing.join(', ')}`);
+  if (missing.length > 0) {
+    // The same names in another namespace are not the document's elements: said as such, not as absent.
+    const elsewhere = (s.misplaced ?? []).filter((n) => missing.some((m) => n.endsWith(`}${m}`) || n === m));
+    const seen = elsewhere.length > 0 ? ` (${elsewhere.join(', ')} in another namespace: Username and Password are wsse elements, Organization and Domain unqualified)` : '';
+    return problem('SOAP-03.username-token', `the UsernameToken of ${what} lacks ${missing.join(', ')}${seen}`, 'Username, Password, Organization and Domain', `no ${missing.join(', ')}${elsewhere.length > 0 ? `; ${elsewhere.join(', ')} instead` : ''}`);
+  }
   if (!account) return undefined;
   if (s.username !== account.epr) return problem('SOAP-03.username-token', `Username of ${what} is not the EPR`, account.epr, s.username!);
   if (account.password !== undefined && s.password !== account.password) return problem('SOAP-03.username-token', `Password of ${what} is not the account password`, 'the account password', 'another value');

@@ -104,6 +104,9 @@ describe('SOAP envelope parsing', () => {
     expect(parsed('request-messageheader-wrong-namespace.xml').messageHeader).toBeUndefined();
     // A wsse:Organization is not the unqualified Organization the service reads.
     expect(parsed('request-organization-qualified.xml').security).toMatchObject({ kind: 'usernameToken', organization: undefined, domain: 'DEFAULT' });
+    const misplaced = parsed('request-organization-qualified.xml').security;
+    expect(misplaced.kind === 'usernameToken' && misplaced.misplaced?.map((n) => n.replace(/^\{[^}]*\}/, '{…}'))).toEqual(['{…}Organization']);
+    expect(parsed('request-usernametoken-and-bst.xml').security).not.toHaveProperty('usernameToken.misplaced');
   });
 
   it('parses every golden envelope that is well-formed SOAP 1.1', () => {

@@ -41,6 +41,11 @@ export interface ParsedUsernameToken {
   /** Only the unqualified `Organization` counts (a `wsse:Organization` is not it). */
   readonly organization: string | undefined;
   readonly domain: string | undefined;
+  /**
+   * The children named Username, Password, Organization or Domain that are not the document's (in another namespace),
+   * in Clark notation: what a message says in place of "lacks" (absent when there are none).
+   */
+  readonly misplaced?: readonly string[];
 }
 
 export interface ParsedBinarySecurityToken {
@@ -191,6 +196,16 @@ function parseMessageHeader(header: XmlElement | undefined): ParsedMessageHeader
   };
 }
 
+/** The UsernameToken's children: Username and Password in the wsse namespace, Organization and Domain unqualified. */
+const USERNAME_TOKEN_CHILDREN: Readonly<Record<string, string | undefined>> = { Username: NS.wsse, Password: NS.wsse, Organization: undefined, Domain: undefined };
+
+function misplacedIn(usernameToken: XmlElement): { misplaced?: readonly string[] } {
+  const misplaced = usernameToken.children
+    .filter((c) => Object.hasOwn(USERNAME_TOKEN_CHILDREN, c.localName) && c.namespace !== USERNAME_TOKEN_CHILDREN[c.localName])
+    .map((c) => clarkName(c));
+  return misplaced.length > 0 ? { misplaced } : {};
+}
+
 function parseSecurity(security: XmlElement | undefined): ParsedSecurity {
   if (!security) return { kind: 'none', securityHeader: false };
   const usernameTokenElement = childElement(security, NS.wsse, 'UsernameToken');
@@ -200,6 +215,7 @@ function parseSecurity(security: XmlElement | undefined): ParsedSecurity {
     password: childElement(usernameTokenElement, NS.wsse, 'Password')?.text,
     organization: trimmed(childElement(usernameTokenElement, undefined, 'Organization')),
     domain: trimmed(childElement(usernameTokenElement, undefined, 'Domain')),
+    ...misplacedIn(usernameTokenElement),
   };
   const binarySecurityToken: ParsedBinarySecurityToken | undefined = bstElement && {
     token: bstElement.text.trim(),
