@@ -107,7 +107,7 @@ function authenticate(x: Exchange): { ok: true; account: SimAccount; clientId: s
   const d = x.ctx.defects;
   const passwordOf = (a: SimAccount) => (d.has('xproto03-separate-soap-password') ? `${a.password}#soap` : a.password);
   const { username, organization } = ut;
-  const account = findInLoginEnvironments(x.ctx, x.req.env, (env) => x.ctx.accountIndex(env).soap(username, organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password));
+  const account = findInLoginEnvironments(x.ctx, x.req.env, (env) => x.ctx.accountIndex(env).soap(username, organization, ut.domain).find((a) => d.has('stok03-any-password') || passwordOf(a) === ut.password || (d.has('stok03-empty-password') && ut.password === '')));
   if (!account) {
     if (d.has('stok03-token-in-fault')) return { ok: false, result: fault(x, 'authenticationFailed', `T1RLAQ${x.core.random.digits(40)}*`, { clientId }) };
     return { ok: false, result: fault(x, 'authenticationFailed', echo, { clientId }) };

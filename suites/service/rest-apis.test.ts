@@ -91,13 +91,13 @@ const unknown: fc.Arbitrary<(token: string) => BadBearer> = fc.oneof(
 );
 
 /**
- * The token with one character changed (the `i`-th after the first six, wrapping), to one whose lower case differs
- * from the original's: under any case folding (a UUID or hex token is case-insensitive, and a service may canonicalise
- * it) the result is another token, never the same one in another case.
+ * The token with one character changed (the `i`-th after the first six, wrapping; with a negative `i`, the `-i`-th from
+ * the end), to one whose lower case differs from the original's: under any case folding (a UUID or hex token is
+ * case-insensitive, and a service may canonicalise it) the result is another token, never the same one in another case.
  */
 function tampered(i: number): (token: string) => BadBearer {
   return (t: string) => {
-    const at = 6 + (i % Math.max(1, t.length - 7));
+    const at = i < 0 ? Math.max(0, t.length + i) : 6 + (i % Math.max(1, t.length - 7));
     const flipped = (t[at] ?? '').toLowerCase() === 'a' ? 'B' : 'A';
     return { kind: 'unknown', label: 'a tampered token (one character changed)', authorization: `Bearer ${t.slice(0, at)}${flipped}${t.slice(at + 1)}` } as const;
   };
@@ -139,8 +139,13 @@ ruleProperty(
   {
     numRuns: 10,
     clauses: ['API-02.missing', 'API-02.malformed', 'API-02.unknown'],
-    // A tampered token (the case closest to a valid one) is tried whatever the seed and the number of runs.
-    examples: [[(t: string): BadBearer => ({ kind: 'malformed', label: 'the token under Basic', authorization: `Basic ${t}` }), tampered(0)] as [(t: string) => BadBearer, (t: string) => BadBearer]],
+    // A tampered token (the case closest to a valid one) is tried whatever the seed and the number of runs, changed
+    // near its start and near its end: a service that compares only a prefix of the token (or a suffix) is caught on
+    // every seed, not on the seeds whose random position falls in the part it reads.
+    examples: [
+      [(t: string): BadBearer => ({ kind: 'malformed', label: 'the token under Basic', authorization: `Basic ${t}` }), tampered(0)],
+      [(t: string): BadBearer => ({ kind: 'malformed', label: 'no space after Bearer', authorization: `Bearer${t}` }), tampered(-2)],
+    ] as [(t: string) => BadBearer, (t: string) => BadBearer][],
   },
 );
 

@@ -177,15 +177,21 @@ type Wrong = { readonly label: string; readonly security: (good: Extract<Request
 const WRONG_PASSWORD: Wrong = { label: 'a wrong password', security: (g) => ({ ...g, password: `${g.password}x` }) };
 const BINARY_INSTEAD: Wrong = { label: 'a BinarySecurityToken instead of a UsernameToken', security: () => ({ kind: 'binarySecurityToken', token: 'not-a-token' }) };
 
+/** The fixed wrong credentials: each is tried on both actions whatever the seed (the property's examples). */
+const FIXED_WRONG: readonly Wrong[] = [
+  WRONG_PASSWORD,
+  { label: 'an empty password', security: (g) => ({ ...g, password: '' }) },
+  { label: 'no UsernameToken (empty Security header)', security: () => ({ kind: 'empty' }) },
+  { label: 'no Security header', security: () => ({ kind: 'none' }) },
+  BINARY_INSTEAD,
+];
+
 const wrongCredentials: fc.Arbitrary<Wrong> = fc.oneof(
   stringArbitrary({ minLength: 1, maxLength: 16 }).map((p): Wrong => ({ label: 'a wrong password', security: (g) => ({ ...g, password: g.password === p ? `${p}x` : p }) })),
   stringMatchingArbitrary(/^[0-9A-Z]{3,8}$/).map((u): Wrong => ({ label: 'a wrong Username (EPR)', security: (g) => ({ ...g, username: g.username === u ? `${u}9` : u }) })),
   // Not a wrong Organization (PCC): "with a wrong PCC the agency-specific APIs are not accessible" lets a service issue
   // a token for it (and refuse the agency's APIs, ACCESS-02's to judge), so it is no clearly wrong credential.
-  fc.constant<Wrong>({ label: 'an empty password', security: (g) => ({ ...g, password: '' }) }),
-  fc.constant<Wrong>({ label: 'no UsernameToken (empty Security header)', security: () => ({ kind: 'empty' }) }),
-  fc.constant<Wrong>({ label: 'no Security header', security: () => ({ kind: 'none' }) }),
-  fc.constant<Wrong>(BINARY_INSTEAD),
+  fc.constantFrom(...FIXED_WRONG),
 );
 
 const controls = new WeakMap<CheckContext, Promise<string>>();
@@ -217,9 +223,10 @@ ruleProperty(
   {
     numRuns: 20,
     clauses: ['STOK-03.refused', 'STOK-03.no-token'],
-    // Tried first whatever the seed: the plainest wrong credentials, a wrong password, and a BinarySecurityToken in
-    // place of the UsernameToken (the public service echoes it in the fault's header), on both token-creating actions.
-    examples: (['TokenCreateRQ', 'SessionCreateRQ'] as const).flatMap((action) => [WRONG_PASSWORD, BINARY_INSTEAD].map((wrong) => ({ action, wrong }))),
+    // Tried first whatever the seed, on both token-creating actions: every fixed wrong credential — a wrong password, an
+    // empty one, no UsernameToken, no Security header, a BinarySecurityToken in place of the UsernameToken (the public
+    // service echoes it in the fault's header). A service that accepts one of them fails on every seed.
+    examples: (['TokenCreateRQ', 'SessionCreateRQ'] as const).flatMap((action) => FIXED_WRONG.map((wrong) => ({ action, wrong }))),
   },
 );
 
