@@ -555,6 +555,16 @@ const defectCases: readonly DefectCase[] = [
     conformant: { status: 401, body: INVALID_CREDENTIALS },
   },
   {
+    id: 'api02-token-prefix-compared',
+    observe: (s) => {
+      const token = issue(s);
+      const end = (c: string) => (c === 'A' ? 'B' : 'A');
+      return { nearEnd: call(s, 'cert', `${token.slice(0, -2)}${end(token.at(-2)!)}${token.at(-1)}`), nearStart: call(s, 'cert', `${token.slice(0, 6)}${end(token[6]!)}${token.slice(7)}`) };
+    },
+    withDefect: { nearEnd: 200, nearStart: 401 },
+    conformant: { nearEnd: 401, nearStart: 401 },
+  },
+  {
     id: 'life01-never-expires',
     observe: (s) => {
       const token = issue(s);
