@@ -51,6 +51,7 @@ export const defects = [
   { id: 'soap02-no-message-data', breaks: ['SOAP-02'], mayFollow: ['STOK-01'], description: 'sends responses without eb:MessageData (schema-invalid; STOK-01 also asks for the RefToMessageId it holds)' },
   { id: 'stok01-wrong-action', breaks: ['STOK-01'], mayFollow: ['SOAP-02'], description: 'answers TokenCreateRQ with action TokenCreateRQ instead of TokenCreateRS (SOAP-02 also asks for the response action)' },
   { id: 'stok01-no-token', breaks: ['STOK-01'], description: 'answers TokenCreateRQ without a BinarySecurityToken' },
+  { id: 'stok01-token-slot-on-use', breaks: ['STOK-01'], description: 'allocates a session to a TokenCreateRQ token at its first SOAP call: it holds a slot of the caller\'s pool from then until the inactivity timeout after its last use' },
   { id: 'stok01-token-takes-slot', breaks: ['STOK-01'], description: 'allocates a session to every TokenCreateRQ token: it holds a slot of the caller\'s pool until the inactivity timeout after its last use' },
   { id: 'stok02-wrong-action', breaks: ['STOK-02'], mayFollow: ['SOAP-02'], description: 'answers SessionCreateRQ with action SessionCreateRQ instead of SessionCreateRS (SOAP-02 also asks for the response action)' },
   { id: 'stok02-conversation-id-dropped', breaks: ['STOK-02'], mayFollow: ['SOAP-02'], description: 'leaves ConversationId out of SessionCreateRS headers (SOAP-02 also says every response echoes it)' },

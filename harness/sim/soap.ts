@@ -226,6 +226,8 @@ function tokenCall(x: Exchange, action: string): RestResult {
   token.uses++;
   if (token.kind === 'session' && !d.has('sess01-no-keepalive')) token.expiresAt = x.ctx.now + token.account.sessionTimeoutSeconds * 1000;
   if (token.slotUntil !== undefined && x.ctx.now < token.slotUntil) token.slotUntil = x.ctx.now + token.account.sessionTimeoutSeconds * 1000;
+  // A TokenCreateRQ token that takes its slot at its first call.
+  if (d.has('stok01-token-slot-on-use') && token.kind === 'sessionless' && token.via === 'soap' && token.slotUntil === undefined) x.ctx.tokens.holdSlot(token, x.ctx.now + token.account.sessionTimeoutSeconds * 1000);
   const security: ResponseSecurity = { kind: 'binarySecurityToken', token: presented };
   switch (spec.purpose) {
     case 'session-close':

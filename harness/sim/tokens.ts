@@ -98,6 +98,14 @@ export class TokenStore {
   sessionsOf(env: Environment, account: SimAccount): ReadonlySet<IssuedToken> {
     return this.#sessions.get(sessionKey(env, account)) ?? EMPTY;
   }
+  /** A sessionless token that takes a pool slot from now on (see {@link IssuedToken.slotUntil}): counted in `sessionsOf`. */
+  holdSlot(token: IssuedToken, until: number): void {
+    token.slotUntil = until;
+    const key = sessionKey(token.env, token.account);
+    let set = this.#sessions.get(key);
+    if (!set) this.#sessions.set(key, (set = new Set()));
+    set.add(token);
+  }
   /** Leaves a session out of `sessionsOf` from now on: for a session that can never hold a pool slot again. */
   releaseSession(token: IssuedToken): void {
     this.#sessions.get(sessionKey(token.env, token.account))?.delete(token);

@@ -32,15 +32,19 @@ const failed = (r: Report) => r.rules.filter((x) => x.side === 'service' && x.st
 const messages = (r: Report, id: string) => (r.rules.find((x) => x.id === id)?.checks ?? []).map((c) => ('message' in c ? String(c.message) : ''));
 
 describe('a TokenCreateRQ that allocates a session fails STOK-01 alone on a live target', () => {
-  it('fails STOK-01.sessionless by difference when STOK-01 runs first: the slot a close released goes to the token', async () => {
-    const config = await simulatorTarget(['stok01-token-takes-slot'], true);
+  it.each(['stok01-token-takes-slot', 'stok01-token-slot-on-use'])('fails STOK-01.sessionless by difference when STOK-01 runs first (%s): the slot a close released goes to the token', async (defect) => {
+    const config = await simulatorTarget([defect], true);
     const report = await run(config, { only: ['STOK-01'] });
     expect(clause(report, 'STOK-01.sessionless')).toBe('failed');
     expect(messages(report, 'STOK-01').join('\n')).toMatch(/when the same close followed by SessionCreateRQ alone got a session: the sessionless token took the slot/);
   }, 120_000);
 
-  it.each([undefined, 7])('fails STOK-01 and no other rule in a whole run (file order %s), the pool checks meeting a pool the tokens fill', async (fileOrderSeed) => {
-    const config = await simulatorTarget(['stok01-token-takes-slot'], true);
+  it.each([
+    { defect: 'stok01-token-takes-slot', fileOrderSeed: undefined },
+    { defect: 'stok01-token-takes-slot', fileOrderSeed: 7 },
+    { defect: 'stok01-token-slot-on-use', fileOrderSeed: undefined },
+  ])('fails STOK-01 and no other rule in a whole run ($defect, file order $fileOrderSeed), the pool checks meeting a pool the tokens fill', async ({ defect, fileOrderSeed }) => {
+    const config = await simulatorTarget([defect], true);
     const report = await run(config, fileOrderSeed === undefined ? {} : { fileOrderSeed });
     expect(failed(report), JSON.stringify(report.rules.find((x) => x.id === 'STOK-01')?.clauses)).toEqual(['STOK-01']);
     expect(clause(report, 'STOK-01.sessionless')).toBe('failed');
