@@ -62,6 +62,7 @@ export const defects = [
   { id: 'sess02-close-keeps-token', breaks: ['SESS-02'], description: 'answers SessionCloseRQ but keeps accepting the token' },
   { id: 'sess02-closed-token-serves-business', breaks: ['SESS-02'], description: 'refuses a closed session\'s token on the Refresh Session ping and SessionCloseRQ, but its business actions still accept it (as a token cache in front of them would)' },
   { id: 'sess02-close-ends-all-sessions', breaks: ['SESS-02'], description: 'answers SessionCloseRQ by closing every open session of the caller in that environment, not only the one whose token it carries' },
+  { id: 'sess02-used-close-keeps-slot', breaks: ['SESS-02'], mayFollow: ['SESS-04'], description: 'closes a session that served a call but keeps its pool slot until it times out (a session closed unused releases its slot; SESS-04 also says closing frees a slot)' },
   { id: 'sess02-close-keeps-slot', breaks: ['SESS-02'], mayFollow: ['SESS-04'], description: 'closes the session but keeps its pool slot until it times out (SESS-04 also says closing frees a slot)' },
   { id: 'sess03-never-times-out', breaks: ['SESS-03'], description: 'keeps sessions open forever' },
   { id: 'sess04-no-pool-limit', breaks: ['SESS-04'], description: 'opens any number of sessions per caller' },

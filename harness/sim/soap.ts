@@ -126,7 +126,7 @@ function slotsInUse(x: Exchange, env: Environment, account: SimAccount): number 
     }
     const timedOut = x.ctx.now >= s.expiresAt && !d.has('sess03-never-times-out');
     if (s.closedAt !== undefined) {
-      if (d.has('sess02-close-keeps-slot') && !timedOut) n++;
+      if ((d.has('sess02-close-keeps-slot') || s.closedKeepingSlot) && !timedOut) n++;
     } else if (!timedOut || d.has('sess04-timeout-keeps-slot')) {
       n++;
     }
@@ -232,8 +232,10 @@ function tokenCall(x: Exchange, action: string): RestResult {
   switch (spec.purpose) {
     case 'session-close':
       if (!d.has('sess02-close-keeps-token')) token.closedAt = x.ctx.now;
+      // A session that served a call before this close (the close is a use too) keeps its slot with that defect.
+      if (token.kind === 'session' && token.uses > 1 && d.has('sess02-used-close-keeps-slot')) token.closedKeepingSlot = true;
       // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
-      if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot')) x.ctx.tokens.releaseSession(token);
+      if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot') && !token.closedKeepingSlot) x.ctx.tokens.releaseSession(token);
       if (token.kind === 'session' && d.has('sess02-close-ends-all-sessions')) {
         for (const other of [...x.ctx.tokens.sessionsOf(x.req.env, token.account)]) {
           if (other === token || other.closedAt !== undefined) continue;

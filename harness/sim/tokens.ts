@@ -23,6 +23,8 @@ export interface IssuedToken {
    * session would (the account's inactivity timeout after its last use).
    */
   slotUntil?: number;
+  /** A closed session that keeps its pool slot until its timeout (the defect `sess02-used-close-keeps-slot`). */
+  closedKeepingSlot?: boolean;
 }
 
 export type TokenState = 'valid' | 'expired' | 'closed';

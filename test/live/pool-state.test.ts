@@ -10,6 +10,7 @@ import { simAccount, type SimServerOptions } from '../../harness/sim/index.ts';
 import { isSessionClose } from '../support/live-run.ts';
 import { cleanUp, NO_PROXY_ENV, serveSimulator, setEnv, tempDir, writeTargetConfig } from './support.ts';
 import { sharedRun } from '../support/shared-session.ts';
+import { simulatorTarget } from './every-opt-in.ts';
 
 afterEach(cleanUp);
 
@@ -79,5 +80,16 @@ describe('pool-full answers judged on the harness\'s own session ledger (SESS-02
       const rule = report.rules.find((r) => r.id === id);
       expect(rule?.status, `${id}: ${JSON.stringify(rule?.checks.map((c) => ('message' in c ? c.message : c.status)))}`).not.toBe('fail');
     }
+  }, 120_000);
+
+  // A blind service kept the slot of a closed session only when the session had served a call: the other checks' used
+  // sessions then filled the pool, and SESS-02's check, closing sessions it never used, saw a slot come back and took
+  // the rest for another application's sessions (`error`, on most seeds). The pool checks now use a session before
+  // closing it to free a slot, as an application does.
+  it.each([1, 2])('fails SESS-02 (not error) in a whole run when only the closes of used sessions keep their slots (seed %i)', async (seed) => {
+    const config = await simulatorTarget(['sess02-used-close-keeps-slot'], true);
+    const { report } = await sharedRun({ target: config, seed, budget: { requestsPerSecond: 1000 }, outDir: join(tempDir('pool-out'), 'r'), write: false, quiet: true, log: () => {} });
+    expect(report.rules.find((r) => r.id === 'SESS-02')?.status).toBe('fail');
+    expect(report.rules.filter((r) => r.side === 'service' && ['fail', 'error'].includes(r.status)).map((r) => r.id)).toEqual(['SESS-02', 'SESS-04']);
   }, 120_000);
 });

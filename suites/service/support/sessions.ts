@@ -140,7 +140,7 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
       });
     }
     if (closeFailed && !sa.fresh && full && into.length > 0 && short > 0) {
-      if ((await sessionClose(ctx, into.pop()!)).confirmed) {
+      if ((await useAndClose(ctx, into.pop()!)).confirmed) {
         const again = await createInReleasedSlot(ctx, sa.account, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`);
         if (again.session) {
           into.push(again.session);
@@ -170,7 +170,7 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
  * does not come free after it says nothing either: inconclusive.
  */
 export async function closeToFreeSlot(ctx: CheckContext, session: OpenSession, what: string, own: boolean): Promise<void> {
-  const x = await sessionClose(ctx, session);
+  const x = await useAndClose(ctx, session);
   if (x.confirmed) return;
   const answer = soapAnswerOf(ctx, x);
   if (answer.kind === 'refused' || answer.kind === 'other-fault') {
@@ -179,6 +179,17 @@ export async function closeToFreeSlot(ctx: CheckContext, session: OpenSession, w
     throw new PrerequisiteFailed(message, ['SESS-02']);
   }
   throw new Inconclusive(`${what}: SessionCloseRQ got ${describeAnswer(soap(answer))}, and the session's token is still accepted: the close may not have reached the service, so whether its slot comes free cannot be seen`);
+}
+
+/**
+ * A session as an application ends one: used (the session probe), then closed. The pool checks close sessions this way
+ * to see a slot come free: "session resources are released" holds for a session that served calls, and a service
+ * that keeps the slot of a used session only (a blind service did) looked, to a check closing sessions it never used,
+ * like sessions of another application holding the slots.
+ */
+async function useAndClose(ctx: CheckContext, session: OpenSession): ReturnType<typeof sessionClose> {
+  await callInSession(ctx, session).catch(() => undefined);
+  return sessionClose(ctx, session);
 }
 
 /** Closes the sessions, ignoring what comes back (cleanup). */
