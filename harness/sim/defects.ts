@@ -85,6 +85,7 @@ export const defects = [
   { id: 'access01-session-only-takes-sessionless', breaks: ['ACCESS-01'], description: 'lets session-only actions (business ones and the Refresh Session ping) accept sessionless tokens' },
   { id: 'access01-amendment-rest-api-refused', breaks: ['ACCESS-01'], description: 'refuses every token on its REST API that needs a contractual amendment, those of accounts with the amendment too (a token kind the API is declared to take is refused)' },
   { id: 'access02-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific APIs' },
+  { id: 'access02-soap-token-any-agency', breaks: ['ACCESS-02'], description: 'lets any agency call agency-specific REST APIs with a TokenCreateRQ token (REST tokens of another agency are refused)' },
   { id: 'access03-portal-in-prod', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials obtain a token in PROD that PROD\'s public APIs accept (they are to reach only the public REST APIs of the test environment)' },
   { id: 'access03-portal-everywhere', breaks: ['ACCESS-03'], description: 'lets developer-portal credentials reach every API' },
   // Gateways in front of the service: deviations of a gateway's own making are judged like the service's own.
@@ -92,6 +93,7 @@ export const defects = [
   { id: 'err02-gateway-uniform-401', breaks: ['ERR-02', 'ERR-01'], description: 'is behind a gateway that rewrites every 401 of the token endpoint into one body ("Client authentication failed"): ERR-01\'s answers do not say the credentials are missing or malformed, and ERR-02\'s cannot be told from them' },
   { id: 'err04-gateway-fault-page', breaks: ['ERR-04', 'STOK-03', 'SOAP-02'], description: 'is behind a gateway that replaces every SOAP fault with an HTML 500 page (a refusal can then not be told from anything else: the rules that need one are skipped after ERR-04)' },
   { id: 'access04-no-amendment-check', breaks: ['ACCESS-04'], description: 'serves amendment-only APIs to accounts without the amendment' },
+  { id: 'access04-session-bypass', breaks: ['ACCESS-04'], description: 'serves amendment-only SOAP APIs to accounts without the amendment when they call with a session token (sessionless tokens are refused)' },
 ] as const satisfies readonly Defect[];
 
 export type DefectId = (typeof defects)[number]['id'];

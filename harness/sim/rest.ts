@@ -282,10 +282,17 @@ function apiAuthFailure(ctx: RestContext): SimResponse {
 }
 
 /** Whether the account may call the endpoint (agency subset, amendments, portal credentials). */
-export function mayCall(ctx: Pick<RestContext, 'defects'>, account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean): boolean {
-  if (account.portal && !ctx.defects.has('access03-portal-everywhere')) return (env === 'cert' || ctx.defects.has('access03-portal-in-prod')) && isPublic;
-  if (amendment && !account.amendments.includes(amendment) && !ctx.defects.has('access04-no-amendment-check')) return false;
-  return account.apis === '*' || account.apis.includes(key) || ctx.defects.has('access02-any-agency');
+export function mayCall(
+  ctx: Pick<RestContext, 'defects'>, account: SimAccount, env: Environment, key: string, amendment: string | undefined, isPublic: boolean,
+  /** How the API was reached, for the defects that check some routes only. */
+  seen?: { readonly protocol: 'rest' | 'soap'; readonly token: Pick<IssuedToken, 'via' | 'kind'> },
+): boolean {
+  const d = ctx.defects;
+  if (account.portal && !d.has('access03-portal-everywhere')) return (env === 'cert' || d.has('access03-portal-in-prod')) && isPublic;
+  const amendmentBypassed = d.has('access04-no-amendment-check') || (d.has('access04-session-bypass') && seen?.protocol === 'soap' && seen.token.kind === 'session');
+  if (amendment && !account.amendments.includes(amendment) && !amendmentBypassed) return false;
+  const agencyBypassed = d.has('access02-any-agency') || (d.has('access02-soap-token-any-agency') && seen?.protocol === 'rest' && seen.token.via === 'soap');
+  return account.apis === '*' || account.apis.includes(key) || agencyBypassed;
 }
 
 /** A published REST API: bearer auth, then a small placeholder payload. */
@@ -307,7 +314,7 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
     return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
   }
   const refusedAll = endpoint.amendment !== undefined && ctx.defects.has('access01-amendment-rest-api-refused');
-  if (refusedAll || !endpoint.accepts.includes(token.kind) || !mayCall(ctx, token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public)) {
+  if (refusedAll || !endpoint.accepts.includes(token.kind) || !mayCall(ctx, token.account, req.env, endpoint.key, endpoint.amendment, endpoint.public, { protocol: 'rest', token })) {
     const body = { status: 'NotProcessed', type: 'Validation', errorCode: publicApiForbidden.errorCode, timeStamp: new Date(ctx.now).toISOString(), message: publicApiForbidden.message };
     return { response: json(publicApiForbidden.status, body), outcome: 'api-refused-access', tokenUsed: presented };
   }

@@ -220,7 +220,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
     || (sessionOnly && token.via === 'rest' && d.has('access01-session-only-takes-rest-tokens'));
   // Closing a session and keeping it alive are the session's own business, not an API the account may or may not call.
   const ownSession = spec?.purpose === 'session-close' || spec?.purpose === 'ping';
-  if (!spec || !kindOk || (!ownSession && !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false))) {
+  if (!spec || !kindOk || (!ownSession && !mayCall(x.ctx, token.account, x.req.env, action, spec.amendment, false, { protocol: 'soap', token }))) {
     return fault(x, 'notAuthorized', presented, used);
   }
   token.uses++;

@@ -80,15 +80,27 @@ async function callWith(ctx: CheckContext, api: ApiRef, source: TokenSource): Pr
   }
 }
 
-/** The kind of token to call `api` with: sessionless where the declaration allows it, else a session token. */
-function kindFor(ctx: CheckContext, api: ApiRef): TokenKind {
-  const kinds = ctx.target.declared.tokenKinds[api];
-  return kinds && !kinds.includes('sessionless') ? 'session' : 'sessionless';
+/**
+ * A way an account's token reaches an API: "A sessionless token obtained through REST can also be used to call SOAP
+ * APIs, and the reverse", so an API that takes sessionless tokens is reached by REST tokens and by TokenCreateRQ ones
+ * (its own protocol's first), and one that takes session tokens by a session. An access rule ("with a wrong PCC the
+ * agency-specific APIs are not accessible", an API that needs an amendment) holds on each of them: a blind service
+ * checked the PCC of REST tokens only, and the amendment of sessionless tokens only.
+ */
+type AccessRoute = 'rest' | 'soap-token' | 'session';
+
+const ROUTE_NAMES: Readonly<Record<AccessRoute, string>> = { rest: 'a REST token', 'soap-token': 'a TokenCreateRQ token', session: 'a session token' };
+
+/** The routes to `api`: by the token kinds it declares (sessionless where it declares none). */
+function accessRoutes(ctx: CheckContext, api: ApiRef): AccessRoute[] {
+  const kinds = ctx.target.declared.tokenKinds[api] ?? ['sessionless'];
+  const sessionless: AccessRoute[] = parseApiRef(api).kind === 'rest' ? ['rest', 'soap-token'] : ['soap-token', 'rest'];
+  return [...(kinds.includes('sessionless') ? sessionless : []), ...(kinds.includes('session') ? ['session' as const] : [])];
 }
 
-/** Calls `api` as `account` with a token of the kind it takes. */
-async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiRef): Promise<Answer> {
-  if (kindFor(ctx, api) === 'session') {
+/** Calls `api` as `account` with a fresh token of `route` (the first route `api` takes when none is given). */
+async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiRef, route: AccessRoute = accessRoutes(ctx, api)[0] ?? 'rest'): Promise<Answer> {
+  if (route === 'session') {
     const session = await openSession(ctx, 'cert', account);
     try {
       return await callApiRef(ctx, 'cert', api, session.token, session.conversationId);
@@ -96,7 +108,10 @@ async function callAs(ctx: CheckContext, account: Account | undefined, api: ApiR
       await sessionClose(ctx, session);
     }
   }
-  const token = parseApiRef(api).kind === 'rest' ? (await bearerToken(ctx, 'cert', account)).token : await obtainSoapToken(ctx, 'cert', account);
+  const isRest = parseApiRef(api).kind === 'rest';
+  const token = route === 'soap-token' ? await obtainSoapToken(ctx, 'cert', account)
+    : isRest ? (await bearerToken(ctx, 'cert', account)).token
+    : await obtainToken(ctx, 'cert', account);
   return callApiRef(ctx, 'cert', api, token);
 }
 
@@ -106,13 +121,13 @@ type MainAnswer = { readonly ok: true; readonly control: Control } | { readonly 
  * The main account's call of `api`: served, it is the control that makes another account's refusal mean what it says
  * (the two requests differ in the account's token alone); else why there is none, and whether it was a refusal.
  */
-async function mainAccountControl(ctx: CheckContext, api: ApiRef, declaredAs: string): Promise<MainAnswer> {
-  const answer = await callAs(ctx, undefined, api);
-  if (answer.answer.kind === 'success') return { ok: true, control: { factor: 'account', before: answer, again: () => callAs(ctx, undefined, api) } };
+async function mainAccountControl(ctx: CheckContext, api: ApiRef, declaredAs: string, route?: AccessRoute): Promise<MainAnswer> {
+  const answer = await callAs(ctx, undefined, api, route);
+  if (answer.answer.kind === 'success') return { ok: true, control: { factor: 'account', before: answer, again: () => callAs(ctx, undefined, api, route) } };
   return {
     ok: false,
     refused: answer.answer.kind === 'refused' || answer.answer.kind === 'forbidden',
-    why: `${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account, so its answer to another account says nothing; check that declaration`,
+    why: `${api}, declared as ${declaredAs}, answered ${describeAnswer(answer)} to the main account${route ? ` with ${ROUTE_NAMES[route]}` : ''}, so its answer to another account says nothing; check that declaration`,
   };
 }
 
@@ -122,16 +137,34 @@ async function mainAccountControl(ctx: CheckContext, api: ApiRef, declaredAs: st
  * main account may not call does not hide the others. None judged: the main account's refusals are ACCESS-01's
  * deviation (a declared token kind refused, or a declaration to check); other answers say nothing.
  */
-async function forEachControlledApi(ctx: CheckContext, apis: readonly ApiRef[], declaredAs: string, judge: (api: ApiRef, control: Control) => Promise<void>): Promise<void> {
+async function forEachControlledApi(ctx: CheckContext, apis: readonly ApiRef[], declaredAs: string, judge: (api: ApiRef, route: AccessRoute, control: Control) => Promise<void>): Promise<void> {
   const passedOver: Extract<MainAnswer, { ok: false }>[] = [];
+  /** Routes by which the other account got no token: a token it cannot get reaches no API that way. */
+  const noToken: PrerequisiteFailed[] = [];
+  let tried = 0;
+  // Every route to every API: the same account reaching the API one way and not another is the deviation.
   for (const api of apis) {
-    const main = await mainAccountControl(ctx, api, declaredAs);
-    if (main.ok) await judge(api, main.control);
-    else passedOver.push(main);
+    for (const route of accessRoutes(ctx, api)) {
+      tried++;
+      const main = await mainAccountControl(ctx, api, declaredAs, route);
+      if (!main.ok) {
+        passedOver.push(main);
+        continue;
+      }
+      try {
+        await judge(api, route, main.control);
+      } catch (err) {
+        if (!(err instanceof PrerequisiteFailed)) throw err;
+        noToken.push(err);
+      }
+    }
   }
+  // No route judged for want of the other account's tokens: the check's prerequisite is missing.
+  if (noToken.length > 0 && noToken.length + passedOver.length === tried) throw noToken[0]!;
+  if (noToken.length > 0) ctx.note(`the other account got no token by some routes (they reach no API): ${noToken.map((e) => e.reason).join('; ')}`);
   if (passedOver.length === 0) return;
   const whys = passedOver.map((p) => p.why).join('; ');
-  if (passedOver.length < apis.length) return ctx.note(`passed over (the main account's call says nothing): ${whys}`);
+  if (passedOver.length < tried) return ctx.note(`passed over (the main account's call says nothing): ${whys}`);
   if (passedOver.every((p) => p.refused)) throw new PrerequisiteFailed(`every API ${declaredAs} refused the main account's token: ${whys}`, ['ACCESS-01']);
   throw new Inconclusive(whys);
 }
@@ -166,8 +199,8 @@ ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another 
   const other = ctx.target.declared.otherAgency;
   if (!other) return ctx.notApplicable(`needs another agency's account and the agency-specific APIs: ${DECLARE} ("access.otherAgency")`);
   registerPassword(other.account.password);
-  await forEachControlledApi(ctx, other.agencyApis, 'agency-specific', async (api, control) => {
-    await expectRefused(await callAs(ctx, other.account, api), `${api} called with a token of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config', 'a refusal', control);
+  await forEachControlledApi(ctx, other.agencyApis, 'agency-specific', async (api, route, control) => {
+    await expectRefused(await callAs(ctx, other.account, api, route), `${api} called with ${ROUTE_NAMES[route]} of another agency (PCC ${other.account.pcc})`, 'check "access.otherAgency" in the target config', 'a refusal', control);
   });
 }, { clauses: ['ACCESS-02.other-agency-refused'] });
 
@@ -213,8 +246,8 @@ ruleTest('ACCESS-04', 'an API that needs a contractual amendment refuses tokens 
   const without = ctx.target.declared.noAmendment;
   if (!without) return ctx.notApplicable(`needs an account without the amendment and the APIs that need it: ${DECLARE} ("access.noAmendment")`);
   registerPassword(without.account.password);
-  await forEachControlledApi(ctx, without.amendmentApis, 'needing an amendment the main account has', async (api, control) => {
-    await expectRefused(await callAs(ctx, without.account, api), `${api} called with a token of an account without the amendment`, 'check "access.noAmendment" in the target config', 'a refusal', control);
+  await forEachControlledApi(ctx, without.amendmentApis, 'needing an amendment the main account has', async (api, route, control) => {
+    await expectRefused(await callAs(ctx, without.account, api, route), `${api} called with ${ROUTE_NAMES[route]} of an account without the amendment`, 'check "access.noAmendment" in the target config', 'a refusal', control);
   });
 }, { clauses: ['ACCESS-04.amendment-refused'], where: 'any' });
 
