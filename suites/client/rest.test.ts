@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bearerRefusal, clientProperty, clientTest, isTokenAttempt, issuedTokens, op, type ClientContext } from '../../harness/checks/client.ts';
+import { bearerRefusal, clientProperty, clientTest, isTokenAttempt, issuedTokens, op, tokenRefusal, type ClientContext } from '../../harness/checks/client.ts';
 import { expectThat, failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
 import type { SimEvent } from '../../harness/sim/index.ts';
@@ -19,6 +19,12 @@ async function expectBearerAccepted(ctx: ClientContext, events: readonly SimEven
 clientTest('REST-01', 'the token request is POST /v2/auth/token, form-encoded, with grant_type=client_credentials', async (ctx) => {
   await ctx.configure();
   await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) })).catch(() => undefined);
+  // A refresh is a token request too: the token expires and the client calls again (a client that sends its refreshes
+  // elsewhere failed LIFE-03's recovery, and passed here).
+  if (apiCalls(await ctx.events()).some((e) => e.outcome === 'api-ok')) {
+    await ctx.sim.advanceClock(limits.accessTokenLifetimeSeconds + 60);
+    await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) })).catch(() => undefined);
+  }
   const events = await ctx.events();
   // The token requests are those at the token path (every one, as observe judges them), or else the request the
   // client meant as one (wherever it sent it): a REST request with Basic credentials or a grant_type, before any
@@ -111,9 +117,23 @@ async function recovers(ctx: ClientContext, clause: Life03Clause, end: (token: s
   if (!token) throw new PrerequisiteFailed('the client made no API call with a token');
   const ended = before.at(-1)?.seq ?? 0;
   await end(token);
-  const after = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
-  const next = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  // A refresh the token endpoint refused, or did not answer as one (another path, a malformed form), leaves the client
+  // no new token for REST-01's or the credential rules' deviation, not for LIFE-03's.
+  const refreshRefused = async () => {
+    const refusal = tokenRefusal((await ctx.events()).filter((e) => e.seq > ended));
+    if (refusal) throw new PrerequisiteFailed(refusal.reason.replace('token request(s)', 'token request(s) after the first token ended'), refusal.after);
+  };
+  let after: Awaited<ReturnType<typeof ctx.client.restCall>>;
+  let next: Awaited<ReturnType<typeof ctx.client.restCall>>;
+  try {
+    after = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+    next = await op('rest.call', () => ctx.client.restCall({ environment: 'cert', ...callOf(themes) }));
+  } catch (err) {
+    await refreshRefused();
+    throw err;
+  }
   const events = await ctx.events();
+  if (!issuedAfter(events, ended)) await refreshRefused();
   // "When the token expires, request a new one": the document does not say the call that met the refusal is sent
   // again, so a client may report that call's refusal and go on with a new token from the next call. How many tokens
   // the client requests besides is API-04's matter.

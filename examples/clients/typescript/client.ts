@@ -249,10 +249,15 @@ export class TdsClient {
   }
 
   /** `POST /v2/auth/token` (REST-01) with the double-base64 Basic credentials (CRED-01, CRED-02). */
+  /** Token requests sent per environment (a request after the first is a refresh). */
+  readonly #restTokenRequests = new Map<Environment, number>();
+
   async #requestRestToken(env: Environment): Promise<HeldToken> {
     const target = this.#environment(env);
     const started = this.#now();
-    const trailingSlash = this.#faults.has('rest01-trailing-slash') ? '/' : '';
+    const sent = this.#restTokenRequests.get(env) ?? 0;
+    this.#restTokenRequests.set(env, sent + 1);
+    const trailingSlash = this.#faults.has('rest01-trailing-slash') || (this.#faults.has('rest01-refresh-trailing-slash') && sent > 0) ? '/' : '';
     const json = this.#faults.has('rest01-json-body');
     const path = this.#faults.has('rest01-wrong-path') ? '/v2/oauth/token' : TOKEN_PATH + trailingSlash;
     const res = await this.#fetch(joinUrl(target.restBaseUrl, path), {

@@ -15,6 +15,7 @@ export const CLIENT_FAULTS = [
   // REST — the token request
   'rest01-json-body',
   'rest01-trailing-slash',
+  'rest01-refresh-trailing-slash',
   'rest01-wrong-path',
   // API — calling REST APIs
   'api03-bearer-no-space',
