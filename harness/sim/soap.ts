@@ -206,6 +206,10 @@ function tokenCall(x: Exchange, action: string): RestResult {
     const closed = x.ctx.tokens.get(presented);
     if (closed) checked = { ok: true, token: closed };
   }
+  if (!checked.ok && checked.reason === 'other-environment' && spec?.purpose === 'session-close' && d.has('env01-close-cross-env')) {
+    const other = x.ctx.tokens.get(presented);
+    if (other) checked = { ok: true, token: other };
+  }
   if (!checked.ok && checked.reason === 'unknown' && spec?.purpose === 'ping' && d.has('err04-ping-serves-unknown-token')) {
     return { response: pingAnswer(x, { kind: 'binarySecurityToken', token: presented }), outcome: 'soap-ok', tokenUsed: presented, action };
   }
@@ -241,6 +245,17 @@ function tokenCall(x: Exchange, action: string): RestResult {
           if (other === token || other.closedAt !== undefined) continue;
           other.closedAt = x.ctx.now;
           x.ctx.tokens.releaseSession(other);
+        }
+      }
+      if (token.kind === 'session' && d.has('sess02-close-ends-other-env')) {
+        // The same caller (EPR and PCC) in the other environment: its open sessions end with this one.
+        const env = token.env === 'cert' ? 'prod' : 'cert';
+        for (const account of x.ctx.accountsIn(env).filter((a) => a.epr === token.account.epr && a.pcc === token.account.pcc)) {
+          for (const other of [...x.ctx.tokens.sessionsOf(env, account)]) {
+            if (other.closedAt !== undefined || other.kind !== 'session') continue;
+            other.closedAt = x.ctx.now;
+            x.ctx.tokens.releaseSession(other);
+          }
         }
       }
       return { response: reply(x, x.ctx.profile.closeAction, security, x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };

@@ -4,7 +4,7 @@ import {
   callApiRef, callRest, callSessionProbe, callSoap, describeAnswer, expectRefused, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, UNKNOWN_TOKEN, type Answer,
 } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
+  CheckFailure, closeRequest, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, responseToken, ruleTest, sessionClose, sessionCreate,
   tokenCreate, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { otherEnvironment, type Environment } from '../../harness/catalog/index.ts';
@@ -146,6 +146,37 @@ async function declaredApisRefuse(ctx: CheckContext, from: Environment, to: Envi
   }
 }
 
+/**
+ * SessionCloseRQ in `to` with the token of a session of `from`: the token is not valid there, so the session stays
+ * open. By difference in the session's own environment: the session probe serves the token before the close and
+ * refuses it after, so the close in the other environment ended it (a blind service's close took any environment's
+ * session tokens). An acknowledgement that changes nothing is not judged: the close's answer is "not shown".
+ */
+async function closeRefused(ctx: CheckContext, from: Environment, to: Environment): Promise<void> {
+  let session: OpenSession;
+  try {
+    session = await openSession(ctx, from);
+  } catch (err) {
+    if (!(err instanceof PrerequisiteFailed)) throw err;
+    return ctx.note(`ENV-01.soap-session, SessionCloseRQ in ${up(to)}: no session of ${up(from)} (${err.reason})`);
+  }
+  try {
+    const before = await callSessionProbe(ctx, from, session.token, session.conversationId);
+    if (before.answer.kind !== 'success') return ctx.note(`ENV-01.soap-session, SessionCloseRQ in ${up(to)}: the session probe in ${up(from)} answered ${describeAnswer(soap(before.answer))} to a session of ${up(from)}, so whether a close elsewhere ended it cannot be seen`);
+    const close = await closeRequest(ctx, to, session.token, session.conversationId, session.cpaId);
+    const after = await callSessionProbe(ctx, from, session.token, session.conversationId);
+    if (after.answer.kind === 'refused') {
+      throw new CheckFailure(`SessionCloseRQ in ${up(to)} with the token of a session of ${up(from)} ended that session: the session probe in ${up(from)} served the token before it and refuses it after`, {
+        expected: `the token refused in ${up(to)}, and the session left open in ${up(from)}`,
+        actual: `SessionCloseRQ in ${up(to)}: ${describeAnswer(soap(soapAnswerOf(ctx, close)))}; then the probe in ${up(from)}: ${describeAnswer(soap(after.answer))}`,
+        clause: 'ENV-01.soap-session',
+      });
+    }
+  } finally {
+    await sessionClose(ctx, session).catch(() => undefined);
+  }
+}
+
 /** Why an ENV-01 clause judged in neither direction went unchecked. */
 function uncheckedReason(directions: readonly Direction[]): string {
   return directions.includes('not-served')
@@ -175,8 +206,9 @@ ruleTest('ENV-01', 'a token obtained in one environment is refused by the other,
     }));
   }
   // "A token is only valid in the environment where it was obtained": on every API the target declares, not on the
-  // probes alone (a gateway route of one API may reach the other environment's service).
+  // probes alone (a gateway route of one API may reach the other environment's service), and SessionCloseRQ too.
   for (const from of ['cert', 'prod'] as const) await declaredApisRefuse(ctx, from, otherEnvironment(from));
+  for (const from of ['cert', 'prod'] as const) await closeRefused(ctx, from, otherEnvironment(from));
   const none = [...judged].filter(([, how]) => !how.includes('judged'));
   if (none.length === judged.size && none.every(([, how]) => how.every((h) => h === 'no-token'))) {
     throw new PrerequisiteFailed('no environment gave a token by any route (REST, TokenCreateRQ, SessionCreateRQ in CERT and PROD): see the notes', ['CRED-03', 'STOK-01', 'STOK-02']);

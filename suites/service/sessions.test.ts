@@ -95,6 +95,9 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
   // whose token it carries ("open — SessionCloseRQ — … carries … the token — closed"), so it stays open after.
   const witness = await witnessSession(ctx, sa.account, probe);
   let held = witness.session;
+  // And one of the same caller in the other environment, where the target has one: a close in CERT ends no session
+  // in PROD (a blind service's close ended the caller's sessions in both).
+  const elsewhere = probe ? await otherEnvironmentWitness(ctx, sa) : undefined;
   // A close whose token's refusal cannot be read (a gateway's page in place of every fault) still lets the other
   // session be judged by difference: then the close's unclear answer is thrown after it.
   let unclearClose: Inconclusive | undefined;
@@ -104,9 +107,18 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
       unclearClose = err;
     });
     await judgeWitness();
+    if (elsewhere) {
+      const after = await callInSession(ctx, elsewhere);
+      if (after.answer.kind === 'refused') {
+        throw new CheckFailure(`${after.request.action} in PROD with the token of the caller's session there (accepted before the close) was refused after SessionCloseRQ of a CERT session: the close ended a session of the other environment`, {
+          expected: 'accepted: a close ends only the session whose token it carries', actual: describeAnswer(soap(after.answer)), clause: 'SESS-02.one-session',
+        });
+      }
+    }
     if (unclearClose) throw unclearClose;
   } finally {
     if (held) await sessionClose(ctx, held).catch(() => undefined);
+    if (elsewhere) await sessionClose(ctx, elsewhere).catch(() => undefined);
   }
 
   async function judgeWitness(): Promise<void> {
@@ -145,6 +157,32 @@ async function witnessByDifference(ctx: CheckContext, account: Account, after: S
   } finally {
     await sessionClose(ctx, fresh).catch(() => undefined);
   }
+}
+
+/**
+ * A session of the same caller in PROD, the session probe there accepting it: on the simulator the check's fresh
+ * account made in PROD too (same EPR, PCC and password), on a live target the configured PROD account. None where the
+ * target has no PROD, or no such session opens (noted: the clause is judged in CERT all the same).
+ */
+async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): Promise<OpenSession | undefined> {
+  if (!ctx.target.environments.prod) return undefined;
+  const control = ctx.target.control;
+  let account = ctx.target.accounts.prod;
+  if (control && sa.fresh) {
+    await control.addAccount('prod', { ...sa.account, poolSize: sa.poolSize ?? 4, sessionTimeoutSeconds: sa.timeoutSeconds });
+    account = sa.account;
+  }
+  if (!account) return undefined;
+  const x = await sessionCreate(ctx, 'prod', account);
+  if (!x.session) {
+    ctx.note(`SESS-02.one-session: no session of the caller in PROD to witness the close (${describeAnswer(soap(soapAnswerOf(ctx, x)))})`);
+    return undefined;
+  }
+  const { answer } = await callInSession(ctx, x.session);
+  if (answer.kind === 'success') return x.session;
+  ctx.note(`SESS-02.one-session: the session probe in PROD answered ${describeAnswer(soap(answer))} to a session there before the close, so it cannot witness it`);
+  await sessionClose(ctx, x.session).catch(() => undefined);
+  return undefined;
 }
 
 /** A second open session of the caller beside `session`, the probe accepting its token (when there is a probe). */
