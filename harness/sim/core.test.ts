@@ -616,6 +616,12 @@ const defectCases: readonly DefectCase[] = [
     conformant: { status: 401, body: { error: 'invalid_client', error_description: WRONG } },
   },
   {
+    id: 'err02-prod-syntax-description',
+    observe: (s) => [summary(s.core.handle(tokenRequest('prod', authorization(s.accounts.main.prod, 'not-the-password')))), summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password'))))],
+    withDefect: [{ status: 401, body: { error: 'invalid_client', error_description: SYNTAX } }, { status: 401, body: { error: 'invalid_client', error_description: WRONG } }],
+    conformant: [{ status: 401, body: { error: 'invalid_client', error_description: WRONG } }, { status: 401, body: { error: 'invalid_client', error_description: WRONG } }],
+  },
+  {
     id: 'err02-unauthorized-client',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
     withDefect: { status: 401, body: { error: 'unauthorized_client', error_description: WRONG } },

@@ -182,7 +182,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   // The configured CERT account is the first of CERT's.
   const account = found && req.env === 'cert' && found === ctx.accountsIn('cert')[0] && ctx.defects.has('cred03-cert-account-refused') ? undefined : found;
   if (!account) {
-    let description: string = ctx.defects.has('err02-syntax-description') ? syntaxDescription(ctx) : wrongClientDescription(ctx);
+    let description: string = ctx.defects.has('err02-syntax-description') || (req.env === 'prod' && ctx.defects.has('err02-prod-syntax-description')) ? syntaxDescription(ctx) : wrongClientDescription(ctx);
     if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
     if (ctx.defects.has('err03-secret-start-echoed')) description = `${description} (the secret starting "${decoded.password.slice(0, 12)}")`;
     const error = ctx.defects.has('err02-unauthorized-client') ? 'unauthorized_client' : 'invalid_client';
@@ -310,7 +310,7 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-400')) {
     return { response: json(400, { error: 'invalid_request', error_description: 'The access token was not issued by this endpoint' }), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP (400)' };
   }
-  if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-refused-rest')) {
+  if (token.via === 'soap' && (ctx.defects.has('xproto02-soap-token-refused-rest') || (req.env === 'prod' && ctx.defects.has('xproto02-prod-soap-token-refused-rest')))) {
     return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
   }
   const refusedAll = endpoint.amendment !== undefined && ctx.defects.has('access01-amendment-rest-api-refused');

@@ -221,6 +221,7 @@ function tokenCall(x: Exchange, action: string): RestResult {
   const sessionOnly = spec?.purpose === 'business' || spec?.purpose === 'ping';
   const kindOk = spec?.accepts.includes(token.kind)
     || (sessionOnly && d.has('access01-session-only-takes-sessionless'))
+    || (sessionOnly && x.req.env === 'prod' && d.has('access01-prod-session-only-takes-sessionless'))
     || (sessionOnly && token.via === 'rest' && d.has('access01-session-only-takes-rest-tokens'));
   // Closing a session and keeping it alive are the session's own business, not an API the account may or may not call.
   const ownSession = spec?.purpose === 'session-close' || spec?.purpose === 'ping';

@@ -3,9 +3,9 @@ import { bearerToken, obtainToken, SOURCE_IP_FORM } from '../../harness/checks/r
 import { freshAccountLike } from '../../harness/checks/fresh-account.ts';
 import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
+  CheckFailure, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
-import type { TokenKind } from '../../harness/catalog/index.ts';
+import type { Environment, TokenKind } from '../../harness/catalog/index.ts';
 import { parseApiRef, type Account, type ApiRef } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 
@@ -25,15 +25,15 @@ interface TokenSource {
   get(): Promise<{ token: string; session?: OpenSession }>;
 }
 
-function sourcesFor(ctx: CheckContext, api: ApiRef): TokenSource[] {
+function sourcesFor(ctx: CheckContext, api: ApiRef, env: Environment = 'cert'): TokenSource[] {
   const isRest = parseApiRef(api).kind === 'rest';
   return [
     isRest
-      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: (await bearerToken(ctx, 'cert')).token }) }
-      : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, 'cert') }) },
-    ...(isRest ? [] : [{ kind: 'sessionless', via: 'POST /v2/auth/token (a REST token)', refuseOnly: true, get: async () => ({ token: await restTokenForSoap(ctx) }) } as const]),
+      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: (await bearerToken(ctx, env)).token }) }
+      : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, env) }) },
+    ...(isRest ? [] : [{ kind: 'sessionless', via: 'POST /v2/auth/token (a REST token)', refuseOnly: true, get: async () => ({ token: await restTokenForSoap(ctx, env) }) } as const]),
     { kind: 'session', via: 'SessionCreateRQ', get: async () => {
-      const session = await openSession(ctx, 'cert');
+      const session = await openSession(ctx, env);
       return { token: session.token, session };
     } },
   ];
@@ -48,33 +48,33 @@ class NoToken extends Error {}
  * TokenCreateRQ token standing in for it (as bearerToken would give) is no REST token: it would be the TokenCreateRQ
  * case again.
  */
-async function restTokenForSoap(ctx: CheckContext): Promise<string> {
+async function restTokenForSoap(ctx: CheckContext, env: Environment): Promise<string> {
   let reason: string;
   try {
-    return await obtainToken(ctx, 'cert');
+    return await obtainToken(ctx, env);
   } catch (err) {
     if (!(err instanceof PrerequisiteFailed)) throw err;
     reason = err.reason;
   }
   const control = ctx.target.control;
-  const main = ctx.target.accounts.cert;
-  if (!control || !main) throw new NoToken(`no REST token in CERT (${reason})`);
-  const fresh = await freshAccountLike(control, 'cert', main, 'access');
+  const main = ctx.target.accounts[env];
+  if (!control || !main) throw new NoToken(`no REST token in ${env.toUpperCase()} (${reason})`);
+  const fresh = await freshAccountLike(control, env, main, 'access');
   try {
-    const token = await obtainToken(ctx, 'cert', fresh);
+    const token = await obtainToken(ctx, env, fresh);
     ctx.note(`no REST token for the configured account (${reason}): a fresh account of the simulator with the same PCC gave one`);
     return token;
   } catch (err) {
     if (!(err instanceof PrerequisiteFailed)) throw err;
-    throw new NoToken(`no REST token in CERT, for the configured account (${reason}) or a fresh one of the same agency (${err.reason})`);
+    throw new NoToken(`no REST token in ${env.toUpperCase()}, for the configured account (${reason}) or a fresh one of the same agency (${err.reason})`);
   }
 }
 
-/** Calls `api` with a fresh token from `source`, closing the session it opened. */
-async function callWith(ctx: CheckContext, api: ApiRef, source: TokenSource): Promise<Answer> {
+/** Calls `api` in `env` with a fresh token of `env` from `source`, closing the session it opened. */
+async function callWith(ctx: CheckContext, api: ApiRef, source: TokenSource, env: Environment = 'cert'): Promise<Answer> {
   const { token, session } = await source.get();
   try {
-    return await callApiRef(ctx, 'cert', api, token, session?.conversationId);
+    return await callApiRef(ctx, env, api, token, session?.conversationId);
   } finally {
     if (session) await sessionClose(ctx, session);
   }
@@ -193,7 +193,43 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
       else await expectRefused(answers.get(source)!, what, 'check the "tokenKinds" declaration of that API', 'a refusal', control);
     }
   }
+  // PROD's APIs refuse the kinds they do not declare too (a blind service's session-only API took sessionless tokens
+  // in PROD alone): each session-only API there, against the same call with a PROD session, served. Opt-in on a live
+  // target, whose PROD only opt-in rules use.
+  if (ctx.target.environments.prod && ctx.target.accounts.prod && ctx.target.allowOptIn) await sessionOnlyRefused(ctx, 'prod', declared);
 }, { clauses: ['ACCESS-01.sessionless-refused', 'ACCESS-01.declared-kinds-accepted'], where: 'any' });
+
+/** ACCESS-01.sessionless-refused in `env`: every declared session-only API refuses sessionless tokens of `env`. */
+async function sessionOnlyRefused(ctx: CheckContext, env: Environment, declared: readonly [string, readonly TokenKind[]][]): Promise<void> {
+  for (const [api, kinds] of declared.filter(([, k]) => !k.includes('sessionless'))) {
+    const sources = sourcesFor(ctx, api, env);
+    const session = sources.find((s) => s.kind === 'session')!;
+    let control: Control | undefined;
+    try {
+      const served = await callWith(ctx, api, session, env);
+      if (served.answer.kind !== 'success') {
+        ctx.note(`ACCESS-01 in ${env.toUpperCase()}: ${api} answered ${describeAnswer(served)} to a session token there, so its refusals say nothing; not judged there`);
+        continue;
+      }
+      control = { factor: 'token', before: served, again: () => callWith(ctx, api, session, env) };
+    } catch (err) {
+      if (!(err instanceof PrerequisiteFailed)) throw err;
+      ctx.note(`ACCESS-01 in ${env.toUpperCase()}: no session there (${err.reason})`);
+      return;
+    }
+    for (const source of sources.filter((s) => s.kind === 'sessionless')) {
+      let answer: Answer;
+      try {
+        answer = await callWith(ctx, api, source, env);
+      } catch (err) {
+        if (!(err instanceof PrerequisiteFailed) && !(err instanceof NoToken)) throw err;
+        ctx.note(`ACCESS-01 in ${env.toUpperCase()}: ${api} not called with a sessionless token from ${source.via} (${err.message})`);
+        continue;
+      }
+      await inClause('ACCESS-01.sessionless-refused', () => expectRefused(answer, `${api} in ${env.toUpperCase()} (declared to accept ${kinds.join(' and ')} tokens) with a fresh sessionless token from ${source.via}`, 'check the "tokenKinds" declaration of that API', 'a refusal', control));
+    }
+  }
+}
 
 ruleTest('ACCESS-02', 'agency-specific APIs refuse tokens obtained with another agency\'s PCC', async (ctx) => {
   const other = ctx.target.declared.otherAgency;

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
 import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
-  CheckFailure, expectEqual, expectThat, failOn, inClause, registerPassword, ruleProperty, ruleTest, runConfig, type CheckContext,
+  CheckFailure, expectEqual, expectThat, failOn, inClause, PrerequisiteFailed, registerPassword, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
 import { err02DistinguishableProblem, err03Problems, err03Unchecked, err07AnswerProblem, isInvalidClient, serviceSaid, type ServiceSaid } from '../../harness/judges/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
-import { describes, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/catalog/index.ts';
+import { describes, ENVIRONMENTS, GRANT_TYPE, restTokenErrors, type RestTokenError } from '../../harness/catalog/index.ts';
 import { TransportError, type HttpResponse } from '../../harness/targets/index.ts';
 import { malformedAuthorizations, wrongGrantType, wrongSecret } from './support/arbitraries.ts';
 import { auditExchanges } from './support/audits.ts';
@@ -141,6 +141,45 @@ ruleProperty(
   },
   { numRuns: 10, clauses: ['ERR-02.unknown-client-id', 'ERR-02.distinguishable'] },
 );
+
+/**
+ * A route in each environment besides the one the properties above judge: the token errors are the same in every
+ * environment ("Check a rule on every exchange where it applies": a blind service answered a wrong secret in PROD with
+ * the text of a syntax error). One fixed case each there: the properties' random cases stay in the first environment.
+ */
+async function otherEnvironmentRoutes(ctx: CheckContext): Promise<RestTokenAnswer[]> {
+  const first = await goodCredentialsRoute(ctx);
+  const others = ENVIRONMENTS.filter((env) => env !== first.env && ctx.target.environments[env] && ctx.target.accounts[env]);
+  if (others.length === 0) return ctx.notApplicable(`the target has no environment besides ${first.env.toUpperCase()} with an account`);
+  ctx.requireOptIn(`the token errors of ${others.map((e) => e.toUpperCase()).join(' and ')}`);
+  const routes: RestTokenAnswer[] = [];
+  for (const env of others) {
+    try {
+      routes.push(await restTokenAnswer(ctx, { env, needToken: false }));
+    } catch (err) {
+      if (!(err instanceof PrerequisiteFailed)) throw err;
+      ctx.note(`in ${env.toUpperCase()}: ${err.reason}`);
+    }
+  }
+  if (routes.length === 0) throw new PrerequisiteFailed(`no route in ${others.map((e) => e.toUpperCase()).join(' or ')} on which correctly built credentials obtain a token (see the notes)`, ['CRED-03']);
+  return routes;
+}
+
+ruleTest('ERR-01', 'in every environment: a token request with no Authorization header gets invalid_client saying the credentials are missing', async (ctx) => {
+  for (const route of await otherEnvironmentRoutes(ctx)) {
+    const res = await onRoute(ctx, route, { authorization: null });
+    await inClause('ERR-01.missing', () => expectInvalidClient(res, `a token request with no Authorization header in ${route.env.toUpperCase()}`, 'missing-or-syntax'));
+  }
+}, { clauses: ['ERR-01.missing'] });
+
+ruleTest('ERR-02', 'in every environment: a wrong client secret gets invalid_client saying the client ID or secret is wrong', async (ctx) => {
+  for (const route of await otherEnvironmentRoutes(ctx)) {
+    const secret = `${route.account.password}-not`;
+    registerPassword(secret);
+    const res = await onRoute(ctx, route, { authorization: authorizationFor({ ...route.account, password: secret }) });
+    await expectWrongClient(ctx, route, res, `well-formed credentials with a wrong client secret in ${route.env.toUpperCase()}`);
+  }
+}, { clauses: ['ERR-02.wrong-secret', 'ERR-02.distinguishable'] });
 
 /** ERR-03's count of what it judged, over the runs of its property (one check context), and the runs made. */
 /** What ERR-03 judged so far in a run: its runs, the error answers and invalid_client ones, the requests that hung. */
