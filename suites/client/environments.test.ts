@@ -7,6 +7,13 @@ import { restEndpoints, type Environment } from '../../harness/catalog/index.ts'
 import { issuingEnvironment } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
+/**
+ * The REST APIs a workload calls: every one that takes sessionless tokens, GET and POST (a blind client sent its CERT
+ * token to PROD on POST calls only, and the workload called one GET API).
+ */
+const sessionlessApis = restEndpoints.filter((e) => e.accepts.includes('sessionless'));
+const firstPost = sessionlessApis.find((e) => e.method === 'POST')!;
+const callOf = (e: (typeof restEndpoints)[number]) => ({ method: (e.method ?? 'GET') as 'GET' | 'POST', path: `${e.path}${e.query ? `?${e.query}` : ''}` });
 
 /** How a call of the workload is made: a REST call, a sessionless SOAP call, or a session (opened, pinged, closed). */
 type Via = 'rest' | 'soap' | 'session';
@@ -24,7 +31,7 @@ async function sessionWorkflow(client: ClientAdapter, env: Environment): Promise
 clientProperty(
   'ENV-02',
   'the client requests its token from the environment it calls and never sends one environment\'s token to the other',
-  fc.array(fc.record({ env: fc.constantFrom<Environment>('cert', 'prod'), via: fc.constantFrom<Via>('rest', 'soap', 'session') }), { minLength: 2, maxLength: 8 }),
+  fc.array(fc.record({ env: fc.constantFrom<Environment>('cert', 'prod'), via: fc.constantFrom<Via>('rest', 'soap', 'session'), api: fc.constantFrom(...sessionlessApis) }), { minLength: 2, maxLength: 8 }),
   async (ctx, calls) => {
     await ctx.configure();
     // A failed call ends the workload, but is judged after the event log: a token sent to the wrong environment is
@@ -35,7 +42,7 @@ clientProperty(
       try {
         if (c.via === 'soap') await ctx.client.soapCall({ environment: c.env, action: 'BargainFinderMaxRQ' });
         else if (c.via === 'session') await sessionWorkflow(ctx.client, c.env);
-        else await op('rest.call', () => ctx.client.restCall({ environment: c.env, method: 'GET', path: themes.path }));
+        else await op('rest.call', () => ctx.client.restCall({ environment: c.env, ...callOf(c.api) }));
       } catch (err) {
         // A REST-only client is judged on its REST calls.
         if (c.via !== 'rest' && err instanceof ClientError && err.kind === 'unsupported') continue;
@@ -60,8 +67,8 @@ clientProperty(
   },
   {
     numRuns: 6,
-    // Tried first whatever the seed: both environments over REST, sessionless SOAP and a session, so that a REST-only
-    // client is judged on its REST calls with every seed.
-    examples: [([['cert', 'rest'], ['prod', 'rest'], ['cert', 'soap'], ['prod', 'soap'], ['cert', 'session'], ['prod', 'session'], ['cert', 'rest']] as const).map(([env, via]) => ({ env, via }))],
+    // Tried first whatever the seed: both environments over REST (a GET and a POST API), sessionless SOAP and a session,
+    // so that a REST-only client is judged on its REST calls with every seed.
+    examples: [([['cert', 'rest', themes], ['prod', 'rest', themes], ['cert', 'soap', themes], ['prod', 'soap', themes], ['cert', 'session', themes], ['prod', 'session', themes], ['cert', 'rest', firstPost], ['prod', 'rest', firstPost], ['cert', 'rest', themes]] as const).map(([env, via, api]) => ({ env, via, api }))],
     clauses: ["ENV-02.token-from-called-environment", "ENV-02.no-cross-environment-token"], needs: 'token' },
 );

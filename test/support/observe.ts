@@ -55,7 +55,7 @@ export function observedApp(observation: Observation, options: AppOptions): TdsC
 const attempt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
 
 /**
- * The workload: concurrent first REST calls, more calls with the same token, PROD calls, sessionless SOAP calls in
+ * The workload: concurrent first REST calls, more calls with the same token, PROD calls (GET and POST), sessionless SOAP calls in
  * both environments, a session with calls in it closed by the application, one in PROD, a session whose call fails (with `failing`, an application on an account without the air-shop amendment), more
  * sessions at once than the pool allows, one left for shutdown, then shutdown. Every step tolerates failure (a
  * mutant client may fail any of them).
@@ -74,6 +74,8 @@ export async function runWorkload(client: TdsClient, poolSize: number, failing?:
   midway?.();
   await rest('prod');
   await rest('prod');
+  // A POST API in PROD too (a client may route its tokens by method or path: ENV-02).
+  if (!refused) await attempt(client.rest('prod', 'POST', '/v2.0.0/GetHotelLeadRateRQ'));
   await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
   await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
   await attempt(client.soap('prod', 'BargainFinderMaxRQ'));

@@ -209,7 +209,8 @@ export class TdsClient {
   async rest(env: Environment, method: 'GET' | 'POST', path: string, body?: unknown): Promise<RestCallResult> {
     this.#assertOpen();
     const target = this.#environment(env);
-    const source = this.#tokenSource(env);
+    const postFromCert = this.#faults.has('env02-cert-token-for-prod-post') && method === 'POST' && env === 'prod' && this.#environments.cert;
+    const source = postFromCert ? 'cert' : this.#tokenSource(env);
     const token = await this.#restTokens.get(source);
     const first = await this.#callApi(target, token, method, path, body);
     if (first.status !== 401) return first;

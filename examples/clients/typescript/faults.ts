@@ -42,6 +42,7 @@ export const CLIENT_FAULTS = [
   // ENV — environments
   'env02-one-token-for-all',
   'env02-session-from-cert',
+  'env02-cert-token-for-prod-post',
   // ERR — errors
   'err06-retry-loop',
   'err06-generic-error',
