@@ -3,6 +3,7 @@ import { bearerRefusal, clientProperty, clientTest, isTokenAttempt, issuedTokens
 import { expectThat, failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { limits, restEndpoints, TOKEN_PATH } from '../../harness/catalog/index.ts';
 import type { SimEvent } from '../../harness/sim/index.ts';
+import { ClientError } from '../../harness/clients/protocol.ts';
 import { api03Problems, api04Problem, api05Problem, life03Problem, rest01Problems, type Life03Clause } from '../../harness/judges/index.ts';
 import { apiCalls, issuedAfter, restCalls, refusedTokens, reuseRequest, tokenRequests } from './support/events.ts';
 
@@ -145,3 +146,39 @@ clientTest('LIFE-03', 'after its token expired, the client obtains a new one and
 
 clientTest('LIFE-03', 'when its token is refused as invalid, the client obtains a new token and goes on', (ctx) =>
   recovers(ctx, 'LIFE-03.after-refusal', (token) => ctx.sim.revokeToken(token)), { clauses: ["LIFE-03.after-refusal"], needs: 'token' });
+
+/**
+ * The same for a TokenCreateRQ token (the sessionless SOAP token): "Sessionless token (REST or SOAP) … must be
+ * refreshed by requesting a new one", and a refused one is not sent again (a blind client kept sending its refused
+ * TokenCreateRQ token, and only REST tokens were ever refused here). A REST-only client has no such token.
+ */
+clientTest('LIFE-03', 'when its TokenCreateRQ token is refused as invalid, the client obtains a new one and goes on', async (ctx) => {
+  await ctx.configure();
+  const call = () => ctx.client.soapCall({ environment: 'cert', action: 'BargainFinderMaxRQ' });
+  try {
+    await call();
+  } catch (err) {
+    if (err instanceof ClientError && err.kind === 'unsupported') return ctx.notApplicable('the client makes no sessionless SOAP calls');
+    throw err;
+  }
+  const before = await ctx.events();
+  const used = before.filter((e) => e.protocol === 'soap' && e.tokenKind === 'sessionless' && e.outcome === 'soap-ok' && e.action !== 'TokenCreateRQ').at(-1)?.tokenUsed;
+  if (!used) {
+    const refusal = tokenRefusal(before);
+    if (refusal) throw new PrerequisiteFailed(refusal.reason, refusal.after);
+    throw new PrerequisiteFailed('the client\'s sessionless SOAP call was not served with a TokenCreateRQ token');
+  }
+  const ended = before.at(-1)?.seq ?? 0;
+  await ctx.sim.revokeToken(used);
+  const results = [await call().then(() => true, () => false), await call().then(() => true, () => false)];
+  const events = await ctx.events();
+  const after = events.filter((e) => e.seq > ended);
+  const newToken = after.some((e) => e.action === 'TokenCreateRQ' && e.tokenIssued !== undefined);
+  if (!newToken) {
+    const refusal = tokenRefusal(after);
+    if (refusal) throw new PrerequisiteFailed(refusal.reason.replace('token request(s)', 'token request(s) after the first token was refused'), refusal.after);
+  }
+  const uses = after.filter((e) => e.tokenUsed === used);
+  const refused = uses.length === 0 ? [] : [{ first: `#${uses[0]!.seq} ${uses[0]!.action ?? ''}`.trim(), resent: uses.slice(1).map((e) => `#${e.seq} ${e.action ?? ''}`.trim()) }];
+  failOn(life03Problem('LIFE-03.after-refusal', refused, newToken && results.some(Boolean)));
+}, { clauses: ['LIFE-03.after-refusal'], needs: 'token' });

@@ -190,7 +190,7 @@ export class TdsClient {
       dropRefused: !this.#faults.has('life03-keeps-refused-token'),
     };
     this.#restTokens = new TokenCache((env) => this.#obtainRestToken(env), this.#now, policy);
-    this.#soapTokens = new TokenCache((env) => this.#createSoapToken(env), this.#now, policy);
+    this.#soapTokens = new TokenCache((env) => this.#createSoapToken(env), this.#now, { ...policy, dropRefused: policy.dropRefused && !this.#faults.has('life03-keeps-refused-soap-token') });
     if (this.#latitudes.has('kept-token')) {
       // A token of each environment kept from an earlier run: the service never issued it (to this simulator), so its
       // first call is refused, the token dropped and a new one obtained.

@@ -24,6 +24,7 @@ export const CLIENT_FAULTS = [
   'api05-no-single-flight',
   // LIFE — refresh
   'life03-keeps-refused-token',
+  'life03-keeps-refused-soap-token',
   // SOAP — envelopes
   'soap01-no-message-data',
   'soap03-no-organization',
