@@ -39,8 +39,19 @@ describe('describes (error-description-wording)', () => {
       'No client with this ID and secret',
       'No client for these credentials',
       'No application registered under this client ID',
+      // Saying the syntax is fine is not stating ERR-01's case (a blind service's wording).
+      'Wrong client ID or client secret (credentials present and syntactically correct)',
+      'Wrong client ID or client secret (the syntax of the credentials is fine)',
+      'The credentials are well-formed, but the client secret is wrong',
+      'Credentials decoded successfully; wrong client ID or secret',
       ...DESCRIPTIONS.wrongClient,
     ]) expect(statesWrongClientOnly(text), text).toBe(true);
+  });
+
+  it('still reads a negated "syntax is fine" as ERR-01\'s case', () => {
+    for (const text of ['The credentials are not syntactically correct', 'Credentials are not well-formed', 'The syntax is not correct', 'Credentials are missing or the syntax is not correct']) {
+      expect(describes(text, 'missing-or-syntax'), text).toBe(true);
+    }
   });
 
   it('still reads a wrong-client text as no ERR-01 text, and a syntax text as no ERR-02 text (err01-wrong-description, err02-syntax-description)', () => {

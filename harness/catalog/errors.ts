@@ -148,6 +148,19 @@ const MISSING_OR_SYNTAX_PHRASES: readonly RegExp[] = [
   /\b(?:invalid|bad|wrong|unsupported|unknown|unexpected)\s+(?:basic\s+)?(?:authorization|authentication|auth)\s+(?:header|scheme|type)\b/i,
 ];
 
+/**
+ * Phrases that say the credentials' syntax is fine — the opposite of ERR-01's case — though they hold one of its words
+ * ("Wrong client ID or client secret (credentials present and syntactically correct)": a blind service's ERR-02 text,
+ * which states the wrong client alone). Not after a negation ("not syntactically correct" states ERR-01's case).
+ */
+const SYNTAX_FINE_PHRASES: readonly RegExp[] = [
+  /(?<!\b(?:not|never|n['\u2019]t)\s+)\bsyntactically\s+(?:correct|valid|fine|ok|okay|sound|well[\s-]*formed)\b/gi,
+  /(?<!\b(?:not|never|n['\u2019]t)\s+)\b(?:syntax|format|encoding)\s+(?:of\s+(?:the\s+)?[a-z]+\s+)?(?:is|was|are|were|looks?|seems?)\s+(?!not\b)(?:(?:entirely|perfectly|fully|all)\s+)?(?:correct|valid|fine|ok|okay|good|right|sound)\b/gi,
+  /(?<!\b(?:not|never|n['\u2019]t)\s+)\b(?:well|correctly|properly)[\s-]+(?:formed|formatted|encoded)\b/gi,
+  /\b(?:decoded|parsed)\s+(?:successfully|correctly|fine)\b/gi,
+  /\bsuccessfully\s+(?:decoded|parsed)\b/gi,
+];
+
 /** Phrases that state that the client ID or secret is wrong, where no single word does (ERR-02). */
 const WRONG_CLIENT_PHRASES: readonly RegExp[] = [
   /\bno\s+(?:such|matching)\b/i,
@@ -164,7 +177,9 @@ const WRONG_CLIENT_PHRASES: readonly RegExp[] = [
  * not an account that is not there ("No client found for this client ID and secret").
  */
 export function describes(description: string, errorKey: RestTokenError['key']): boolean {
-  const words = new Set(description.toLowerCase().split(/[^a-z]+/));
+  // ERR-01's words are read where the text does not say the syntax is fine.
+  const read = errorKey === 'missing-or-syntax' ? SYNTAX_FINE_PHRASES.reduce((text, p) => text.replace(p, ' '), description) : description;
+  const words = new Set(read.toLowerCase().split(/[^a-z]+/));
   if (errorKey === 'missing-or-syntax') {
     if (words.has('no') && !(/\bno\s+(?:client\s+)?(?:credentials?|authorization|authentication|auth|basic|header|client\s*id|secret|client)\b/i.test(description) && !NO_ACCOUNT.test(description))) words.delete('no');
     if (MISSING_OR_SYNTAX_PHRASES.some((p) => p.test(description))) words.add('missing');

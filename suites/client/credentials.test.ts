@@ -4,7 +4,7 @@ import { CheckFailure, failOn, PrerequisiteFailed, registerPassword } from '../.
 import { actualShape, clientIdShape, expectedShape, type ShapeAccount } from '../../harness/clients/credential-shape.ts';
 import { decodeAuthorization } from '../../harness/credentials/index.ts';
 import { cred01Problems, cred04Problem, readCred02 } from '../../harness/judges/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints } from '../../harness/catalog/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { tokenRequests } from './support/events.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
@@ -36,11 +36,11 @@ const shapeOf = (acct: Account, omitDomain = false): ShapeAccount => ({ epr: acc
  * The Authorization header of the client's token request for a REST call. A client that refuses the account at
  * configuration fails the credential rule being checked: the account is one the interface document allows.
  */
-async function tokenRequestHeader(ctx: ClientContext, acct: Account, omitDomains = false): Promise<string | undefined> {
-  await ctx.sim.addAccount('cert', acct);
+async function tokenRequestHeader(ctx: ClientContext, acct: Account, omitDomains = false, env: Environment = 'cert'): Promise<string | undefined> {
+  await ctx.sim.addAccount(env, acct);
   registerPassword(acct.password);
   try {
-    await ctx.configure({ accounts: { cert: acct }, omitDomains, environments: ['cert'] });
+    await ctx.configure({ accounts: { [env]: acct }, omitDomains, environments: [env] });
   } catch (err) {
     if (!(err instanceof ConfigurationRefused)) throw err;
     throw new CheckFailure(`the client refused a valid account at configuration (error kind "${err.kind}"): ${err.clientMessage}`, {
@@ -49,10 +49,10 @@ async function tokenRequestHeader(ctx: ClientContext, acct: Account, omitDomains
       actual: 'no token request: the client refused the account',
     });
   }
-  await op('rest.call', () => ctx.client.restCall({ environment: 'cert', method: 'GET', path: themes.path })).catch((err: unknown) => {
+  await op('rest.call', () => ctx.client.restCall({ environment: env, method: 'GET', path: themes.path })).catch((err: unknown) => {
     if (err instanceof PrerequisiteFailed) throw err;
   });
-  const request = tokenRequests(await ctx.events())[0];
+  const request = tokenRequests(await ctx.events()).filter((e) => e.env === env)[0];
   if (!request) throw new PrerequisiteFailed('the client sent no token request for a REST call', ['REST-01']);
   return request.headers.authorization;
 }
@@ -108,11 +108,16 @@ clientProperty(
   { numRuns: 10, examples: EXAMPLES, clauses: ["CRED-01.v1-literal", "CRED-01.fields"] },
 );
 
-clientTest('CRED-04', 'with no domain configured, the client uses the default domain AA', async (ctx) => {
-  const acct = asAccount({ epr: 'NODOMAIN1', pcc: 'ND01', password: 'no-domain-secret' });
-  const header = await tokenRequestHeader(ctx, acct, true);
+/** CRED-04 in `env` (in each environment: a blind client used another default in PROD alone). */
+async function defaultDomainIn(ctx: ClientContext, env: Environment): Promise<void> {
+  const acct = asAccount({ epr: `NODOMAIN${env === 'cert' ? 1 : 2}`, pcc: 'ND01', password: `no-domain-secret-${env}` });
+  const header = await tokenRequestHeader(ctx, acct, true, env);
   const decoded = decodeAuthorization(header);
   if (!decoded.ok) throw new PrerequisiteFailed(`the credentials cannot be decoded (${actualShape(header, shapeOf(acct, true))})`, ['CRED-02', 'CRED-01']);
   // The judge observe uses too (harness/judges), the account's values masked in what it shows.
   failOn(cred04Problem(decoded.clientId, (text) => clientIdShape(text, shapeOf(acct, true))));
-}, { clauses: ["CRED-04.default-domain"] });
+}
+
+clientTest('CRED-04', 'with no domain configured, the client uses the default domain AA', (ctx) => defaultDomainIn(ctx, 'cert'), { clauses: ["CRED-04.default-domain"] });
+
+clientTest('CRED-04', 'in PROD too: with no domain configured, the client uses the default domain AA', (ctx) => defaultDomainIn(ctx, 'prod'), { clauses: ["CRED-04.default-domain"] });

@@ -1,18 +1,23 @@
-import { clientTest, ConfigurationRefused, op } from '../../harness/checks/client.ts';
+import { clientTest, ConfigurationRefused, op, type ClientContext } from '../../harness/checks/client.ts';
 import { failOn, PrerequisiteFailed } from '../../harness/checks/index.ts';
 import { err06KeepsProblem, err06LoopProblem, serviceSaid } from '../../harness/judges/index.ts';
 import { ClientError } from '../../harness/clients/protocol.ts';
-import { restEndpoints } from '../../harness/catalog/index.ts';
+import { restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import { tokenRequests } from './support/events.ts';
 
 const themes = restEndpoints.find((e) => e.key === 'shop-themes')!;
 
-clientTest('ERR-06', 'on invalid_client the client reports an auth error with the code and description, and retries at most once', async (ctx) => {
-  const main = ctx.target.accounts.cert!;
+/**
+ * ERR-06 in `env`: the client configured for that environment alone with a wrong password. In each environment (a
+ * blind client lost the description in PROD alone).
+ */
+async function reportsInvalidClient(ctx: ClientContext, env: Environment): Promise<void> {
+  const main = ctx.target.accounts[env];
+  if (!main || !ctx.target.environments[env]) return ctx.notApplicable(`the target has no ${env.toUpperCase()} account`);
   let error: unknown;
   let configured = true;
   try {
-    await ctx.configure({ accounts: { cert: { ...main, password: `${main.password}-wrong` } }, environments: ['cert'] });
+    await ctx.configure({ accounts: { [env]: { ...main, password: `${main.password}-wrong` } }, environments: [env] });
   } catch (err) {
     // A client that obtains its token as it is configured may report the refusal there: an authentication error is
     // the report this rule judges, not a configuration the client refused.
@@ -22,7 +27,7 @@ clientTest('ERR-06', 'on invalid_client the client reports an auth error with th
   }
   if (configured) {
     try {
-      await op('rest.call', () => ctx.client.restCall({ environment: 'cert', method: 'GET', path: themes.path }));
+      await op('rest.call', () => ctx.client.restCall({ environment: env, method: 'GET', path: themes.path }));
     } catch (err) {
       if (err instanceof PrerequisiteFailed) throw err;
       error = err;
@@ -46,4 +51,8 @@ clientTest('ERR-06', 'on invalid_client the client reports an auth error with th
     : error === undefined ? undefined : String(error);
   failOn(err06KeepsProblem(sent, reported));
   failOn(err06LoopProblem(requests.length));
-}, { clauses: ["ERR-06.keeps-error", "ERR-06.no-retry-loop"] });
+}
+
+clientTest('ERR-06', 'on invalid_client the client reports an auth error with the code and description, and retries at most once', (ctx) => reportsInvalidClient(ctx, 'cert'), { clauses: ["ERR-06.keeps-error", "ERR-06.no-retry-loop"] });
+
+clientTest('ERR-06', 'in PROD too: on invalid_client the client reports an auth error with the code and description, and retries at most once', (ctx) => reportsInvalidClient(ctx, 'prod'), { clauses: ["ERR-06.keeps-error", "ERR-06.no-retry-loop"] });

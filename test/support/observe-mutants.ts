@@ -15,6 +15,10 @@ import { observeReferenceClient } from './observe.ts';
 /** Mutants whose fault traffic cannot show, with the clause that says why (their rule is judged by the driver suite). */
 const UNOBSERVABLE: Readonly<Record<string, string>> = {
   'err06-generic-error': 'ERR-06.keeps-error: what the client reports to its caller is not in its traffic',
+  'err06-prod-generic-error': 'ERR-06.keeps-error: what the client reports to its caller is not in its traffic',
+  // Observable (a refused TokenCreateRQ token sent again is in the traffic), but this workload refuses none: its token
+  // expiry comes before its SOAP calls.
+  'life03-keeps-refused-soap-token': 'LIFE-03.after-refusal: the workload refuses no TokenCreateRQ token',
   'err06-retry-loop': 'ERR-06.no-retry-loop: traffic cannot tell a retry from the application asking again',
   'soap05-conversation-per-call': 'SOAP-05.conversation-id: traffic does not show where a workflow starts and ends, and a session may serve several',
 };

@@ -243,7 +243,7 @@ export class TdsClient {
       } catch (err) {
         const invalidClient = err instanceof ClientError && err.code === 'invalid_client';
         if (invalidClient && attempt < attempts) continue;
-        if (invalidClient && this.#faults.has('err06-generic-error')) throw new ClientError({ kind: 'protocol', message: '500 Internal Server Error' });
+        if (invalidClient && (this.#faults.has('err06-generic-error') || (env === 'prod' && this.#faults.has('err06-prod-generic-error')))) throw new ClientError({ kind: 'protocol', message: '500 Internal Server Error' });
         throw err;
       }
     }
@@ -303,7 +303,8 @@ export class TdsClient {
   #basicAuthorization(target: DriverEnvironment): string {
     const c = target.credentials;
     // CRED-04: the default domain `AA` where none is configured (clientIdFor supplies it).
-    const parts = this.#faults.has('cred04-soap-domain-as-default') ? { userid: c.epr, group: c.pcc, domain: c.restDomain || DEFAULT_SOAP_DOMAIN } : clientIdFor(c);
+    const soapDefault = this.#faults.has('cred04-soap-domain-as-default') || (this.#faults.has('cred04-prod-soap-domain-as-default') && target === this.#environments.prod);
+    const parts = soapDefault ? { userid: c.epr, group: c.pcc, domain: c.restDomain || DEFAULT_SOAP_DOMAIN } : clientIdFor(c);
     if (this.#faults.has('cred01-no-v1')) return `Basic ${encodeCredentials([parts.userid, parts.group, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred01-wrong-order')) return `Basic ${encodeCredentials(['V1', parts.group, parts.userid, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred02-single-base64')) return `Basic ${encodeBase64Utf8(`V1:${parts.userid}:${parts.group}:${parts.domain}:${c.password}`)}`;

@@ -12,6 +12,7 @@ export const CLIENT_FAULTS = [
   'cred02-single-base64',
   'cred02-prod-password-at-cert',
   'cred04-soap-domain-as-default',
+  'cred04-prod-soap-domain-as-default',
   // REST — the token request
   'rest01-json-body',
   'rest01-trailing-slash',
@@ -47,6 +48,7 @@ export const CLIENT_FAULTS = [
   // ERR — errors
   'err06-retry-loop',
   'err06-generic-error',
+  'err06-prod-generic-error',
 ] as const;
 
 export type ClientFault = (typeof CLIENT_FAULTS)[number];

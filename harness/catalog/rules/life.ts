@@ -45,7 +45,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-03.after-expiry", text: "When its token has expired, the client obtains a new token and goes on." },
       { id: "LIFE-03.after-refusal", text: "When its token is refused as invalid, the client obtains a new token and does not send the refused one again." },
     ],
-    dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03"],
+    dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03", "SOAP-01", "SOAP-03", "SOAP-04"],
     latitudes: ["refused-call-reported", "kept-token"],
   },
 ];
