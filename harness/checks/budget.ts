@@ -23,7 +23,7 @@ export interface Budget {
  * target with every opt-in declared (a pool of 4, PROD, every `access` account, every API's token kinds): 90–98 tokens created and 36
  * sessions opened; the last 12 tokens are kept for the root checks (`ROOT_RESERVE_TOKENS`).
  */
-export const LIVE_BUDGET: Budget = { tokens: 150, sessions: 60, requestsPerSecond: 5, concurrency: 2 };
+export const LIVE_BUDGET: Budget = { tokens: 200, sessions: 70, requestsPerSecond: 5, concurrency: 2 };
 
 /** The pool {@link LIVE_BUDGET}'s sessions cover, with every opt-in rule. */
 export const BUDGET_POOL = 4;

@@ -51,8 +51,8 @@ Options:
                                  with a loader in NODE_OPTIONS, e.g. --import tsx)
                                  (default for the client suite: the reference TypeScript client)
   --client-timeout <ms>          time limit of one op of the client under test (default 30000)
-  --max-tokens <n>               live targets: tokens the run may create (default 150)
-  --max-sessions <n>             live targets: sessions the run may open (default 60, and 4 more for each slot of a
+  --max-tokens <n>               live targets: tokens the run may create (default 200)
+  --max-sessions <n>             live targets: sessions the run may open (default 70, and 4 more for each slot of a
                                  declared sessionPoolSize past 4 when opt-in rules run)
   --rate <n>                     live targets: requests per second, at most (default 5)
   --timeout <ms>                 time limit of one request (default: 5000 on the simulator, 15000 on a live target,
