@@ -139,14 +139,22 @@ async function mainAccountControl(ctx: CheckContext, api: ApiRef, declaredAs: st
  */
 async function forEachControlledApi(ctx: CheckContext, apis: readonly ApiRef[], declaredAs: string, judge: (api: ApiRef, route: AccessRoute, control: Control) => Promise<void>): Promise<void> {
   const passedOver: Extract<MainAnswer, { ok: false }>[] = [];
-  /** Routes by which the other account got no token: a token it cannot get reaches no API that way. */
+  /** Routes by which the main account or the other got no token: a token that cannot be had reaches no API that way. */
   const noToken: PrerequisiteFailed[] = [];
   let tried = 0;
   // Every route to every API: the same account reaching the API one way and not another is the deviation.
   for (const api of apis) {
     for (const route of accessRoutes(ctx, api)) {
       tried++;
-      const main = await mainAccountControl(ctx, api, declaredAs, route);
+      let main: MainAnswer;
+      try {
+        main = await mainAccountControl(ctx, api, declaredAs, route);
+      } catch (err) {
+        // No token of the main account by this route: the others may have one (a REST token refused, a TokenCreateRQ one not).
+        if (!(err instanceof PrerequisiteFailed)) throw err;
+        noToken.push(err);
+        continue;
+      }
       if (!main.ok) {
         passedOver.push(main);
         continue;
@@ -161,7 +169,7 @@ async function forEachControlledApi(ctx: CheckContext, apis: readonly ApiRef[], 
   }
   // No route judged for want of the other account's tokens: the check's prerequisite is missing.
   if (noToken.length > 0 && noToken.length + passedOver.length === tried) throw noToken[0]!;
-  if (noToken.length > 0) ctx.note(`the other account got no token by some routes (they reach no API): ${noToken.map((e) => e.reason).join('; ')}`);
+  if (noToken.length > 0) ctx.note(`no token by some routes (they reach no API that way): ${noToken.map((e) => e.reason).join('; ')}`);
   if (passedOver.length === 0) return;
   const whys = passedOver.map((p) => p.why).join('; ');
   if (passedOver.length < tried) return ctx.note(`passed over (the main account's call says nothing): ${whys}`);

@@ -165,12 +165,26 @@ async function closeRefused(ctx: CheckContext, from: Environment, to: Environmen
     if (before.answer.kind !== 'success') return ctx.note(`ENV-01.soap-session, SessionCloseRQ in ${up(to)}: the session probe in ${up(from)} answered ${describeAnswer(soap(before.answer))} to a session of ${up(from)}, so whether a close elsewhere ended it cannot be seen`);
     const close = await closeRequest(ctx, to, session.token, session.conversationId, session.cpaId);
     const after = await callSessionProbe(ctx, from, session.token, session.conversationId);
-    if (after.answer.kind === 'refused') {
-      throw new CheckFailure(`SessionCloseRQ in ${up(to)} with the token of a session of ${up(from)} ended that session: the session probe in ${up(from)} served the token before it and refuses it after`, {
-        expected: `the token refused in ${up(to)}, and the session left open in ${up(from)}`,
-        actual: `SessionCloseRQ in ${up(to)}: ${describeAnswer(soap(soapAnswerOf(ctx, close)))}; then the probe in ${up(from)}: ${describeAnswer(soap(after.answer))}`,
-        clause: 'ENV-01.soap-session',
-      });
+    const failure = (then: string) => new CheckFailure(`SessionCloseRQ in ${up(to)} with the token of a session of ${up(from)} ended that session: the session probe in ${up(from)} served the token before it and ${then}`, {
+      expected: `the token refused in ${up(to)}, and the session left open in ${up(from)}`,
+      actual: `SessionCloseRQ in ${up(to)}: ${describeAnswer(soap(soapAnswerOf(ctx, close)))}; then the probe in ${up(from)}: ${describeAnswer(soap(after.answer))}`,
+      clause: 'ENV-01.soap-session',
+    });
+    if (after.answer.kind === 'refused') throw failure('refuses it after');
+    if (after.answer.kind === 'success') return;
+    // Neither (a gateway's page in place of every fault): by difference, against the same probe with a session of
+    // `from` opened after the close, served; the session's own token not served says it was ended.
+    const fresh = await openSession(ctx, from).catch((err: unknown) => {
+      if (err instanceof PrerequisiteFailed) return undefined;
+      throw err;
+    });
+    if (!fresh) return ctx.note(`ENV-01.soap-session, SessionCloseRQ in ${up(to)}: the probe in ${up(from)} answered ${describeAnswer(soap(after.answer))} after it, and no session of ${up(from)} could be opened to compare`);
+    try {
+      const control = await callSessionProbe(ctx, from, fresh.token, fresh.conversationId);
+      if (control.answer.kind === 'success') throw failure('does not serve it after, while it serves a session opened after the close');
+      ctx.note(`ENV-01.soap-session, SessionCloseRQ in ${up(to)}: the probe in ${up(from)} answered ${describeAnswer(soap(after.answer))} after it, and ${describeAnswer(soap(control.answer))} to a session opened after: not judged`);
+    } finally {
+      await sessionClose(ctx, fresh).catch(() => undefined);
     }
   } finally {
     await sessionClose(ctx, session).catch(() => undefined);

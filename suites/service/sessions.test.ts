@@ -5,7 +5,7 @@ import {
   sessionLedger, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
-import { limits, type RuleId } from '../../harness/catalog/index.ts';
+import { limits, type Environment, type RuleId } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import type { SoapAnswer } from '../../harness/classify/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
@@ -108,17 +108,25 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
     });
     await judgeWitness();
     if (elsewhere) {
-      const after = await callInSession(ctx, elsewhere);
+      const after = await callInSession(ctx, elsewhere.session);
+      const what = `${after.request.action} in PROD with the token of the caller's session there (accepted before the close)`;
       if (after.answer.kind === 'refused') {
-        throw new CheckFailure(`${after.request.action} in PROD with the token of the caller's session there (accepted before the close) was refused after SessionCloseRQ of a CERT session: the close ended a session of the other environment`, {
+        throw new CheckFailure(`${what} was refused after SessionCloseRQ of a CERT session: the close ended a session of the other environment`, {
           expected: 'accepted: a close ends only the session whose token it carries', actual: describeAnswer(soap(after.answer)), clause: 'SESS-02.one-session',
+        });
+      }
+      // Neither (a gateway's page in place of every fault): by difference, against a PROD session opened after the close.
+      if (after.answer.kind !== 'success') {
+        await witnessByDifference(ctx, elsewhere.account, after, `${what}, after SessionCloseRQ of a CERT session`, 'prod').catch((err: unknown) => {
+          if (!(err instanceof Inconclusive)) throw err;
+          ctx.note(`SESS-02.one-session in PROD: ${describeAnswer(soap(after.answer))} after the close, which says nothing (${err.message})`);
         });
       }
     }
     if (unclearClose) throw unclearClose;
   } finally {
     if (held) await sessionClose(ctx, held).catch(() => undefined);
-    if (elsewhere) await sessionClose(ctx, elsewhere).catch(() => undefined);
+    if (elsewhere) await sessionClose(ctx, elsewhere.session).catch(() => undefined);
   }
 
   async function judgeWitness(): Promise<void> {
@@ -146,8 +154,8 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
 }, { clauses: ['SESS-02.token-refused', 'SESS-02.one-session'] });
 
 /** SESS-02.one-session on an unclear answer to the witness session: its control is a session opened after the close. */
-async function witnessByDifference(ctx: CheckContext, account: Account, after: SoapProbeResult, what: string): Promise<void> {
-  const fresh = (await createInReleasedSlot(ctx, account, 'SessionCreateRQ after the close (the control)')).session;
+async function witnessByDifference(ctx: CheckContext, account: Account, after: SoapProbeResult, what: string, env: Environment = 'cert'): Promise<void> {
+  const fresh = (await createInReleasedSlot(ctx, account, 'SessionCreateRQ after the close (the control)', env)).session;
   if (!fresh) throw new Inconclusive('no session could be opened after the close to serve as the control');
   try {
     const control = await callInSession(ctx, fresh);
@@ -164,7 +172,7 @@ async function witnessByDifference(ctx: CheckContext, account: Account, after: S
  * account made in PROD too (same EPR, PCC and password), on a live target the configured PROD account. None where the
  * target has no PROD, or no such session opens (noted: the clause is judged in CERT all the same).
  */
-async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): Promise<OpenSession | undefined> {
+async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): Promise<{ session: OpenSession; account: Account } | undefined> {
   if (!ctx.target.environments.prod) return undefined;
   const control = ctx.target.control;
   let account = ctx.target.accounts.prod;
@@ -179,7 +187,7 @@ async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): P
     return undefined;
   }
   const { answer } = await callInSession(ctx, x.session);
-  if (answer.kind === 'success') return x.session;
+  if (answer.kind === 'success') return { session: x.session, account };
   ctx.note(`SESS-02.one-session: the session probe in PROD answered ${describeAnswer(soap(answer))} to a session there before the close, so it cannot witness it`);
   await sessionClose(ctx, x.session).catch(() => undefined);
   return undefined;
