@@ -169,11 +169,13 @@ async function witnessByDifference(ctx: CheckContext, account: Account, after: S
 
 /**
  * A session of the same caller in PROD, the session probe there accepting it: on the simulator the check's fresh
- * account made in PROD too (same EPR, PCC and password), on a live target the configured PROD account. None where the
- * target has no PROD, or no such session opens (noted: the clause is judged in CERT all the same).
+ * account made in PROD too (same EPR, PCC and password), on a live target the configured PROD account (with
+ * `--allow-opt-in`). None where the target has no PROD, or no such session opens (noted: the clause is judged in CERT
+ * all the same).
  */
 async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): Promise<{ session: OpenSession; account: Account } | undefined> {
-  if (!ctx.target.environments.prod) return undefined;
+  // On a live target PROD is used by opt-in rules only (the simulator allows them always).
+  if (!ctx.target.environments.prod || !ctx.target.allowOptIn) return undefined;
   const control = ctx.target.control;
   let account = ctx.target.accounts.prod;
   if (control && sa.fresh) {
