@@ -140,19 +140,17 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
 
 /**
  * A pool full before the check holds a session of it, read on the run's own record: every session the run opened of
- * the account is confirmed closed, closed sessions that kept their slots could not fill the pool (a session was
- * granted beside as many as it holds, or there are not as many), and the run has obtained as many TokenCreateRQ tokens
- * as the pool holds, beside which no session was ever granted: the tokens hold the slots. (Sessions of another
- * application holding the whole pool since would explain it too, as they would any record-based verdict of the pool
- * checks; the run must have been granted a session of the account before, so the pool was not theirs all along.)
+ * the account is confirmed closed, closes release their slots (a session was granted beside as many closed ones as the
+ * pool holds), and the run has obtained as many TokenCreateRQ tokens as the pool holds, beside which no session was
+ * ever granted: the tokens hold the slots. (Sessions of another application holding the whole pool since would
+ * explain it too, as they would the pool checks' record-based verdict: the same evidence, and the pool was not theirs
+ * all along. A record short of that leaves the other accounts to try.)
  */
 function recordSaysTokensHoldSlots(ctx: CheckContext, env: Environment, pcc: string, pool: number, refused: SoapExchange, clause: string): void {
   const mine = sessionLedger(env, pcc);
   const accounted = mine.opened > 0 && mine.opened === mine.closed + mine.open && mine.hidden === 0 && mine.open === 0;
-  const closesCannot = mine.grantedBeside.closed >= pool || mine.closed < pool;
-  if (!accounted || !closesCannot || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
-  const closes = mine.grantedBeside.closed >= pool ? `a session was granted after as many closes as the pool holds (${pool}), so closes release their slots` : `those ${mine.closed} closed sessions could not fill a pool of ${pool} even if they kept their slots`;
-  throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; ${closes}, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
+  if (!accounted || mine.grantedBeside.closed < pool || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
+  throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; a session was granted after as many closes as the pool holds (${pool}), so closes release their slots, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
     expected: 'no slot held by a sessionless token', actual: describeAnswer(soap(soapAnswerOf(ctx, refused))), clause,
   });
 }
