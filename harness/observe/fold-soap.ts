@@ -122,7 +122,9 @@ export class SoapFold {
     }
     // ERR-04 on faults for a token sent in wsse:BinarySecurityToken.
     if (m.tokenUsed && m.answer?.kind === 'refused' && m.answer.why === 'invalid-token' && refusedToken && res) {
-      const clause = closedBefore ? 'ERR-04.closed-session' : this.#ctx.expired.has(m.tokenUsed) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
+      // Expired by then (a token refused before its expiry was injected is refused for another reason).
+      const expired = (this.#ctx.expired.get(m.tokenUsed) ?? Infinity) <= m.x.endedAt;
+      const clause = closedBefore ? 'ERR-04.closed-session' : expired ? 'ERR-04.expired-session' : 'ERR-04.unknown-token';
       this.#err04Count.set(clause, (this.#err04Count.get(clause) ?? 0) + 1);
       if (!this.#first.has(clause)) {
         const p = err04Problem(clause, { status: res.status, envelope: m.response }, m.tokenUsed, `${m.action ?? 'a request'} with a refused token`);

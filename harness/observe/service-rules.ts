@@ -127,7 +127,9 @@ function err04and05(t: Traffic): ClauseVerdict[] {
     if (m.action === 'SessionCloseRQ') closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
   }
   const closedBefore = (m: SoapMessage) => closed.has(m);
-  const clauseOf = (m: SoapMessage) => (closedBefore(m) ? 'ERR-04.closed-session' : t.ctx.expired.has(m.tokenUsed!) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token');
+  // Expired by the time of the refusal: the expiry map holds every injected expiry of the traffic, later ones too.
+  const expiredBy = (m: SoapMessage) => (t.ctx.expired.get(m.tokenUsed!) ?? Infinity) <= m.x.endedAt;
+  const clauseOf = (m: SoapMessage) => (closedBefore(m) ? 'ERR-04.closed-session' : expiredBy(m) ? 'ERR-04.expired-session' : 'ERR-04.unknown-token');
   const out: ClauseVerdict[] = [];
   for (const clause of ['ERR-04.unknown-token', 'ERR-04.closed-session', 'ERR-04.expired-session']) {
     const list = refused.filter((m) => clauseOf(m) === clause);

@@ -56,7 +56,7 @@ const attempt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => unde
 
 /**
  * The workload: concurrent first REST calls, more calls with the same token, PROD calls (GET and POST), sessionless SOAP calls in
- * both environments, a session with calls in it closed by the application, one in PROD, a session whose call fails (with `failing`, an application on an account without the air-shop amendment), more
+ * both environments (and again once their tokens expired), a session with calls in it closed by the application, one in PROD, a session whose call fails (with `failing`, an application on an account without the air-shop amendment), more
  * sessions at once than the pool allows, one left for shutdown, then shutdown. Every step tolerates failure (a
  * mutant client may fail any of them).
  */
@@ -79,6 +79,14 @@ export async function runWorkload(client: TdsClient, poolSize: number, failing?:
   await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
   await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
   await attempt(client.soap('prod', 'BargainFinderMaxRQ'));
+  if (midway) {
+    // Later again (the caller's clock moved on): the TokenCreateRQ tokens have expired too, and a client renews them
+    // (LIFE-03); a CERT token sent to PROD before its expiry is still an unknown token there (ERR-04's clauses are
+    // told apart by the time of the expiry).
+    midway();
+    await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
+    await attempt(client.soap('cert', 'BargainFinderMaxRQ'));
+  }
   // An application tries again when a session cannot be had (a full pool).
   const open = async (c: TdsClient) => {
     for (let i = 0; i < 3; i++) {
