@@ -277,12 +277,25 @@ export async function openSession(ctx: CheckContext, env: Environment, account?:
 const countedClosed = new Set<string>();
 /** Sessions the harness opened whose close the service has not confirmed (they may still hold a slot). */
 const unconfirmed = new Set<string>();
+/** Sessions whose SessionCloseRQ the service acknowledged, newest last (at most {@link KEPT_CLOSED}). */
+const acknowledgedClosed: OpenSession[] = [];
+const KEPT_CLOSED = 32;
 onNewRun(() => {
   sequence = 0;
   ledgers.clear();
   countedClosed.clear();
   unconfirmed.clear();
+  acknowledgedClosed.length = 0;
 });
+
+/**
+ * The sessions of a caller whose close the service acknowledged in this run, newest first: a close that kept the
+ * session open (its token still served) is SESS-02's deviation whichever check made it, and such sessions fill the
+ * pool a later check needs.
+ */
+export function acknowledgedCloses(env: Environment, cpaId: string): readonly OpenSession[] {
+  return acknowledgedClosed.filter((s) => s.env === env && s.cpaId === cpaId).reverse();
+}
 
 /**
  * `SessionCloseRQ` of a session the harness opened. A close answered with a server error that is no SOAP envelope (a
@@ -321,6 +334,10 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   if (over) {
     // Confirmed over: acknowledged, or its token refused as invalid right after (the ping).
     if (held) ledger(session.env, session.cpaId).closed++;
+    if (answer.kind === 'success') {
+      acknowledgedClosed.push(session);
+      if (acknowledgedClosed.length > KEPT_CLOSED) acknowledgedClosed.shift();
+    }
     await unregisterSession(runConfig(), session.token);
     if (!countedClosed.has(session.token)) {
       countedClosed.add(session.token);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, expectAccepted, PROBE_HINTS, soap, soapAnswer, soapAnswerOf, soapProbe, type SoapProbeResult } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
+  acknowledgedCloses, CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
   sessionLedger, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
@@ -81,7 +81,11 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
   await soapProbe(ctx, 'soapSession').catch(() => undefined);
   // That close may release its slot a little late on a deployed service; no session after the pauses, openSession
   // names the prerequisite.
-  const session = (await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ')).session ?? await openSession(ctx, 'cert', sa.account);
+  const first = await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ');
+  // A pool full of sessions whose closes the service acknowledged (earlier checks' closes that kept the sessions open):
+  // their tokens say so, whichever check closed them.
+  if (!first.session) await closedButServed(ctx, sa.account);
+  const session = first.session ?? await openSession(ctx, 'cert', sa.account);
   // The session probe, with its control (accepted before the close); or — where the service offers no action the
   // harness finds — a second SessionCloseRQ, the close itself being the control: a call with the token either way,
   // which the document says is refused once the token is invalid ("The token becomes invalid"). Every other action
@@ -152,6 +156,25 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
     });
   }
 }, { clauses: ['SESS-02.token-refused', 'SESS-02.one-session'] });
+
+/**
+ * Where no session can be had: the sessions of the account whose SessionCloseRQ the service acknowledged in this run
+ * (at most 4, newest first), each called with the session probe — or, where none could be found (finding one needs a
+ * session), with a second SessionCloseRQ, as the check does without a probe. One served is a closed session's token
+ * accepted.
+ */
+async function closedButServed(ctx: CheckContext, account: Account): Promise<void> {
+  for (const closed of acknowledgedCloses('cert', account.pcc).slice(0, 4)) {
+    const probed = await callInSession(ctx, closed).catch(() => undefined);
+    const action = probed ? probed.request.action : 'SessionCloseRQ';
+    const answer = probed ? probed.answer : soapAnswerOf(ctx, await closeRequest(ctx, 'cert', closed.token, closed.conversationId, closed.cpaId));
+    if (answer.kind !== 'success') continue;
+    throw new CheckFailure(`${action} with the token of the closed session was accepted`, {
+      expected: 'a refusal (Client.InvalidSecurityToken; its details are ERR-04\'s): the service acknowledged its SessionCloseRQ earlier in the run, and no session could be opened for this check',
+      actual: describeAnswer(soap(answer)), clause: 'SESS-02.token-refused',
+    });
+  }
+}
 
 /** SESS-02.one-session on an unclear answer to the witness session: its control is a session opened after the close. */
 async function witnessByDifference(ctx: CheckContext, account: Account, after: SoapProbeResult, what: string, env: Environment = 'cert'): Promise<void> {

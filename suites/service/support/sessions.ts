@@ -1,7 +1,7 @@
 import { onNewRun } from '../../../harness/run-scope.ts';
 import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
-  CheckFailure, Inconclusive, openSession, PrerequisiteFailed, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
+  acknowledgedCloses, CheckFailure, closeRequest, Inconclusive, openSession, PrerequisiteFailed, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, type Environment } from '../../../harness/catalog/index.ts';
@@ -130,6 +130,12 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     // that gives them one (STOK-01's deviation: suites/service/soap-tokens.test.ts) fills the pool as well, once there
     // are as many as the pool holds — unless a session was granted beside that many, which shows they hold none.
     const tokensCouldFill = sa.poolSize !== undefined && mine.tokens >= sa.poolSize && mine.grantedBeside.tokens < sa.poolSize;
+    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && !closeFailed.rule.startsWith('SESS-02')) {
+      // Closes that did not close (the sessions' tokens still served) hold the slots as open sessions: SESS-02's
+      // deviation, which a close's slot says nothing more of.
+      const open = await stillServed(ctx, sa.account);
+      if (open) throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and ${open}: those sessions are still open`, ['SESS-02']);
+    }
     if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && tokensCouldFill) {
       throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; but the run also obtained ${mine.tokens} TokenCreateRQ token(s) of this account, and no session was granted beside as many: closed sessions that keep their slots and sessionless tokens that take one (STOK-01) would both fill the pool, and no slot is left to tell them apart`);
     }
@@ -147,6 +153,9 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
           throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and a slot came back when this check closed one of its sessions: closes release their slots, and sessions the harness did not open hold the others (${known}; or sessionPoolSize in the target config is too large)`);
         }
         if (createVerdict(ctx, again, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`) === 'full') {
+          // A close that did not close (the token still served) keeps its slot as an open session: SESS-02's deviation.
+          const open = closeFailed.rule.startsWith('SESS-02') ? undefined : await stillServed(ctx, sa.account);
+          if (open) throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and again after this check closed one of its sessions; ${open}: the closes leave the sessions open`, ['SESS-02']);
           throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and again after this check closed one of the sessions it held (the service confirmed the close): closed sessions keep their slots (${closeFailed.rule})`, {
             expected: `a session in the slot the close released (the declared pool holds ${sa.poolSize})`,
             actual: describeAnswer(soap(soapAnswerOf(ctx, again))),
@@ -160,6 +169,20 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
         + (sa.fresh ? '' : `; ${known}, so sessions the harness did not open may hold the slots, or sessionPoolSize in the target config is too large`),
     );
   }
+}
+
+/**
+ * Whether a session of the account whose close the service acknowledged in this run is still served (its token
+ * accepted by the session probe, or by a second SessionCloseRQ where no probe can be found): what was said, or
+ * undefined. At most the 4 newest.
+ */
+async function stillServed(ctx: CheckContext, account: Account): Promise<string | undefined> {
+  for (const closed of acknowledgedCloses('cert', account.pcc).slice(0, 4)) {
+    const probed = await callInSession(ctx, closed).catch(() => undefined);
+    const answer = probed ? probed.answer : soapAnswerOf(ctx, await closeRequest(ctx, 'cert', closed.token, closed.conversationId, closed.cpaId));
+    if (answer.kind === 'success') return `${probed ? probed.request.action : 'SessionCloseRQ'} with the token of a session whose close the service acknowledged was accepted`;
+  }
+  return undefined;
 }
 
 /**
