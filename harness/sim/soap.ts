@@ -3,7 +3,7 @@ import {
   sessionCreateRSBody, specFaultBody, tokenCreateRSBody, type ParsedEnvelope, type ParsedUsernameToken, type ReplyTo,
   type ResponseSecurity, type SoapBody, type SpecFaultKey,
 } from '../soap/index.ts';
-import { findSoapAction, type Environment, type SoapAction } from '../catalog/index.ts';
+import { findSoapAction, otherEnvironment, type Environment, type SoapAction } from '../catalog/index.ts';
 import type { LatitudeProfile } from './latitude.ts';
 import type { SimAccount } from './accounts.ts';
 import type { HandlerContext } from './handler-context.ts';
@@ -195,6 +195,15 @@ export function offeredSoapAction(profile: LatitudeProfile, action: string): Soa
   return spec;
 }
 
+/** Closes the open sessions of `account` in `env` but `except`, releasing their slots (the defects whose close ends others). */
+function endSessions(x: Exchange, env: Environment, account: SimAccount, except: IssuedToken): void {
+  for (const other of [...x.ctx.tokens.sessionsOf(env, account)]) {
+    if (other === except || other.closedAt !== undefined || other.kind !== 'session') continue;
+    other.closedAt = x.ctx.now;
+    x.ctx.tokens.releaseSession(other);
+  }
+}
+
 /** SessionCloseRQ, the ping and business actions: the token in the BinarySecurityToken, then the action. */
 function tokenCall(x: Exchange, action: string): RestResult {
   const spec = offeredSoapAction(x.ctx.profile, action);
@@ -241,23 +250,11 @@ function tokenCall(x: Exchange, action: string): RestResult {
       if (token.kind === 'session' && token.uses > 1 && d.has('sess02-used-close-keeps-slot')) token.closedKeepingSlot = true;
       // Closed for good: unless a defect keeps closed sessions' slots, it never counts in the pool again.
       if (token.closedAt !== undefined && !d.has('sess02-close-keeps-slot') && !token.closedKeepingSlot) x.ctx.tokens.releaseSession(token);
-      if (token.kind === 'session' && d.has('sess02-close-ends-all-sessions')) {
-        for (const other of [...x.ctx.tokens.sessionsOf(x.req.env, token.account)]) {
-          if (other === token || other.closedAt !== undefined) continue;
-          other.closedAt = x.ctx.now;
-          x.ctx.tokens.releaseSession(other);
-        }
-      }
+      if (token.kind === 'session' && d.has('sess02-close-ends-all-sessions')) endSessions(x, x.req.env, token.account, token);
       if (token.kind === 'session' && d.has('sess02-close-ends-other-env')) {
         // The same caller (EPR and PCC) in the other environment: its open sessions end with this one.
-        const env = token.env === 'cert' ? 'prod' : 'cert';
-        for (const account of x.ctx.accountsIn(env).filter((a) => a.epr === token.account.epr && a.pcc === token.account.pcc)) {
-          for (const other of [...x.ctx.tokens.sessionsOf(env, account)]) {
-            if (other.closedAt !== undefined || other.kind !== 'session') continue;
-            other.closedAt = x.ctx.now;
-            x.ctx.tokens.releaseSession(other);
-          }
-        }
+        const env = otherEnvironment(token.env);
+        for (const account of x.ctx.accountsIn(env).filter((a) => a.epr === token.account.epr && a.pcc === token.account.pcc)) endSessions(x, env, account, token);
       }
       return { response: reply(x, x.ctx.profile.closeAction, security, x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody(), 'soap-ok'), outcome: 'soap-ok', ...used };
     case 'ping':

@@ -85,13 +85,15 @@ export class TokenStore {
   add(token: IssuedToken, now: number): void {
     this.#tokens.set(token.token, token);
     if (token.kind === 'sessionless') this.#folded.set(token.token.toLowerCase(), token);
-    if (token.kind === 'session' || token.slotUntil !== undefined) {
-      const key = sessionKey(token.env, token.account);
-      let set = this.#sessions.get(key);
-      if (!set) this.#sessions.set(key, (set = new Set()));
-      set.add(token);
-    }
+    if (token.kind === 'session' || token.slotUntil !== undefined) this.#holding(token);
     if (this.#tokens.size >= this.#pruneAt) this.#prune(now);
+  }
+  /** Counts `token` in its account's pool (`sessionsOf`). */
+  #holding(token: IssuedToken): void {
+    const key = sessionKey(token.env, token.account);
+    let set = this.#sessions.get(key);
+    if (!set) this.#sessions.set(key, (set = new Set()));
+    set.add(token);
   }
   /**
    * The session tokens of the account in `env` the store still holds, in any state, but those released (and the
@@ -103,10 +105,7 @@ export class TokenStore {
   /** A sessionless token that takes a pool slot from now on (see {@link IssuedToken.slotUntil}): counted in `sessionsOf`. */
   holdSlot(token: IssuedToken, until: number): void {
     token.slotUntil = until;
-    const key = sessionKey(token.env, token.account);
-    let set = this.#sessions.get(key);
-    if (!set) this.#sessions.set(key, (set = new Set()));
-    set.add(token);
+    this.#holding(token);
   }
   /** Leaves a session out of `sessionsOf` from now on: for a session that can never hold a pool slot again. */
   releaseSession(token: IssuedToken): void {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, expectAccepted, PROBE_HINTS, soap, soapAnswer, soapAnswerOf, soapProbe, type SoapProbeResult } from '../../harness/checks/probe.ts';
 import {
-  acknowledgedCloses, CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
+  CheckFailure, closeRequest, expectThat, Inconclusive, inClause, obtainSoapToken, openSession, PrerequisiteFailed, ruleProperty, ruleTest, runConfig, sessionClose, sessionCreate,
   sessionLedger, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
 import { scaledRuns, withExamples } from '../../harness/checks/rule-test.ts';
@@ -10,7 +10,7 @@ import type { Account } from '../../harness/targets/index.ts';
 import type { SoapAnswer } from '../../harness/classify/index.ts';
 import { acceptedSession } from './support/fresh-tokens.ts';
 import {
-  callInSession, closeAll, closeToFreeSlot, createInReleasedSlot, createVerdict, openSessions, sessionAccount, sessionVerdict, type SessionAccount,
+  callInSession, closeAll, closeToFreeSlot, createInReleasedSlot, createVerdict, openSessions, servedAfterClose, sessionAccount, sessionVerdict, type SessionAccount,
 } from './support/sessions.ts';
 import { auditExchanges } from './support/audits.ts';
 
@@ -157,23 +157,14 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
   }
 }, { clauses: ['SESS-02.token-refused', 'SESS-02.one-session'] });
 
-/**
- * Where no session can be had: the sessions of the account whose SessionCloseRQ the service acknowledged in this run
- * (at most 4, newest first), each called with the session probe — or, where none could be found (finding one needs a
- * session), with a second SessionCloseRQ, as the check does without a probe. One served is a closed session's token
- * accepted.
- */
+/** Where no session can be had: a session whose close the service acknowledged earlier, still served (servedAfterClose). */
 async function closedButServed(ctx: CheckContext, account: Account): Promise<void> {
-  for (const closed of acknowledgedCloses('cert', account.pcc).slice(0, 4)) {
-    const probed = await callInSession(ctx, closed).catch(() => undefined);
-    const action = probed ? probed.request.action : 'SessionCloseRQ';
-    const answer = probed ? probed.answer : soapAnswerOf(ctx, await closeRequest(ctx, 'cert', closed.token, closed.conversationId, closed.cpaId));
-    if (answer.kind !== 'success') continue;
-    throw new CheckFailure(`${action} with the token of the closed session was accepted`, {
-      expected: 'a refusal (Client.InvalidSecurityToken; its details are ERR-04\'s): the service acknowledged its SessionCloseRQ earlier in the run, and no session could be opened for this check',
-      actual: describeAnswer(soap(answer)), clause: 'SESS-02.token-refused',
-    });
-  }
+  const served = await servedAfterClose(ctx, account);
+  if (!served) return;
+  throw new CheckFailure(`${served.action} with the token of the closed session was accepted`, {
+    expected: 'a refusal (Client.InvalidSecurityToken; its details are ERR-04\'s): the service acknowledged its SessionCloseRQ earlier in the run, and no session could be opened for this check',
+    actual: describeAnswer(soap(served.answer)), clause: 'SESS-02.token-refused',
+  });
 }
 
 /** SESS-02.one-session on an unclear answer to the witness session: its control is a session opened after the close. */

@@ -172,17 +172,24 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
 }
 
 /**
- * Whether a session of the account whose close the service acknowledged in this run is still served (its token
- * accepted by the session probe, or by a second SessionCloseRQ where no probe can be found): what was said, or
- * undefined. At most the 4 newest.
+ * The first of the account's sessions whose close the service acknowledged in this run (at most the 4 newest) that
+ * is still served: its token accepted by the session probe — or, where none can be found (finding one needs a
+ * session), by a second SessionCloseRQ, as SESS-02's check does without a probe. The action and its answer, or
+ * undefined.
  */
-async function stillServed(ctx: CheckContext, account: Account): Promise<string | undefined> {
+export async function servedAfterClose(ctx: CheckContext, account: Account): Promise<{ action: string; answer: SoapAnswer } | undefined> {
   for (const closed of acknowledgedCloses('cert', account.pcc).slice(0, 4)) {
     const probed = await callInSession(ctx, closed).catch(() => undefined);
     const answer = probed ? probed.answer : soapAnswerOf(ctx, await closeRequest(ctx, 'cert', closed.token, closed.conversationId, closed.cpaId));
-    if (answer.kind === 'success') return `${probed ? probed.request.action : 'SessionCloseRQ'} with the token of a session whose close the service acknowledged was accepted`;
+    if (answer.kind === 'success') return { action: probed?.request.action ?? 'SessionCloseRQ', answer };
   }
   return undefined;
+}
+
+/** {@link servedAfterClose} in words, for a prerequisite naming SESS-02. */
+async function stillServed(ctx: CheckContext, account: Account): Promise<string | undefined> {
+  const served = await servedAfterClose(ctx, account);
+  return served && `${served.action} with the token of a session whose close the service acknowledged was accepted`;
 }
 
 /**
