@@ -264,6 +264,10 @@ function restApiToken(ctx: RestContext, env: Environment, value: string): TokenC
     const account = ctx.accountsIn(env)[0];
     if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };
   }
+  if (!checked.ok && checked.reason === 'expired' && ctx.defects.has('life01-rest-takes-expired-soap-token')) {
+    const expired = ctx.tokens.get(value);
+    if (expired?.via === 'soap') return { ok: true, token: expired };
+  }
   if (checked.ok && ctx.defects.has('api01-single-use-token') && (checked.token.restUses ?? 0) >= 1) return { ok: false, reason: 'used-up' };
   return checked;
 }

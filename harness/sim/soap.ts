@@ -222,7 +222,12 @@ function tokenCall(x: Exchange, action: string): RestResult {
   if (!checked.ok && checked.reason === 'unknown' && spec?.purpose === 'ping' && d.has('err04-ping-serves-unknown-token')) {
     return { response: pingAnswer(x, { kind: 'binarySecurityToken', token: presented }), outcome: 'soap-ok', tokenUsed: presented, action };
   }
-  if (!checked.ok || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
+  if (!checked.ok && checked.reason === 'expired' && d.has('life01-soap-takes-expired-rest-token')) {
+    const expired = x.ctx.tokens.get(presented);
+    if (expired?.via === 'rest') checked = { ok: true, token: expired };
+  }
+  const agedRestToken = checked.ok && checked.token.via === 'rest' && d.has('life01-soap-ages-rest-token') && x.ctx.now - checked.token.issuedAt > 60_000;
+  if (!checked.ok || agedRestToken || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
     return fault(x, 'invalidSecurityToken', presented, { tokenUsed: presented, action, detail: checked.ok ? 'REST token' : checked.reason });
   }
   const { token } = checked;

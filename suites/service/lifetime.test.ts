@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { inSomeEnvironment, obtainToken, PLAIN_FORM, restTokenRoute } from '../../harness/checks/routes.ts';
-import { callRest, callSoap, expectAccepted, expectRefused, PROBE_HINTS, rest, soap } from '../../harness/checks/probe.ts';
-import { CheckFailure, obtainSoapToken, registerPassword, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
+import { callRest, callSoap, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, verdictOf, type Answer } from '../../harness/checks/probe.ts';
+import { CheckFailure, Inconclusive, obtainSoapToken, PrerequisiteFailed, registerPassword, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits } from '../../harness/catalog/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, type Environment } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
 
@@ -53,6 +53,53 @@ ruleTest('LIFE-01', 'a sessionless token from TokenCreateRQ has the same lifetim
   await control.advanceClock(2);
   await expectRefused(soap((await callSoap(ctx, env, token)).answer), `the TokenCreateRQ token, ${LIFETIME + 1} s after it was issued`, PROBE_HINTS.soapSessionless);
 }, { clauses: ['LIFE-01.soap-sessionless'] });
+
+/**
+ * A sessionless token has its lifetime in the other protocol too: the state table's "valid until expires_in" is the
+ * token's, and XPROTO-01/02 let it be used on either side. The control is a token of the same kind used fresh in the
+ * other protocol (refused: XPROTO-01's or XPROTO-02's to judge, not this rule's); the trial a token issued at the same
+ * moment, first used there one second before expires_in (the same request with its token older), then one second
+ * after it.
+ */
+async function otherProtocolLifetime(
+  ctx: CheckContext,
+  kind: { readonly what: string; readonly where: string; readonly crossRule: 'XPROTO-01' | 'XPROTO-02'; readonly hint: string },
+  obtain: (env: Environment) => Promise<string>,
+  call: (env: Environment, token: string) => Promise<Answer>,
+): Promise<void> {
+  const control = ctx.target.control!;
+  const env = await inSomeEnvironment(ctx, async (env) => (await acceptedSoapToken(ctx, env)).env);
+  const fresh = await obtain(env);
+  const later = await obtain(env);
+  const before = await call(env, fresh);
+  const seen = verdictOf(before);
+  if (seen === 'refused') throw new PrerequisiteFailed(`a fresh ${kind.what} was refused ${kind.where}`, [kind.crossRule]);
+  if (seen !== 'accepted') throw new Inconclusive(`a fresh ${kind.what} ${kind.where} got ${describeAnswer(before)}, neither an acceptance nor a refusal; ${kind.hint}`);
+  await control.advanceClock(LIFETIME - 1);
+  await expectAccepted(await call(env, later), `a ${kind.what} first used ${kind.where} ${LIFETIME - 1} s after it was issued (before expires_in, ${LIFETIME} s; one issued with it was accepted there fresh)`, kind.hint, 'accepted', { factor: 'token', before });
+  await control.advanceClock(2);
+  await expectRefused(await call(env, later), `the ${kind.what} ${kind.where}, ${LIFETIME + 1} s after it was issued (past expires_in, ${LIFETIME} s)`, kind.hint);
+}
+
+ruleTest('LIFE-01', 'a REST token has its lifetime in SOAP too: accepted in wsse:BinarySecurityToken until expires_in, refused after', async (ctx) => {
+  const { action } = await soapProbe(ctx, 'soapSessionless');
+  await otherProtocolLifetime(
+    ctx,
+    { what: 'REST token', where: `in wsse:BinarySecurityToken of ${action}`, crossRule: 'XPROTO-01', hint: PROBE_HINTS.soapSessionless },
+    (env) => obtainToken(ctx, env),
+    async (env, token) => soapAnswer(await callSoap(ctx, env, token)),
+  );
+}, { clauses: ['LIFE-01.rest-token-in-soap'] });
+
+ruleTest('LIFE-01', 'a TokenCreateRQ token has its lifetime on REST too: accepted as a bearer token until expires_in, refused after', async (ctx) => {
+  const probe = ctx.target.probes.rest;
+  await otherProtocolLifetime(
+    ctx,
+    { what: 'TokenCreateRQ token', where: `as the bearer token of ${probe.method} ${probe.path}`, crossRule: 'XPROTO-02', hint: PROBE_HINTS.rest },
+    (env) => obtainSoapToken(ctx, env),
+    async (env, token) => restAnswer(await callRest(ctx, env, `Bearer ${token}`)),
+  );
+}, { clauses: ['LIFE-01.soap-token-in-rest'] });
 
 let fresh = 0;
 
