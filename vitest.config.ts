@@ -5,8 +5,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Vitest's order (failed, then longest by the cache of earlier runs, then largest file), but the files that make many
- * whole runs of the suites first: the precision self-test and the latitude property take minutes and are small files,
- * so on a fresh clone (no cache, as in CI) they would start last and the run would wait for them alone.
+ * whole runs of the suites first: the precision self-test, the latitude property and the live tests that run the whole
+ * suite against a deviating simulator (pool and token-slot) take tens of seconds each and are small files, so on a
+ * fresh clone (no cache, as in CI) they would start last and the run would wait for them alone (test/live/pool-state
+ * took 100 s at the end of a run of 133 s).
  */
 class HeavyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -16,7 +18,7 @@ class HeavyFirst extends BaseSequencer {
     // harness and opening its sessions anew.
     const suites = all.filter((f) => f.project.name === 'conformance');
     const sorted = all.filter((f) => f.project.name !== 'conformance');
-    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude\.property)\.test\.ts$/.test(f.moduleId);
+    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude\.property|pool-(state|used-close|open-close)|token-slot(-runs)?)\.test\.ts$/.test(f.moduleId);
     const rest = sorted.filter((f) => !heavy(f) && !waits(f));
     const waiting = sorted.filter((f) => !heavy(f) && waits(f));
     // The files that mostly wait go evenly among the others, not side by side (by size they would all come last):
