@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { inSomeEnvironment, obtainToken, PLAIN_FORM, restTokenRoute } from '../../harness/checks/routes.ts';
+import { inEveryEnvironment } from '../../harness/checks/environments.ts';
 import { callRest, callSoap, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, verdictOf, type Answer } from '../../harness/checks/probe.ts';
-import { CheckFailure, Inconclusive, obtainSoapToken, PrerequisiteFailed, registerPassword, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
+import { CheckFailure, obtainSoapToken, PrerequisiteFailed, registerPassword, registerSecret, ruleProperty, ruleTest, type CheckContext } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, type Environment } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
@@ -56,10 +57,10 @@ ruleTest('LIFE-01', 'a sessionless token from TokenCreateRQ has the same lifetim
 
 /**
  * A sessionless token has its lifetime in the other protocol too: the state table's "valid until expires_in" is the
- * token's, and XPROTO-01/02 let it be used on either side. The control is a token of the same kind used fresh in the
- * other protocol (refused: XPROTO-01's or XPROTO-02's to judge, not this rule's); the trial a token issued at the same
- * moment, first used there one second before expires_in (the same request with its token older), then one second
- * after it.
+ * token's, and XPROTO-01/02 let it be used on either side. In every environment where the account gets both tokens
+ * and each probe takes its own protocol's fresh token, the control is a token used fresh in the other protocol (not
+ * accepted: XPROTO-01's or XPROTO-02's to judge, not this rule's); the trial a token issued at the same moment, first
+ * used there one second before expires_in (the same request with its token older), then one second after it.
  */
 async function otherProtocolLifetime(
   ctx: CheckContext,
@@ -68,17 +69,26 @@ async function otherProtocolLifetime(
   call: (env: Environment, token: string) => Promise<Answer>,
 ): Promise<void> {
   const control = ctx.target.control!;
-  const env = await inSomeEnvironment(ctx, async (env) => (await acceptedSoapToken(ctx, env)).env);
-  const fresh = await obtain(env);
-  const later = await obtain(env);
-  const before = await call(env, fresh);
-  const seen = verdictOf(before);
-  if (seen === 'refused') throw new PrerequisiteFailed(`a fresh ${kind.what} was refused ${kind.where}`, [kind.crossRule]);
-  if (seen !== 'accepted') throw new Inconclusive(`a fresh ${kind.what} ${kind.where} got ${describeAnswer(before)}, neither an acceptance nor a refusal; ${kind.hint}`);
+  const trials: { env: Environment; later: string; before: Answer }[] = [];
+  await inEveryEnvironment(ctx, async (env) => {
+    await acceptedSoapToken(ctx, env);
+    await acceptedRestToken(ctx, { env, refusedBy: ['API-01', 'LIFE-02'] });
+    const fresh = await obtain(env);
+    const later = await obtain(env);
+    const before = await call(env, fresh);
+    if (verdictOf(before) !== 'accepted') {
+      throw new PrerequisiteFailed(`a fresh ${kind.what} of ${env.toUpperCase()} was not accepted ${kind.where} (${describeAnswer(before)})`, [kind.crossRule]);
+    }
+    trials.push({ env, later, before });
+  });
   await control.advanceClock(LIFETIME - 1);
-  await expectAccepted(await call(env, later), `a ${kind.what} first used ${kind.where} ${LIFETIME - 1} s after it was issued (before expires_in, ${LIFETIME} s; one issued with it was accepted there fresh)`, kind.hint, 'accepted', { factor: 'token', before });
+  for (const { env, later, before } of trials) {
+    await expectAccepted(await call(env, later), `a ${kind.what} of ${env.toUpperCase()} first used ${kind.where} ${LIFETIME - 1} s after it was issued (before expires_in, ${LIFETIME} s; one issued with it was accepted there fresh)`, kind.hint, 'accepted', { factor: 'token', before });
+  }
   await control.advanceClock(2);
-  await expectRefused(await call(env, later), `the ${kind.what} ${kind.where}, ${LIFETIME + 1} s after it was issued (past expires_in, ${LIFETIME} s)`, kind.hint);
+  for (const { env, later } of trials) {
+    await expectRefused(await call(env, later), `the ${kind.what} of ${env.toUpperCase()} ${kind.where}, ${LIFETIME + 1} s after it was issued (past expires_in, ${LIFETIME} s)`, kind.hint);
+  }
 }
 
 ruleTest('LIFE-01', 'a REST token has its lifetime in SOAP too: accepted in wsse:BinarySecurityToken until expires_in, refused after', async (ctx) => {
