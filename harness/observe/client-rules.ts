@@ -449,7 +449,7 @@ async function soap01(t: Traffic, validate: RequestValidator | undefined): Promi
   const seen = `${plural(sent.length, 'SOAP request')}`;
   let schema: ClauseVerdict;
   if (!validate) {
-    schema = notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)');
+    schema = notSeen('SOAP-01.schema', 'no schema validator could start (neither libxml2-wasm in this process nor a JDK 17 for the JVM helper)');
   } else {
     schema = held('SOAP-01.schema', seen);
     for await (const [m, verdict] of pipelined(sent, VALIDATIONS_IN_FLIGHT, (m) => soap01SchemaVerdict(m.x.request.body, m.action, validate))) {

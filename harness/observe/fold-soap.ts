@@ -146,7 +146,7 @@ export class SoapFold {
       soap01 = ['SOAP-01.message-header', 'SOAP-01.security-header', 'SOAP-01.schema'].map((c) => notSeen(c, none));
     } else {
       const seen = `${plural(this.#sent, 'SOAP request')}`;
-      const schema = !validated ? notSeen('SOAP-01.schema', 'no schema validator: validating envelopes needs a JDK 17 (java on the PATH or JAVA_HOME)') : this.#schema ?? held('SOAP-01.schema', seen);
+      const schema = !validated ? notSeen('SOAP-01.schema', 'no schema validator could start (neither libxml2-wasm in this process nor a JDK 17 for the JVM helper)') : this.#schema ?? held('SOAP-01.schema', seen);
       soap01 = [f('SOAP-01.message-header', held('SOAP-01.message-header', seen)), f('SOAP-01.security-header', held('SOAP-01.security-header', seen)), schema];
     }
     let soap03: ClauseVerdict[];
@@ -175,7 +175,7 @@ export class SoapFold {
   /** SOAP-02, STOK-01, STOK-02, then (after ERR-03, the token requests') ERR-04 and ERR-05. */
   service(validated: boolean): { soap02: ClauseVerdict[]; stok: ClauseVerdict[]; err0405: ClauseVerdict[] } {
     const soap02 = KINDS.map((k) => this.#kindFound.get(k) ?? ((this.#kindCount.get(k) ?? 0) > 0
-      ? held(`SOAP-02.${k}`, `${plural(this.#kindCount.get(k)!, 'answer')}${validated ? '' : ' (schema not validated: no JDK)'}`)
+      ? held(`SOAP-02.${k}`, `${plural(this.#kindCount.get(k)!, 'answer')}${validated ? '' : ' (schema not validated: no validator)'}`)
       : notSeen(`SOAP-02.${k}`, `no such answer seen (${k === 'fault' ? 'a SOAP fault' : k.replace('-', ' ')})`)));
     const judge = (action: 'TokenCreateRQ' | 'SessionCreateRQ', clauses: readonly string[]): ClauseVerdict[] => {
       const n = this.#stokCount.get(action) ?? 0;

@@ -41,11 +41,20 @@ export async function judgeTraffic(exchanges: readonly ObservedExchange[], ctx: 
   return { verdicts: all.filter((c) => selection.includes(ruleOf(c.clause) as RuleId)), selection };
 }
 
-/** Starts the schema validator, or `undefined` when it cannot start (no JDK): the schema clauses then say so. */
+/**
+ * Starts the schema validator: libxml2 compiled to WebAssembly, in this process, as a run validates (no JVM to start,
+ * no JDK needed; the same verdicts as the JVM on every golden envelope, harness/soap/in-process-validator.test.ts);
+ * the JVM helper if that cannot load; `undefined` when neither starts: the schema clauses then say so.
+ */
 export async function tryValidator(): Promise<EnvelopeValidator | undefined> {
   try {
-    return await createValidator();
+    const { inProcessEnvelopeValidator } = await import('../soap/in-process-validator.ts');
+    return inProcessEnvelopeValidator();
   } catch {
-    return undefined;
+    try {
+      return await createValidator();
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -85,7 +85,7 @@ async function soap02(t: Traffic, validate: ResponseValidator | undefined): Prom
     if (p) found.set(kind, brokenBy(p, m.x));
   }
   return kinds.map((k) => found.get(k) ?? ((count.get(k) ?? 0) > 0
-    ? held(`SOAP-02.${k}`, `${plural(count.get(k)!, 'answer')}${validate ? '' : ' (schema not validated: no JDK)'}`)
+    ? held(`SOAP-02.${k}`, `${plural(count.get(k)!, 'answer')}${validate ? '' : ' (schema not validated: no validator)'}`)
     : notSeen(`SOAP-02.${k}`, `no such answer seen (${k === 'fault' ? 'a SOAP fault' : k.replace('-', ' ')})`)));
 }
 

@@ -23,7 +23,7 @@ export class InOrderValidations {
   #idle: (() => void)[] = [];
 
   /**
-   * Validates with `validator` from now on (the envelopes waiting first); `undefined`: none will come (no JDK), each
+   * Validates with `validator` from now on (the envelopes waiting first); `undefined`: none will come (none could start), each
    * envelope is taken unvalidated as it comes.
    */
   attach(validator: EnvelopeValidator | undefined): void {
