@@ -8,7 +8,7 @@
  * clock and the injections' clock move one minute every N/60 exchanges, and tokens expire after ten minutes
  * (`--inject expire-tokens-after=600`; the first one is also refused once, `unauthorized-once`), so the traffic holds
  * many tokens (renewed after a refusal) and many sessions, interleaved. Then exactly what `observe` does after the
- * traffic stopped (harness/cli/observe.ts `finishObservation`: the schema validator when a JDK is there, the
+ * traffic stopped (harness/cli/observe.ts `finishObservation`: the schema validator (in-process), the
  * judgement, the reports written, the summary) is timed. Memory: the observing process's peak RSS over its whole life
  * (recording included; the application's process is not counted), and its peak heap while judging. The observing
  * process is bench/observe-child.mjs, on plain Node as users run `observe`.

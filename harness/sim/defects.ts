@@ -58,6 +58,7 @@ export const defects = [
   { id: 'stok01-token-slot-on-use', breaks: ['STOK-01'], description: 'allocates a session to a TokenCreateRQ token at its first SOAP call: it holds a slot of the caller\'s pool from then until the inactivity timeout after its last use' },
   { id: 'stok01-token-takes-slot', breaks: ['STOK-01'], description: 'allocates a session to every TokenCreateRQ token: it holds a slot of the caller\'s pool until the inactivity timeout after its last use' },
   { id: 'stok02-wrong-action', breaks: ['STOK-02'], mayFollow: ['SOAP-02'], description: 'answers SessionCreateRQ with action SessionCreateRQ instead of SessionCreateRS (SOAP-02 also asks for the response action)' },
+  { id: 'stok02-no-token-beside-one', breaks: ['STOK-02'], description: 'answers SessionCreateRQ without a BinarySecurityToken when the caller already has one session open in the environment: the session is allocated all the same, and holds its slot until the inactivity timeout' },
   { id: 'stok02-conversation-id-dropped', breaks: ['STOK-02'], mayFollow: ['SOAP-02'], description: 'leaves ConversationId out of SessionCreateRS headers (SOAP-02 also says every response echoes it)' },
   { id: 'stok03-any-password', breaks: ['STOK-03'], description: 'issues SOAP tokens whatever the password' },
   { id: 'stok03-empty-password', breaks: ['STOK-03'], description: 'issues SOAP tokens for a UsernameToken whose Password is empty' },

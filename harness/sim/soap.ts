@@ -157,6 +157,7 @@ function sessionCreate(x: Exchange): RestResult {
   if (!x.ctx.defects.has('sess04-no-pool-limit') && slotsInUse(x, env, account) >= account.poolSize) {
     return fault(x, 'reachedTALimit', undefined, { clientId: auth.clientId, detail: 'reachedTALimit' });
   }
+  const tokenHidden = slotsInUse(x, env, account) === 1 && x.ctx.defects.has('stok02-no-token-beside-one');
   let token = newSessionToken(x.core.tokenRandom);
   while (x.ctx.tokens.has(token)) token = newSessionToken(x.core.tokenRandom);
   const session: IssuedToken = {
@@ -166,7 +167,7 @@ function sessionCreate(x: Exchange): RestResult {
   x.ctx.tokens.add(session, x.ctx.now);
   const action = x.ctx.defects.has('stok02-wrong-action') ? 'SessionCreateRQ' : 'SessionCreateRS';
   const body = sessionCreateBody(x.ctx.profile.createBody, x.replyTo.conversationId);
-  return { response: reply(x, action, { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
+  return { response: reply(x, action, tokenHidden ? { kind: 'empty' } : { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
 }
 
 /** An action the service does not offer: a fault with the profile's code (latitude `other-fault-codes`). */

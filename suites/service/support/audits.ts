@@ -1,5 +1,5 @@
 import { CheckFailure, failOn, ruleTest, validateEnvelope, type CheckContext } from '../../../harness/checks/index.ts';
-import { err03Problems, isInvalidClient, issuedToken } from '../../../harness/judges/index.ts';
+import { err03Problems, isInvalidClient, issuedToken, stokProblems } from '../../../harness/judges/index.ts';
 import { soapAnswerOf } from '../../../harness/checks/probe.ts';
 import { accessTokenOf, jsonBody } from '../../../harness/checks/rest.ts';
 import { journalTime, soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
@@ -24,6 +24,23 @@ export function auditExchanges(scope: string): void {
     for (const [i, x] of journal.entries()) seen.add(await expectSoapResponse(x, `${x.request.action ?? 'a request'} (one of the ${scope})`, verdicts[i]));
     for (const clause of soapClauses) if (!seen.has(clause.slice('SOAP-02.'.length) as AnswerKind)) ctx.unchecked(clause, `the ${scope} received no such answer`);
   }, { clauses: soapClauses, replayFile: true });
+
+  // "Response action TokenCreateRS / SessionCreateRS; wsse:BinarySecurityToken holds the token": every successful answer
+  // to a token-creating request the file's checks sent, not only the one STOK-01's or STOK-02's own check looks at (a
+  // blind gateway dropped the session token on some answers only, and the sessions it hid filled the pool).
+  for (const [rule, action] of [['STOK-01', 'TokenCreateRQ'], ['STOK-02', 'SessionCreateRQ']] as const) {
+    const clauses = rule === 'STOK-01'
+      ? ['STOK-01.action', 'STOK-01.token', 'STOK-01.conversation-id', 'STOK-01.ref-to-message-id']
+      : ['STOK-02.action', 'STOK-02.token', 'STOK-02.conversation-id'];
+    ruleTest(rule, `every successful answer to a ${action} of the ${scope} carries its token, its action and the echoes`, async (ctx) => {
+      const answered = soapJournal().filter((x) => x.request.action === action && x.envelope && soapAnswerOf(ctx, x).kind === 'success');
+      for (const [i, x] of answered.entries()) {
+        const problem = stokProblems(action, x.envelope!, { conversationId: x.request.conversationId, messageId: x.request.messageId })[0];
+        if (problem) failOn({ ...problem, message: `${action} ${i + 1} of the ${answered.length} the ${scope} sent, answered as a success: ${problem.message}` });
+      }
+      if (answered.length === 0) for (const clause of clauses) ctx.unchecked(clause, `the ${scope} received no successful answer to ${action}`);
+    }, { clauses, replayFile: true });
+  }
 
   const successes = () => tokenJournal().filter((x) => x.request.valid && x.response.status >= 200 && x.response.status < 300);
   const restClauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'];

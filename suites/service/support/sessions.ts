@@ -65,6 +65,7 @@ export function createVerdict(ctx: CheckContext, x: SoapExchange & { session?: O
   if (x.session) return 'opened';
   const answer = soapAnswerOf(ctx, x);
   if (answer.kind === 'pool-full' || answer.kind === 'other-fault') return 'full';
+  if (answer.kind === 'success') throw new PrerequisiteFailed(`${what} was answered SessionCreateRS without a session token`, ['STOK-02']);
   throw inconclusiveAnswer(answer, `${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
 }
 
@@ -163,6 +164,8 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
         }
       }
     }
+    // A session the service granted without its token (STOK-02's deviation) is no refusal: the check has no session to hold.
+    if (answer.kind === 'success') throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was answered SessionCreateRS without a session token`, ['STOK-02']);
     if (into.length === 0 && answer.kind !== 'pool-full' && answer.kind !== 'other-fault') await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
     throw new Inconclusive(
       `SessionCreateRQ number ${i + 1} was refused (${describeAnswer(soap(answer))}) although the declared pool holds ${sa.poolSize}`
