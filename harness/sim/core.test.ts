@@ -549,6 +549,16 @@ const defectCases: readonly DefectCase[] = [
     conformant: { first: 200, second: 200, detail: undefined },
   },
   {
+    id: 'api01-token-wears-out',
+    observe: (s) => {
+      const token = issue(s);
+      const answers = Array.from({ length: 21 }, () => call(s, 'cert', token));
+      return { twentieth: answers[19], twentyFirst: answers[20], detail: lastEvent(s).detail };
+    },
+    withDefect: { twentieth: 200, twentyFirst: 401, detail: 'used-up' },
+    conformant: { twentieth: 200, twentyFirst: 200, detail: undefined },
+  },
+  {
     id: 'api02-unknown-token-accepted',
     observe: (s) => summary(s.core.handle(apiRequest('cert', 'T1RLAQmade-up*', HOTEL_DETAILS))),
     withDefect: { status: 200, body: { api: 'Get Hotel Details', version: 'v1.1.0', simulated: true } },

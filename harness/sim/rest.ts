@@ -269,6 +269,8 @@ function restApiToken(ctx: RestContext, env: Environment, value: string): TokenC
     if (expired?.via === 'soap') return { ok: true, token: expired };
   }
   if (checked.ok && ctx.defects.has('api01-single-use-token') && (checked.token.restUses ?? 0) >= 1) return { ok: false, reason: 'used-up' };
+  if (checked.ok && (checked.token.restUses ?? 0) >= 20 && ctx.defects.has('api01-token-wears-out')) return { ok: false, reason: 'used-up' };
+  if (checked.ok && checked.token.via === 'soap' && checked.token.uses > (checked.token.restUses ?? 0) && ctx.defects.has('xproto02-used-soap-token-refused-rest')) return { ok: false, reason: 'used-up' };
   return checked;
 }
 

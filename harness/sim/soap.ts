@@ -228,7 +228,8 @@ function tokenCall(x: Exchange, action: string): RestResult {
     if (expired?.via === 'rest') checked = { ok: true, token: expired };
   }
   const agedRestToken = checked.ok && checked.token.via === 'rest' && d.has('life01-soap-ages-rest-token') && x.ctx.now - checked.token.issuedAt > 60_000;
-  if (!checked.ok || agedRestToken || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
+  const usedRestToken = checked.ok && checked.token.via === 'rest' && (checked.token.restUses ?? 0) > 0 && d.has('xproto01-used-rest-token-refused-soap');
+  if (!checked.ok || agedRestToken || usedRestToken || (checked.token.via === 'rest' && d.has('xproto01-rest-token-refused-soap'))) {
     return fault(x, 'invalidSecurityToken', presented, { tokenUsed: presented, action, detail: checked.ok ? 'REST token' : checked.reason });
   }
   const { token } = checked;

@@ -18,6 +18,13 @@ ruleTest('XPROTO-01', 'a token from POST /v2/auth/token is accepted in wsse:Bina
       before: control.answer,
       again: async () => soapAnswer(await callSoap(ctx, env, await obtainSoapToken(ctx, env))),
     });
+    // "Can also be used": a REST token that has served REST calls too, not only a fresh one (a blind service refused
+    // those). The control: the fresh REST token just accepted there.
+    const used = await acceptedRestToken(ctx, { env });
+    await expectAccepted(soapAnswer(await callSoap(ctx, env, used.token)), `a REST token of ${env.toUpperCase()} that has served a REST call, in wsse:BinarySecurityToken of ${action} (a fresh one was accepted there)`, PROBE_HINTS.soapSessionless, 'accepted', {
+      factor: 'token',
+      before: soapAnswer(x),
+    });
   });
 }, { clauses: ['XPROTO-01.rest-token-in-soap'] });
 
@@ -34,6 +41,13 @@ ruleTest('XPROTO-02', 'a token from TokenCreateRQ is accepted as a bearer token 
       before: control.answer,
       // Again with a fresh REST token: a token of the control's kind, not the same one (a service may take it once only).
       again: async () => restAnswer(await callRest(ctx, env, `Bearer ${await obtainToken(ctx, env)}`)),
+    });
+    // "And the reverse": a TokenCreateRQ token that has served a SOAP call too, not only a fresh one. The control: the
+    // fresh TokenCreateRQ token just accepted there.
+    const used = await acceptedSoapToken(ctx, env);
+    await expectAccepted(restAnswer(await callRest(ctx, env, `Bearer ${used.token}`)), `a TokenCreateRQ token of ${env.toUpperCase()} that has served a SOAP call, as the bearer token of ${probe.method} ${probe.path} (a fresh one was accepted there)`, PROBE_HINTS.rest, 'accepted', {
+      factor: 'token',
+      before: restAnswer(trial),
     });
   });
 }, { clauses: ['XPROTO-02.soap-token-in-rest'] });

@@ -151,7 +151,9 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
         const again = await createInReleasedSlot(ctx, sa.account, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`);
         if (again.session) {
           into.push(again.session);
-          throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and a slot came back when this check closed one of its sessions: closes release their slots, and sessions the harness did not open hold the others (${known}; or sessionPoolSize in the target config is too large)`);
+          // The close just made released its slot; whether the others the run closed did, nothing outside the service
+          // tells apart from another application's sessions holding those slots.
+          throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and a slot came back when this check closed one of its sessions: that close released its slot, and the other ${short} slot(s) the declared pool is short of are held either by sessions the harness did not open or by sessions it closed that kept theirs, which the harness cannot tell apart from outside (${known}; or sessionPoolSize in the target config is too large)`);
         }
         if (createVerdict(ctx, again, `SessionCreateRQ number ${i + 1}, after closing one of the sessions this check held`) === 'full') {
           // A close that did not close (the token still served) keeps its slot as an open session: SESS-02's deviation.
