@@ -54,7 +54,7 @@ export async function requestToken(ctx: CheckContext, env: Environment, req: Tok
   if (res.status === 200) ctx.created({ tokens: 1 });
   const form = contentType === FORM_CONTENT_TYPE;
   const valid = req.authorization === undefined && form && isDocumentForm(body);
-  journalToken({ request: { valid, form, what: valid ? 'a valid token request' : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res }, targetSeconds(ctx.target));
+  journalToken({ request: { valid, form, what: valid ? `a well-formed token request of ${req.account ? `the account ${req.account.epr}` : 'the configured account'} in ${env.toUpperCase()}` : `a token request with ${req.authorization === undefined ? 'the account\'s credentials' : 'other credentials'}` }, response: res }, targetSeconds(ctx.target));
   return res;
 }
 
