@@ -15,6 +15,7 @@ import { registerCredentialsOf } from './secrets.ts';
 import type { BodySpool, SpooledBody } from './spool.ts';
 import { StartOrder } from './start-order.ts';
 import { answerOnSocket, lowerCaseRequest } from '../sim/lower-case-request.ts';
+import { requestTargetUrl } from '../sim/http.ts';
 
 /** Where the proxy takes SOAP requests (the upstream's SOAP URL may have any path). */
 export const PROXY_SOAP_PATH = '/websvc';
@@ -252,7 +253,11 @@ export async function startRecordingProxy(options: ProxyOptions): Promise<Record
         return;
       }
       const { target, method, headers } = incoming;
-      const url = new URL(target, 'http://proxy');
+      const url = requestTargetUrl(target, 'http://proxy');
+      if (!url) {
+        reply(400, { 'content-type': 'text/plain' }, 'bad request target');
+        return;
+      }
       const protocol = url.pathname === PROXY_SOAP_PATH ? 'soap' : 'rest';
       const mine = ++seq;
       const envelope = protocol === 'soap' ? parseEnvelope(body) : undefined;

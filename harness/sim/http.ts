@@ -26,3 +26,16 @@ export function json(status: number, value: unknown, contentType = 'application/
 export function xml(status: number, body: string): SimResponse {
   return { kind: 'response', status, headers: { 'content-type': 'text/xml;charset=UTF-8' }, body };
 }
+
+/**
+ * A request's target (origin form `/path?query`, or absolute form) as a URL on `base`, read as a server reads it: the
+ * path as sent, so that `//v1/x` is the path `//v1/x` (`new URL(target, base)` reads it as a host `v1`, and throws on
+ * `//v2.0.0/x`, whose host looks like a bad IPv4 address); `undefined` for a target no URL can hold.
+ */
+export function requestTargetUrl(target: string, base: string): URL | undefined {
+  try {
+    return target.startsWith('/') ? new URL(`${base}${target}`) : new URL(target, base);
+  } catch {
+    return undefined;
+  }
+}

@@ -131,6 +131,22 @@ describe('startSimServer', () => {
     expect(event?.headers['x-trace-id']).toBe('abc');
   });
 
+  it('API-03: a path that starts with "//" reaches the core as that path (it crashed the server: read as a host, "v2.0.0" is a bad IPv4 address)', async () => {
+    const { server, core } = await serve();
+    const { port } = new URL(server.urls.cert.restBaseUrl);
+    for (const path of ['//v2.0.0/GetHotelRateInfoRQ', '//v1/lists/supported/shop/themes']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`));
+        let data = '';
+        socket.on('data', (c: Buffer) => { data += c.toString(); }).on('end', () => resolve(data)).on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(core.events.since(0).at(-1)).toMatchObject({ method: 'POST', path });
+    }
+    // Still serving.
+    expect((await transport().request({ method: 'GET', url: `${server.urls.cert.restBaseUrl}${THEMES}` })).status).toBe(401);
+  });
+
   it('answers 413 to a body over maxBodyBytes without handing it to the core, and closes the connection', async () => {
     const { server, core } = await serve({ maxBodyBytes: 64 });
     const t = transport();

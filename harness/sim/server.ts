@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ENVIRONMENTS, type Environment } from '../catalog/index.ts';
 import type { SimCore } from './core.ts';
 import { SOAP_PATH } from './core.ts';
-import type { SimRequest } from './http.ts';
+import { requestTargetUrl, type SimRequest } from './http.ts';
 import { handleControl, CONTROL_PREFIX, type ControlOptions } from './control.ts';
 import { answerOnSocket, lowerCaseRequest } from './lower-case-request.ts';
 
@@ -102,7 +102,11 @@ function answerUnparsed(core: SimCore, env: Environment, err: Error & { rawPacke
     answerOnSocket(socket);
     return;
   }
-  const url = new URL(request.target, 'http://sim');
+  const url = requestTargetUrl(request.target, 'http://sim');
+  if (!url) {
+    answerOnSocket(socket);
+    return;
+  }
   const answer = core.handle({ env, method: request.method, path: url.pathname, query: url.search.slice(1), headers: request.headers, body: request.body });
   if (answer.kind !== 'response') {
     socket.destroy();
@@ -122,7 +126,11 @@ async function serve(core: SimCore, env: Environment, req: IncomingMessage, res:
   if (body === undefined) return;
   const target = req.url ?? '/';
   // A plain path comes out of the URL parser unchanged: skip it (it was a measurable part of a request's cost).
-  const url = !options.control && PLAIN_PATH.test(target) ? undefined : new URL(target, 'http://sim');
+  const url = !options.control && PLAIN_PATH.test(target) ? undefined : requestTargetUrl(target, 'http://sim');
+  if (!options.control && !PLAIN_PATH.test(target) && !url) {
+    res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end('bad request target');
+    return;
+  }
   if (url && options.control && url.pathname.startsWith(CONTROL_PREFIX)) {
     const answer = handleControl(core, options.control, req.method ?? 'GET', url, body);
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
