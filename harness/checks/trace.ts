@@ -24,6 +24,7 @@ import type { CheckTrace, TracedRequest } from '../report/meta.ts';
 import type { HttpRequest, HttpResponse, Transport } from '../targets/index.ts';
 import { registerTokensIn } from './evidence.ts';
 import { redact } from './secrets.ts';
+import { redactedJson } from '../report/redact.ts';
 import type { TraceConfig } from './trace-config.ts';
 
 export { CORRELATION_HEADER, newRunId, type TraceConfig } from './trace-config.ts';
@@ -142,7 +143,7 @@ export function tracingTransport(inner: Transport, config: TraceConfig): Transpo
             { request: sent, startedAt: started, endedAt: started + (response?.durationMs ?? Date.now() - started), response, error },
             { _correlationId: id, _rules: s?.rules ?? [], _check: s && s !== fileScope ? s.title : '(after the file\'s checks)' },
           );
-          pending.push(redact(JSON.stringify(entry)));
+          pending.push(redactedJson(entry, redact));
           if (pending.length >= 200) flushTraffic();
         }
       }

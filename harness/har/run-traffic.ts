@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Redactor } from '../report/redact.ts';
+import { redactedJson, type Redactor } from '../report/redact.ts';
 import type { TaggedHarEntry } from './har.ts';
 
 /** A HAR document of a run: the entries, and the run's ID in the log's comment. */
@@ -63,7 +63,7 @@ export async function collectRunHar(dir: string, meta: { readonly runId: string;
 
 /** Writes the run's HAR (redacted with `redactor`) to each file, to a temporary name first. */
 export async function writeRunHar(har: RunHar, files: readonly string[], redactor: Redactor): Promise<void> {
-  const text = `${redactor.redact(JSON.stringify(har, null, 1))}\n`;
+  const text = `${redactedJson(har, (t) => redactor.redact(t), 1)}\n`;
   for (const file of files) {
     try {
       await mkdir(dirname(file), { recursive: true });

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../catalog/index.ts';
-import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactPatterns, secretForms } from './redact.ts';
+import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactedJson, redactPatterns, secretForms } from './redact.ts';
 
 // The forms a secret takes, written here independently of redact.ts so the properties do not test it against itself.
 const FORMS = {
@@ -27,6 +27,21 @@ const textArb = fc.string({ unit: 'binary', maxLength: 60 });
 const token68 = fc
   .tuple(fc.stringMatching(/^[A-Za-z0-9\-._~+/]{4,40}$/), fc.integer({ min: 0, max: 9 }))
   .map(([body, digit]) => `${body}${digit}`);
+
+describe('redactedJson', () => {
+  it('redacts a secret inside a string that holds JSON, which the outer encoding escapes again (a service echoing a password with a quote)', () => {
+    const password = 'p&<a>"\'ss:w+o/r=d €😀ß end ';
+    const redactor = new Redactor().addPassword(password);
+    const body = JSON.stringify({ error: 'invalid_client', error_description: `secret given: ${password}x` });
+    const entry = { response: { content: { text: body } } };
+    const doubleEscaped = JSON.stringify(JSON.stringify(password)).slice(3, -3);
+    // Redacting the JSON text alone leaves it: its form in that text is escaped twice.
+    expect(redactor.redact(JSON.stringify(entry))).toContain(doubleEscaped);
+    const text = redactedJson(entry, (t) => redactor.redact(t));
+    expect(text).not.toContain(doubleEscaped);
+    expect(JSON.parse(text).response.content.text).toBe(JSON.stringify({ error: 'invalid_client', error_description: `secret given: ${REDACTED}x` }));
+  });
+});
 
 describe('Redactor by value', () => {
   const secret = 'p@ss w/rd:é&<"\'>+=';
