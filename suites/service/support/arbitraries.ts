@@ -75,12 +75,24 @@ export function malformedAuthorizations(account: Account): fc.Arbitrary<readonly
       const inner = inId ? `${breakBase64(id64, i, c)}:${pw64}` : `${id64}:${breakBase64(pw64, i, c)}`;
       return { kind: 'bad-base64', label: `a "${c}" in the encoded ${inId ? 'Client ID' : 'password'}`, header: `Basic ${encodeBase64Utf8(inner)}` };
     }),
-    fc.constantFrom(
-      { label: 'a Client ID of three fields (no domain)', id: `V1:${account.epr}:${account.pcc}` },
-      { label: 'a Client ID of two fields', id: `V1:${account.epr}` },
-      { label: 'a Client ID without any ":"', id: `V1${account.epr}${account.pcc}${account.restDomain}` },
-    ).map(({ label, id }): Malformed => ({ kind: 'client-id-form', label, header: `Basic ${encodeCredentials(id, account.password)}` })),
+    fc.constantFrom(...clientIdFormCases(account)).map(({ label, id }): Malformed => ({ kind: 'client-id-form', label, header: `Basic ${encodeCredentials(id, account.password)}` })),
   ).map((generated) => [...fixed, ...generated]);
+}
+
+/**
+ * Client IDs of the wrong form: fewer than the four fields, or no `V1:` first. A user ID may hold ":" (group and domain
+ * are the last two fields), so a case is kept only if it is still of the wrong form with the account's own user ID:
+ * `V1:a:b:PCC` (three fields meant, the user ID `a:b`) is a well-formed Client ID of an unknown client, whose
+ * refusal ERR-02 describes, not ERR-01 (a blind service answered it so, and ERR-01 failed on the seeds that drew it).
+ */
+function clientIdFormCases(account: Account): { label: string; id: string }[] {
+  const wrongForm = (id: string) => !id.startsWith('V1:') || id.split(':').length < 4;
+  const cases = [
+    { label: 'a Client ID of three fields (no domain)', id: `V1:${account.epr}:${account.pcc}` },
+    { label: 'a Client ID of two fields', id: `V1:${account.epr}` },
+    { label: 'a Client ID without any ":"', id: `V1${account.epr}${account.pcc}${account.restDomain}`.replaceAll(':', '') },
+  ].filter((c) => wrongForm(c.id));
+  return cases.length > 0 ? cases : [{ label: 'a Client ID of one field', id: 'V1' }];
 }
 
 /**
