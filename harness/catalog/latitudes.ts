@@ -83,6 +83,12 @@ export const latitudes: readonly Latitude[] = [
     basis: '"Reuse the same token until it expires" (604800 s): nothing ties a token to the process that obtained it. "The token as issued" can be judged only on a token the service issued to the client.',
   },
   {
+    id: 'rest-token-for-soap',
+    side: 'client',
+    text: 'A client may call the SOAP APIs that take sessionless tokens with its REST token instead of a TokenCreateRQ token, and renew it, when it expires or is refused, at the REST token endpoint.',
+    basis: '"A sessionless token obtained through REST can also be used to call SOAP APIs, and the reverse"; "When the token expires, request a new one": which of the two requests gives the new one is not said.',
+  },
+  {
     id: 'refused-call-reported',
     side: 'client',
     text: 'When a call is refused for its token, a client may report that call\'s refusal to its caller and use a new token from the next call on, or obtain one at once and send the call again.',

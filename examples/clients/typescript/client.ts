@@ -56,7 +56,7 @@ export interface TdsClientOptions {
  * - `kept-token`: the client starts with a REST token of each environment kept from an earlier run, which it sends
  *   first and drops once refused.
  */
-export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries' | 'soap-request-extras' | 'kept-token';
+export type ClientLatitude = 'token-per-environment' | 'refused-call-reported' | 'session-close-timing' | 'pool-full-retries' | 'soap-request-extras' | 'kept-token' | 'rest-token-for-soap';
 
 /** How the client reads the time and waits. */
 export interface ClientClock {
@@ -190,7 +190,9 @@ export class TdsClient {
       dropRefused: !this.#faults.has('life03-keeps-refused-token'),
     };
     this.#restTokens = new TokenCache((env) => this.#obtainRestToken(env), this.#now, policy);
-    this.#soapTokens = new TokenCache((env) => this.#createSoapToken(env), this.#now, { ...policy, dropRefused: policy.dropRefused && !this.#faults.has('life03-keeps-refused-soap-token') });
+    // Latitude rest-token-for-soap: the sessionless SOAP calls take the REST token (the same cache), renewed at the REST endpoint.
+    this.#soapTokens = this.#latitudes.has('rest-token-for-soap') ? this.#restTokens
+      : new TokenCache((env) => this.#createSoapToken(env), this.#now, { ...policy, dropRefused: policy.dropRefused && !this.#faults.has('life03-keeps-refused-soap-token') });
     if (this.#latitudes.has('kept-token')) {
       // A token of each environment kept from an earlier run: the service never issued it (to this simulator), so its
       // first call is refused, the token dropped and a new one obtained.

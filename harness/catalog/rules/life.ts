@@ -48,6 +48,6 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-03.after-refusal", text: "When its token is refused as invalid, the client obtains a new token and does not send the refused one again." },
     ],
     dependsOn: ["CRED-01", "CRED-02", "REST-01", "API-03", "SOAP-01", "SOAP-03", "SOAP-04"],
-    latitudes: ["refused-call-reported", "kept-token"],
+    latitudes: ["refused-call-reported", "kept-token", "rest-token-for-soap"],
   },
 ];

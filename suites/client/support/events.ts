@@ -60,5 +60,9 @@ export function refusedTokens(events: readonly SimEvent[]): RefusedToken[] {
   return out;
 }
 
-/** Whether a REST token was issued after the event `after` (a new token obtained once the old one ended). */
-export const issuedAfter = (events: readonly SimEvent[], after: number) => restIssued(events).some((e) => e.seq > after);
+/**
+ * Whether a sessionless token was issued after the event `after` (a new token obtained once the old one ended): by the
+ * REST token endpoint or by TokenCreateRQ, either of which gives a token both protocols take ("and the reverse").
+ */
+export const issuedAfter = (events: readonly SimEvent[], after: number) =>
+  events.some((e) => e.seq > after && e.tokenIssued !== undefined && (e.protocol === 'rest' || e.action === 'TokenCreateRQ'));
