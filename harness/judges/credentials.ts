@@ -81,6 +81,9 @@ export function cred01Problems(clientId: string, account?: ClientIdAccount, show
     };
     const fits = [account.pcc, ...(account.groupAlternatives ?? [])].some(fitsGroup);
     if (!fits) out.push(problem('CRED-01.fields', 'the Client ID is not V1:<EPR>:<PCC>:<domain> of the account', account.restDomain === undefined ? `${show(prefix)}<domain>` : show(`${prefix}${account.restDomain}`), show(clientId)));
+  } else if (clientId.split(':').length < 4) {
+    // Whoever's it is, a Client ID has its four fields (a user ID may hold ":", so never fewer).
+    out.push(problem('CRED-01.fields', 'the Client ID has fewer than the four fields V1:<userid>:<group>:<domain>', 'V1:<userid>:<group>:<domain>', show(clientId)));
   }
   return out;
 }

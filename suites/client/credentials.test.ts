@@ -4,7 +4,7 @@ import { CheckFailure, failOn, PrerequisiteFailed, registerPassword } from '../.
 import { actualShape, clientIdShape, expectedShape, type ShapeAccount } from '../../harness/clients/credential-shape.ts';
 import { decodeAuthorization } from '../../harness/credentials/index.ts';
 import { cred01Problems, cred04Problem, readCred02 } from '../../harness/judges/index.ts';
-import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, restEndpoints, type Environment } from '../../harness/catalog/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, limits, restEndpoints, type Environment } from '../../harness/catalog/index.ts';
 import type { Account } from '../../harness/targets/index.ts';
 import { tokenRequests } from './support/events.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
@@ -107,6 +107,41 @@ clientProperty(
   },
   { numRuns: 10, examples: EXAMPLES, clauses: ["CRED-01.v1-literal", "CRED-01.fields"] },
 );
+
+/**
+ * Every token request the configured client sends, refreshes included: a call in each environment, the token's
+ * lifetime passed, and a call again (a blind client built its refreshes' Client ID without the domain, and only
+ * first requests were judged). Judged whatever came back: a refresh refused for its credentials is the evidence.
+ */
+async function allTokenRequests(ctx: ClientContext): Promise<{ env: Environment; authorization: string | undefined; what: string }[]> {
+  await ctx.configure();
+  const envs = (['cert', 'prod'] as const).filter((env) => ctx.target.accounts[env] && ctx.target.environments[env]);
+  const call = (env: Environment) => op('rest.call', () => ctx.client.restCall({ environment: env, method: 'GET', path: themes.path })).catch(() => undefined);
+  for (const env of envs) await call(env);
+  await ctx.sim.advanceClock(limits.accessTokenLifetimeSeconds + 60);
+  for (const env of envs) await call(env);
+  const requests = tokenRequests(await ctx.events());
+  if (requests.length === 0) throw new PrerequisiteFailed('the client sent no token request for a REST call', ['REST-01']);
+  return requests.map((e, i) => ({ env: e.env, authorization: e.headers.authorization, what: `token request ${i + 1} of ${requests.length} (${e.env.toUpperCase()}${i > 0 ? ', after the first' : ''})` }));
+}
+
+clientTest('CRED-01', 'every token request, refreshes included, has the Client ID V1:<userid>:<group>:<domain>', async (ctx) => {
+  for (const r of await allTokenRequests(ctx)) {
+    const acct = ctx.target.accounts[r.env]!;
+    const layers = readCred02(r.authorization);
+    if (layers.clientId === undefined) throw new PrerequisiteFailed(`${r.what}: the credentials cannot be decoded (${actualShape(r.authorization, shapeOf(acct))})`, ['CRED-02']);
+    const problem = cred01Problems(layers.clientId, acct, (text) => clientIdShape(text, shapeOf(acct)))[0];
+    if (problem) failOn({ ...problem, message: `${r.what}: ${problem.message}` });
+  }
+}, { clauses: ['CRED-01.v1-literal', 'CRED-01.fields'], needs: 'token' });
+
+clientTest('CRED-02', 'every token request, refreshes included, has Authorization: Basic base64(base64(ClientID):base64(password))', async (ctx) => {
+  for (const r of await allTokenRequests(ctx)) {
+    const acct = ctx.target.accounts[r.env]!;
+    const reading = readCred02(r.authorization, acct.password);
+    if (!reading.ok) throw new CheckFailure(`${r.what}: ${reading.problem.clause === 'CRED-02.basic-scheme' ? reading.problem.message : `${reading.problem.message}: ${reading.problem.actual}`}`, { expected: expectedShape(shapeOf(acct)), actual: actualShape(r.authorization, shapeOf(acct)) });
+  }
+}, { clauses: ['CRED-02.inner-layer', 'CRED-02.outer-layer', 'CRED-02.basic-scheme'], needs: 'token' });
 
 /** CRED-04 in `env` (in each environment: a blind client used another default in PROD alone). */
 async function defaultDomainIn(ctx: ClientContext, env: Environment): Promise<void> {

@@ -266,7 +266,7 @@ export class TdsClient {
     const res = await this.#fetch(joinUrl(target.restBaseUrl, path), {
       method: 'POST',
       headers: {
-        authorization: this.#basicAuthorization(target),
+        authorization: this.#basicAuthorization(target, sent > 0),
         'content-type': json ? 'application/json' : FORM_CONTENT_TYPE,
         accept: 'application/json',
       },
@@ -302,11 +302,12 @@ export class TdsClient {
     return { value: accessToken, env, renewAt: this.#renewAt(started, lifetime) };
   }
 
-  #basicAuthorization(target: DriverEnvironment): string {
+  #basicAuthorization(target: DriverEnvironment, refresh = false): string {
     const c = target.credentials;
     // CRED-04: the default domain `AA` where none is configured (clientIdFor supplies it).
     const soapDefault = this.#faults.has('cred04-soap-domain-as-default') || (this.#faults.has('cred04-prod-soap-domain-as-default') && target === this.#environments.prod);
     const parts = soapDefault ? { userid: c.epr, group: c.pcc, domain: c.restDomain || DEFAULT_SOAP_DOMAIN } : clientIdFor(c);
+    if (refresh && this.#faults.has('cred01-refresh-no-domain')) return `Basic ${encodeCredentials(['V1', parts.userid, parts.group].join(':'), c.password)}`;
     if (this.#faults.has('cred01-no-v1')) return `Basic ${encodeCredentials([parts.userid, parts.group, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred01-wrong-order')) return `Basic ${encodeCredentials(['V1', parts.group, parts.userid, parts.domain].join(':'), c.password)}`;
     if (this.#faults.has('cred02-single-base64')) return `Basic ${encodeBase64Utf8(`V1:${parts.userid}:${parts.group}:${parts.domain}:${c.password}`)}`;

@@ -9,6 +9,7 @@ export const CLIENT_FAULTS = [
   // CRED — building REST credentials
   'cred01-no-v1',
   'cred01-wrong-order',
+  'cred01-refresh-no-domain',
   'cred02-single-base64',
   'cred02-prod-password-at-cert',
   'cred04-soap-domain-as-default',
