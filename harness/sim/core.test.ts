@@ -504,6 +504,12 @@ const defectCases: readonly DefectCase[] = [
     conformant: { status: 200, body: TOKEN_BODY },
   },
   {
+    id: 'rest03-every-fourth-token-capitalized',
+    observe: (s) => Array.from({ length: 4 }, () => answered(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert)))).body['token_type']),
+    withDefect: ['bearer', 'bearer', 'bearer', 'Bearer'],
+    conformant: ['bearer', 'bearer', 'bearer', 'bearer'],
+  },
+  {
     id: 'rest03-expires-in-string',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert)))),
     withDefect: { status: 200, body: { ...TOKEN_BODY, expires_in: '604800' } },

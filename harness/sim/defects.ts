@@ -25,6 +25,7 @@ export const defects = [
   { id: 'rest02-source-ip-demanded', breaks: ['REST-02'], description: 'answers 400 invalid_request to a token request without source_ip, which the document calls optional (a route-taker of the defect-pair self-test)' },
   { id: 'rest02-source-ip-rejected', breaks: ['REST-02'], description: 'answers 400 invalid_request when the form carries source_ip' },
   { id: 'rest03-token-type-capitalized', breaks: ['REST-03'], description: 'answers token_type "Bearer" instead of "bearer"' },
+  { id: 'rest03-every-fourth-token-capitalized', breaks: ['REST-03'], description: 'sends token_type "Bearer" with every fourth token of an account ("bearer" with the others), whatever the request\'s form' },
   { id: 'rest03-expires-in-string', breaks: ['REST-03'], description: 'answers expires_in as the string "604800"' },
   { id: 'rest03-legacy-lifetime', breaks: ['REST-03', 'LIFE-01'], description: 'issues tokens with the former lifetime of 390 s' },
   { id: 'rest04-token-reused', breaks: ['REST-04'], description: 'answers repeated token requests of an account with the same token while it is valid' },

@@ -193,7 +193,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   const lifetime = Math.round((issued.expiresAt - issued.issuedAt) / 1000);
   const fields: [string, unknown][] = [
     ['access_token', issued.token],
-    ['token_type', ctx.defects.has('rest03-token-type-capitalized') ? 'Bearer' : TOKEN_TYPE],
+    ['token_type', ctx.defects.has('rest03-token-type-capitalized') || (everyFourth(account) && ctx.defects.has('rest03-every-fourth-token-capitalized')) ? 'Bearer' : TOKEN_TYPE],
     ['expires_in', ctx.defects.has('rest03-expires-in-string') ? String(lifetime) : lifetime],
   ];
   if (ctx.profile.tokenExtraFields) fields.push(['scope', ''], ['issued_at', Math.floor(ctx.now / 1000)]);
@@ -227,6 +227,14 @@ export function issueAccessToken(ctx: RestContext, env: Environment, account: Si
   };
   ctx.tokens.add(issued, ctx.now);
   return issued;
+}
+
+/** REST tokens issued to each account, for a defect that shows on every fourth one. */
+const restTokensIssued = new WeakMap<object, number>();
+function everyFourth(account: object): boolean {
+  const n = (restTokensIssued.get(account) ?? 0) + 1;
+  restTokensIssued.set(account, n);
+  return n % 4 === 0;
 }
 
 export type TokenCheck =

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { accessTokenOf, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
+import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { callRest, expectAccepted, PROBE_HINTS, restAnswer } from '../../harness/checks/probe.ts';
 import { PLAIN_FORM, restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
@@ -42,12 +42,9 @@ ruleProperty(
     const statusClass = (res: HttpResponse) => `${Math.floor(res.status / 100)}xx`;
     const differs = served(withIp) !== served(without) ? ` (the two requests differ in source_ip alone: ${describeTokenAnswer(without)} without it, ${describeTokenAnswer(withIp)} with it)` : '';
     expectEqual(`status class with source_ip (the same as without)${differs}`, statusClass(withIp), statusClass(without));
-    // What the document fixes of a token answer, not its key set: a service may add fields of its own (latitude
-    // token-extra-fields), and they may depend on source_ip.
-    const fixed = (v: unknown) => (isRecord(v)
-      ? { access_token: typeof v.access_token === 'string' && v.access_token !== '' ? 'present (a non-empty string)' : v.access_token, token_type: v.token_type, expires_in: v.expires_in }
-      : v);
-    expectEqual('token response with source_ip (access_token present, token_type and expires_in as without)', fixed(jsonBody(withIp)), fixed(jsonBody(without)));
+    // What a served answer holds is REST-03's, judged on every token answer (with source_ip or not) by the file's
+    // audit: compared here, a service whose every fourth token said "Bearer" failed REST-02 as well, for a field that
+    // varied from one answer to the next whatever the form.
   },
   { numRuns: 10, clauses: ['REST-02.source-ip'], examples: ['81.2.69.160', '2a00:1450:4001:81b::200e'] },
 );
