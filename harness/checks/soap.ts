@@ -105,6 +105,9 @@ export async function postEnvelope(
     };
     const token = x.envelope?.fault ? undefined : responseToken(x);
     if (token && opensSession) await track(ctx, { env, token, conversationId: ids.conversationId, cpaId: ids.cpaId });
+    // An answer that may have granted a session the harness cannot read (a success status with no envelope it can
+    // parse, or an envelope with neither a fault nor a token) hides that session as a gateway's page may: counted so.
+    if (!token && opensSession && response.status >= 200 && response.status < 300 && !x.envelope?.fault) ledger(env, ids.cpaId).hidden++;
     if (token && creating === 'token') ledger(env, ids.cpaId).tokens++;
     return x;
   };
@@ -190,8 +193,9 @@ export interface SessionLedger {
   /** Sessions the harness holds open now. */
   readonly open: number;
   /**
-   * SessionCreateRQs a gateway's error (502, 504) answered: each may hide a session opened behind the page, which
-   * holds a slot until it times out without the harness knowing its token.
+   * SessionCreateRQs a gateway's error (502, 504) answered, or a success the harness could not read a token from (no
+   * envelope it can parse, or neither a fault nor a token): each may hide a session opened behind it, which holds a
+   * slot until it times out without the harness knowing its token.
    */
   readonly hidden: number;
   /** TokenCreateRQ tokens the service gave this caller (sessionless: they hold no slot of its pool). */

@@ -167,7 +167,12 @@ function sessionCreate(x: Exchange): RestResult {
   x.ctx.tokens.add(session, x.ctx.now);
   const action = x.ctx.defects.has('stok02-wrong-action') ? 'SessionCreateRQ' : 'SessionCreateRS';
   const body = sessionCreateBody(x.ctx.profile.createBody, x.replyTo.conversationId);
-  return { response: reply(x, action, tokenHidden ? { kind: 'empty' } : { kind: 'binarySecurityToken', token }, body, 'soap-ok'), outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
+  const response = reply(x, action, tokenHidden ? { kind: 'empty' } : { kind: 'binarySecurityToken', token }, body, 'soap-ok');
+  // Every third session of the account answered with its token written raw after an "&": not well-formed XML.
+  if (response.kind === 'response' && x.ctx.tokens.sessionsOf(env, account).size % 3 === 0 && x.ctx.defects.has('soap02-session-answer-not-xml')) {
+    return { response: { ...response, body: response.body.replace(token, `&${token}`) }, outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
+  }
+  return { response, outcome: 'soap-ok', clientId: auth.clientId, tokenIssued: token, tokenKind: 'session', action: 'SessionCreateRQ' };
 }
 
 /** An action the service does not offer: a fault with the profile's code (latitude `other-fault-codes`). */

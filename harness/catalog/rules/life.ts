@@ -18,7 +18,7 @@ export const rules: readonly Rule[] = [
       { id: "LIFE-01.rest-token-in-soap", text: "A token from `POST /v2/auth/token` has the same lifetime in SOAP: accepted in `wsse:BinarySecurityToken` until `expires_in` seconds after it was issued, refused after.", needs: "control of the target's clock" },
       { id: "LIFE-01.soap-token-in-rest", text: "A token from `TokenCreateRQ` has the same lifetime as a REST bearer token: accepted until `expires_in` seconds after it was issued, refused after.", needs: "control of the target's clock" },
     ],
-    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "STOK-02", "XPROTO-01", "XPROTO-02", "XPROTO-03", "ERR-04"],
+    dependsOn: ["CRED-03", "REST-03", "API-01", "LIFE-02", "STOK-01", "STOK-02", "SOAP-02", "XPROTO-01", "XPROTO-02", "XPROTO-03", "ERR-04"],
     latitudes: ["api-refusal-shape", "fault-texts", "api-token-kinds"],
   },
   {

@@ -15,7 +15,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-01.keepalive-ping", text: "A ping with the session token before the inactivity timeout keeps the session open past the original deadline.", needs: "control of the target's clock" },
       { id: "SESS-01.keepalive-any-request", text: "Any request with the session token (not only the ping) keeps the session open.", needs: "control of the target's clock" },
     ],
-    dependsOn: ["CRED-03", "SESS-02", "STOK-02", "XPROTO-03", "ERR-04"],
+    dependsOn: ["CRED-03", "SESS-02", "STOK-02", "SOAP-02", "XPROTO-03", "ERR-04"],
     latitudes: ["api-token-kinds", "session-timeout-per-account"],
   },
   {
@@ -31,7 +31,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-02.one-session", text: "The close ends only the session whose token it carries: the caller's other open sessions stay open." },
       { id: "SESS-02.slot-released", text: "Closing a session releases its pool slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
     ],
-    dependsOn: ["CRED-03", "SESS-03", "SESS-04", "STOK-02", "XPROTO-03", "ERR-04"],
+    dependsOn: ["CRED-03", "SESS-03", "SESS-04", "STOK-02", "SOAP-02", "XPROTO-03", "ERR-04"],
     latitudes: ["soap-response-bodies", "fault-texts", "pool-size", "gateway-errors"],
   },
   {
@@ -46,7 +46,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-03.default-timeout", text: "With no request for the default inactivity timeout (15 minutes), the session expires and its token is refused with `Client.InvalidSecurityToken`.", needs: "control of the target's clock" },
       { id: "SESS-03.account-timeout", text: "The timeout is the account's own (set when the credentials are created), not a fixed one.", needs: "control of the target's clock and accounts with other timeouts" },
     ],
-    dependsOn: ["CRED-03", "SESS-02", "STOK-02", "XPROTO-03", "ERR-04"],
+    dependsOn: ["CRED-03", "SESS-02", "STOK-02", "SOAP-02", "XPROTO-03", "ERR-04"],
     latitudes: ["session-timeout-per-account", "fault-texts"],
   },
   {
@@ -63,7 +63,7 @@ export const rules: readonly Rule[] = [
       { id: "SESS-04.close-frees-slot", text: "Closing a session frees a slot.", needs: "filling the pool (opt-in on a live target) and its size in the target config" },
       { id: "SESS-04.timeout-frees-slot", text: "A session's inactivity timeout frees its slot.", needs: "control of the target's clock" },
     ],
-    dependsOn: ["CRED-03", "SESS-02", "SESS-03", "STOK-02", "XPROTO-03", "ERR-04"],
+    dependsOn: ["CRED-03", "SESS-02", "SESS-03", "STOK-02", "SOAP-02", "XPROTO-03", "ERR-04"],
     latitudes: ["pool-size", "other-fault-codes", "session-timeout-per-account", "gateway-errors"],
   },
   {

@@ -66,6 +66,8 @@ export function createVerdict(ctx: CheckContext, x: SoapExchange & { session?: O
   const answer = soapAnswerOf(ctx, x);
   if (answer.kind === 'pool-full' || answer.kind === 'other-fault') return 'full';
   if (answer.kind === 'success') throw new PrerequisiteFailed(`${what} was answered SessionCreateRS without a session token`, ['STOK-02']);
+  // An answer with no envelope to read (SOAP-02's to judge, on every answer) says nothing about the pool.
+  if (answer.kind === 'not-soap') throw new PrerequisiteFailed(`${what} got ${describeAnswer(soap(answer))}, no SOAP envelope to read a session or a pool refusal from`, ['SOAP-02']);
   throw inconclusiveAnswer(answer, `${what} got ${describeAnswer(soap(answer))}, neither a session nor a pool refusal`);
 }
 
@@ -115,7 +117,7 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     const answer = soapAnswerOf(ctx, x);
     const mine = sessionLedger('cert', sa.account.pcc);
     const short = (sa.poolSize ?? n) - mine.open;
-    const known = `the harness opened ${mine.opened} session(s) of this account in this run, the service confirmed ${mine.closed} of them closed, and it holds ${mine.open}${mine.hidden > 0 ? ` (and ${mine.hidden} SessionCreateRQ got a gateway's error, which may hide a session opened behind it)` : ''}`;
+    const known = `the harness opened ${mine.opened} session(s) of this account in this run, the service confirmed ${mine.closed} of them closed, and it holds ${mine.open}${mine.hidden > 0 ? ` (and ${mine.hidden} SessionCreateRQ got a gateway's error or an answer it could not read a token from, which may hide a session opened behind it)` : ''}`;
     // Evidence by difference: sessions another application holds on the account explain a full pool as well as closed
     // sessions that keep their slots. So, holding some, one of the sessions this check holds is closed (the service confirming it),
     // and the same SessionCreateRQ is sent again: a slot that comes back says closes release theirs (the shortfall is
@@ -168,6 +170,7 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     }
     // A session the service granted without its token (STOK-02's deviation) is no refusal: the check has no session to hold.
     if (answer.kind === 'success') throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was answered SessionCreateRS without a session token`, ['STOK-02']);
+    if (answer.kind === 'not-soap') throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} got ${describeAnswer(soap(answer))}, no SOAP envelope to read a session or a pool refusal from`, ['SOAP-02']);
     if (into.length === 0 && answer.kind !== 'pool-full' && answer.kind !== 'other-fault') await openSession(ctx, 'cert', sa.account); // throws the prerequisite that explains why
     throw new Inconclusive(
       `SessionCreateRQ number ${i + 1} was refused (${describeAnswer(soap(answer))}) although the declared pool holds ${sa.poolSize}`
