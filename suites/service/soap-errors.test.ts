@@ -100,7 +100,7 @@ ruleTest('ERR-04', 'the token of a closed session gets Client.InvalidSecurityTok
 
 ruleTest('ERR-04', 'an expired session token gets Client.InvalidSecurityToken', async (ctx) => {
   const control = ctx.target.control;
-  if (!control) return ctx.notApplicable('letting a session expire needs control of the clock (or a wait of the inactivity timeout)');
+  if (!control) return ctx.notApplicable('letting a session expire needs control of the clock (the simulator); the harness does not wait out a live session\'s inactivity timeout');
   const session = await openSession(ctx, 'cert');
   await control.advanceClock(ctx.target.sessionTimeoutSeconds + 5);
   const x = await sessionClose(ctx, session);

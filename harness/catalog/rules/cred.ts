@@ -44,7 +44,7 @@ export const rules: readonly Rule[] = [
     source: { section: "Authentication › Rules for the REST token request", quote: "Send `Authorization: Basic <ENCODED_CREDENTIALS>` with `Content-Type: application/x-www-form-urlencoded` and form field `grant_type=client_credentials` to `POST /v2/auth/token`." },
     clauses: [
       { id: "CRED-03.configured-account", text: "The target's account obtains a token with correctly built credentials." },
-      { id: "CRED-03.tricky-characters", text: "Accounts whose user ID or password contain `:`, `+`, `/`, `=`, spaces or non-ASCII characters obtain tokens.", needs: "accounts the target can create (the simulator) or declares" },
+      { id: "CRED-03.tricky-characters", text: "Accounts whose user ID or password contain `:`, `+`, `/`, `=`, spaces or non-ASCII characters obtain tokens.", needs: "accounts the target can create (the simulator); on a live target the configured accounts, whatever their characters, are CRED-03.configured-account's" },
     ],
     dependsOn: [],
     latitudes: ["token-format"],
