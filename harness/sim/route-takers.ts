@@ -119,20 +119,20 @@ export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly t
       + 'no other SOAP source of a sessionless token (SessionCreateRQ issues session tokens, and which APIs take those is per API)',
   },
   {
-    defect: 'life01-rest-takes-expired-soap-token',
-    taker: 'soap-token-400-on-rest',
-    excused: ['LIFE-01'],
-    // Undecidable: the REST APIs answer every TokenCreateRQ token alike, fresh or expired, so the defect never shows.
-    reason: 'the REST APIs answer every TokenCreateRQ token 400 (XPROTO-02 fails), fresh or expired alike: whether they would take one past '
-      + 'expires_in never reaches the wire, and LIFE-01 judges a TokenCreateRQ token\'s lifetime on REST only against one served there fresh',
-  },
-  {
     defect: 'xproto03-separate-soap-password',
     taker: 'soap-token-400-on-rest',
     excused: ['XPROTO-02'],
     // Undecidable: SOAP refuses the only credentials the document gives the caller, so no TokenCreateRQ token exists.
     reason: 'SOAP refuses the account\'s password (XPROTO-03 fails), and the document gives a caller no other SOAP credentials (the same ones '
       + 'serve REST and SOAP): no token from TokenCreateRQ exists, so XPROTO-02 cannot be judged',
+  },
+  {
+    defect: 'life01-rest-takes-expired-soap-token',
+    taker: 'soap-token-400-on-rest',
+    excused: ['LIFE-01'],
+    // Undecidable: the REST APIs answer every TokenCreateRQ token alike, fresh or expired, so the defect never shows.
+    reason: 'the REST APIs answer every TokenCreateRQ token 400 (XPROTO-02 fails), fresh or expired alike: whether they would take one past '
+      + 'expires_in never reaches the wire, and LIFE-01 judges a TokenCreateRQ token\'s lifetime on REST only against one served there fresh',
   },
   ...([['source-ip-demanded', 'REST-02'], ['soap-token-400-on-rest', 'XPROTO-02']] as const).map(([taker, rule]) => ({
     defect: 'cred03-single-base64-expected' as const,
