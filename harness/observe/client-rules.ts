@@ -382,8 +382,10 @@ function refusals(t: Traffic): Refusal[] {
 
 /** Why later uses of a refused token were not counted as resends (calls were in flight), in words. */
 export function shortOfThreshold(r: Pick<Refusal, 'first' | 'inFlight'> & { readonly later: { readonly length: number } }): string {
-  return `${plural(r.later.length, 'more use')} of the refused token after the refusal at ${at(r.first)}, with ${plural(r.inFlight, 'call')} in flight when it came `
-    + `and the client's calls overlapping (a concurrent client's calls may have read the token before the refusal): short of a chain of ${RESEND_CHAIN}, or ${RESEND_AFTER_MOVING_ON} after the client moved on to a new token`;
+  // Either reason, in words that hold: calls in flight at the refusal, or (none then) the client's calls overlapping elsewhere.
+  const why = r.inFlight > 0 ? `with ${plural(r.inFlight, 'call')} in flight when it came` : 'with no call in flight when it came, but the client\'s calls overlapping elsewhere in the traffic';
+  return `${plural(r.later.length, 'more use')} of the refused token after the refusal at ${at(r.first)}, ${why} `
+    + `(a concurrent client's calls may have read the token before the refusal): short of a chain of ${RESEND_CHAIN}, or ${RESEND_AFTER_MOVING_ON} after the client moved on to a new token`;
 }
 
 function life03(t: Traffic): ClauseVerdict[] {
