@@ -18,7 +18,7 @@ class HeavyFirst extends BaseSequencer {
     // harness and opening its sessions anew.
     const suites = all.filter((f) => f.project.name === 'conformance');
     const sorted = all.filter((f) => f.project.name !== 'conformance');
-    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude(\.random)?\.property|pool-(state|used-close|open-close)|token-slot(-runs)?)\.test\.ts$/.test(f.moduleId);
+    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude\.property|pool-(state|used-close|open-close)|token-slot(-runs)?)\.test\.ts$/.test(f.moduleId);
     const rest = sorted.filter((f) => !heavy(f) && !waits(f));
     const waiting = sorted.filter((f) => !heavy(f) && waits(f));
     // The files that mostly wait go evenly among the others, not side by side (by size they would all come last):
