@@ -67,6 +67,7 @@ export const defects = [
   { id: 'stok03-empty-password', breaks: ['STOK-03'], description: 'issues SOAP tokens for a UsernameToken whose Password is empty' },
   { id: 'stok03-token-in-fault', breaks: ['STOK-03'], description: 'refuses wrong credentials with a fault that still carries a token' },
   { id: 'sess01-no-keepalive', breaks: ['SESS-01'], description: 'times sessions out from their creation: requests do not keep them open' },
+  { id: 'sess02-second-close-acknowledged', breaks: ['SESS-02'], description: 'answers a SessionCloseRQ with the token of a session already closed as if it closed it (SessionCloseRS), where the closed token is to be refused (its other calls are)' },
   { id: 'sess02-close-keeps-token', breaks: ['SESS-02'], description: 'answers SessionCloseRQ but keeps accepting the token' },
   { id: 'sess02-closed-token-serves-business', breaks: ['SESS-02'], description: 'refuses a closed session\'s token on the Refresh Session ping and SessionCloseRQ, but its business actions still accept it (as a token cache in front of them would)' },
   { id: 'sess02-close-ends-other-env', breaks: ['SESS-02'], description: 'answers SessionCloseRQ by also closing the open sessions of the same caller (EPR and PCC) in the other environment' },

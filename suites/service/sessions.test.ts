@@ -251,6 +251,12 @@ async function closeAndJudge(ctx: CheckContext, session: OpenSession, probe: boo
     const x = await callInSession(ctx, session, action);
     judge(x.answer, `${action} with the token of the closed session (accepted before the close)`, 'a refusal: the token became invalid');
   }
+  // A second SessionCloseRQ is a call with the closed token too ("A SOAP call with an invalid or expired session token
+  // returns the fault"): a blind service acknowledged it as if the session were still open.
+  if (probe) {
+    const again = await closeRequest(ctx, 'cert', session.token, session.conversationId);
+    judge(soapAnswerOf(ctx, again), 'a second SessionCloseRQ with the token of the closed session', 'a refusal (Client.InvalidSecurityToken; its details are ERR-04\'s)');
+  }
   if (unclear) throw unclear;
 }
 
