@@ -80,6 +80,7 @@ export const defects = [
   { id: 'err04-wrong-faultcode', breaks: ['ERR-04'], description: 'answers a bad token with faultcode Client.InvalidToken' },
   { id: 'err04-unprefixed-faultcode', breaks: ['ERR-04'], description: 'writes the faultcode without a namespace prefix' },
   { id: 'err04-token-not-quoted', breaks: ['ERR-04'], description: 'leaves the token out of the faultstring' },
+  { id: 'err04-prod-no-stacktrace', breaks: ['ERR-04'], description: 'leaves detail/StackTrace out of the invalid-token fault in PROD (CERT\'s has it)' },
   { id: 'err04-no-stacktrace', breaks: ['ERR-04'], description: 'leaves detail/StackTrace out of the fault' },
   { id: 'err04-ping-serves-unknown-token', breaks: ['ERR-04'], description: 'answers the Refresh Session ping (OTA_PingRQ) with a token it never issued as if it were a session\'s, while SessionCloseRQ refuses it' },
   { id: 'err05-fault-status-200', breaks: ['ERR-05'], description: 'sends SOAP faults with HTTP status 200' },

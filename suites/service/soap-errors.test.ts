@@ -5,6 +5,7 @@ import {
   sessionClose, soapCall, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { tokenCreateRQBody } from '../../harness/soap/index.ts';
+import { ENVIRONMENTS } from '../../harness/catalog/index.ts';
 import { TransportError } from '../../harness/targets/index.ts';
 import { err05Observation } from '../../harness/judges/index.ts';
 import { expectInvalidSecurityToken } from './support/soap-expect.ts';
@@ -89,6 +90,23 @@ ruleProperty(
     ],
   },
 );
+
+/**
+ * The fault is the same in every environment ("Check a rule on every exchange where it applies": a blind service left
+ * the StackTrace out in PROD alone). One fixed unknown token there, after the same close of a session of that
+ * environment works (the control); on a live target with opt-in only, as the other PROD checks.
+ */
+ruleTest('ERR-04', 'in PROD too: an unknown BinarySecurityToken gets Client.InvalidSecurityToken quoting the token, with a StackTrace', async (ctx) => {
+  const others = ENVIRONMENTS.filter((env) => env !== 'cert' && ctx.target.environments[env] && ctx.target.accounts[env]);
+  if (others.length === 0) return ctx.notApplicable('the target has no environment besides CERT with an account');
+  ctx.requireOptIn(`the SOAP faults of ${others.map((e) => e.toUpperCase()).join(' and ')}`);
+  const bad = 'T1RLAQHkUq3hBuAtuW0q2Lx5lQbFpBsmP8xHc9ryyTrsgRuN9nJ1Kfo5AADA*';
+  for (const env of others) {
+    await closeExpectingIt(ctx, await openSession(ctx, env));
+    const x = await closeRequest(ctx, env, bad);
+    expectInvalidSecurityToken(x, bad, `SessionCloseRQ with an unknown T1RLAQ… token in ${env.toUpperCase()}`, 'ERR-04.unknown-token');
+  }
+}, { clauses: ['ERR-04.unknown-token'] });
 
 ruleTest('ERR-04', 'the token of a closed session gets Client.InvalidSecurityToken', async (ctx) => {
   const session = await openSession(ctx, 'cert');
