@@ -492,6 +492,12 @@ const defectCases: readonly DefectCase[] = [
     conformant: { without: { status: 200, body: TOKEN_BODY }, with: { status: 200, body: TOKEN_BODY } },
   },
   {
+    id: 'rest02-grant-type-first',
+    observe: (s) => tokenOutcome(s, tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'source_ip=81.2.69.160&grant_type=client_credentials' })),
+    withDefect: { answer: { status: 400, body: { error: 'invalid_request', error_description: 'grant_type must be the first parameter' } }, outcome: 'token-refused-request', clientId: undefined, detail: undefined },
+    conformant: { answer: { status: 200, body: TOKEN_BODY }, outcome: 'token-issued', clientId: MAIN_CLIENT_ID, detail: undefined },
+  },
+  {
     id: 'rest02-source-ip-rejected',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=client_credentials&source_ip=192.0.2.10' }))),
     withDefect: { status: 400, body: { error: 'invalid_request', error_description: 'Unexpected parameter source_ip' } },

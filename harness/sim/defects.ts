@@ -23,6 +23,7 @@ export const defects = [
   { id: 'cred03-single-base64-expected', breaks: ['CRED-03'], mayFollow: ['ERR-01'], description: 'reads one layer of base64 in the Basic credentials, so every correctly built credential is refused (it serves base64(V1:…:password), which ERR-01 says must be refused; with no credentials served, ERR-01 may not be judged)' },
   { id: 'cred03-cert-account-refused', breaks: ['CRED-03'], description: 'refuses the configured CERT account\'s correctly built REST credentials (invalid_client), while PROD and the other accounts obtain tokens (a route-taker of the defect-pair self-test)' },
   { id: 'rest02-source-ip-demanded', breaks: ['REST-02'], description: 'answers 400 invalid_request to a token request without source_ip, which the document calls optional (a route-taker of the defect-pair self-test)' },
+  { id: 'rest02-grant-type-first', breaks: ['REST-02'], description: 'answers 400 invalid_request to a token request whose form does not start with grant_type (source_ip first), though the document fixes no order of the fields' },
   { id: 'rest02-source-ip-rejected', breaks: ['REST-02'], description: 'answers 400 invalid_request when the form carries source_ip' },
   { id: 'rest03-token-type-capitalized', breaks: ['REST-03'], description: 'answers token_type "Bearer" instead of "bearer"' },
   { id: 'rest03-every-fourth-token-capitalized', breaks: ['REST-03'], description: 'sends token_type "Bearer" with every fourth token of an account ("bearer" with the others), whatever the request\'s form' },

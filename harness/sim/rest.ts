@@ -169,6 +169,9 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   if (!form.has('source_ip') && ctx.defects.has('rest02-source-ip-demanded')) {
     return { response: json(400, { error: 'invalid_request', error_description: 'Missing required parameter: source_ip' }), outcome: 'token-refused-request' };
   }
+  if (!req.body.startsWith('grant_type=') && ctx.defects.has('rest02-grant-type-first')) {
+    return { response: json(400, { error: 'invalid_request', error_description: 'grant_type must be the first parameter' }), outcome: 'token-refused-request' };
+  }
   if (form.has('source_ip') && ctx.defects.has('rest02-source-ip-rejected')) {
     return { response: json(400, { error: 'invalid_request', error_description: 'Unexpected parameter source_ip' }), outcome: 'token-refused-request' };
   }

@@ -28,15 +28,17 @@ ruleProperty(
   'a valid request is answered the same with or without source_ip',
   // A client's address ("Client source IP address"): unicast IPv4 outside "this network" (0/8), loopback, multicast and
   // reserved space, or global unicast IPv6 (2000::/3), since a service may refuse the others as no client's.
-  fc.oneof(
+  // The form's fields in either order: the document fixes none (a blind service refused source_ip before grant_type).
+  fc.tuple(fc.oneof(
     fc.tuple(fc.integer({ min: 1, max: 223 }).filter((a) => a !== 127), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 })).map((o) => o.join('.')),
     fc.tuple(fc.integer({ min: 0x2000, max: 0x3fff }), fc.array(fc.nat(0xffff), { minLength: 7, maxLength: 7 })).map(([head, rest]) => [head, ...rest].map((h) => h.toString(16)).join(':')),
-  ),
-  async (ctx, sourceIp) => {
+  ), fc.boolean()),
+  async (ctx, [sourceIp, sourceIpFirst]) => {
     // The environment and account of a route that is served (with or without source_ip): there, both forms are sent.
     const { env, account } = await validTokenAnswer(ctx);
     const without = await requestToken(ctx, env, { account });
-    const withIp = await requestToken(ctx, env, { account, body: `grant_type=${GRANT_TYPE}&source_ip=${encodeURIComponent(sourceIp)}` });
+    const fields = [`grant_type=${GRANT_TYPE}`, `source_ip=${encodeURIComponent(sourceIp)}`];
+    const withIp = await requestToken(ctx, env, { account, body: (sourceIpFirst ? fields.reverse() : fields).join('&') });
     const served = (res: HttpResponse) => res.status >= 200 && res.status < 300;
     if (!served(without) && !served(withIp)) throw new PrerequisiteFailed(`the account obtained no token in ${env.toUpperCase()} with or without source_ip (${describeTokenAnswer(without)})`, ['CRED-03']);
     const statusClass = (res: HttpResponse) => `${Math.floor(res.status / 100)}xx`;
@@ -46,7 +48,7 @@ ruleProperty(
     // audit: compared here, a service whose every fourth token said "Bearer" failed REST-02 as well, for a field that
     // varied from one answer to the next whatever the form.
   },
-  { numRuns: 10, clauses: ['REST-02.source-ip'], examples: ['81.2.69.160', '2a00:1450:4001:81b::200e'] },
+  { numRuns: 10, clauses: ['REST-02.source-ip'], examples: [['81.2.69.160', false], ['2a00:1450:4001:81b::200e', true]] as [string, boolean][] },
 );
 
 ruleProperty(
