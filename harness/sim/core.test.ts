@@ -632,6 +632,12 @@ const defectCases: readonly DefectCase[] = [
     conformant: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },
   },
   {
+    id: 'err02-non-ascii-id-syntax',
+    observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization({ ...s.accounts.main.cert, epr: 'ÜNBEKANNT7' })))),
+    withDefect: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },
+    conformant: { status: 401, body: { error: 'invalid_client', error_description: WRONG } },
+  },
+  {
     id: 'err02-syntax-description',
     observe: (s) => summary(s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert, 'not-the-password')))),
     withDefect: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } },

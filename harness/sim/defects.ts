@@ -18,6 +18,7 @@ export interface Defect {
 
 export const defects = [
   { id: 'cred03-latin1-decoding', breaks: ['CRED-03'], description: 'decodes the credential layers as Latin-1, so non-ASCII user IDs and passwords fail' },
+  { id: 'cred05-prod-group-alternative-refused', breaks: ['CRED-05'], description: 'refuses the account\'s iPCC or organization as the Client ID\'s group in PROD (invalid_client); CERT accepts them' },
   { id: 'cred05-group-alternative-refused', breaks: ['CRED-05'], description: 'accepts only the group itself in the Client ID, refusing the account\'s iPCC or organization there (invalid_client)' },
   { id: 'cred03-client-id-four-fields', breaks: ['CRED-03'], description: 'splits the Client ID into exactly four fields, so a user ID containing ":" fails' },
   { id: 'cred03-single-base64-expected', breaks: ['CRED-03'], mayFollow: ['ERR-01'], description: 'reads one layer of base64 in the Basic credentials, so every correctly built credential is refused (it serves base64(V1:…:password), which ERR-01 says must be refused; with no credentials served, ERR-01 may not be judged)' },
@@ -44,6 +45,7 @@ export const defects = [
   { id: 'err01-wrong-description', breaks: ['ERR-01'], mayFollow: ['ERR-02'], description: 'describes syntax errors as a wrong client ID or secret (its answers to ERR-01\'s cases are then those to ERR-02\'s, which ERR-02 says must be distinguishable from them)' },
   { id: 'err01-lenient-base64', breaks: ['ERR-01'], description: 'decodes both base64 layers leniently, skipping characters outside the alphabet: a "*" in the password\'s part is answered as a wrong secret, not as bad syntax' },
   { id: 'err01-single-base64-accepted', breaks: ['ERR-01'], description: 'accepts credentials encoded with a single base64 layer' },
+  { id: 'err02-non-ascii-id-syntax', breaks: ['ERR-02'], description: 'describes well-formed credentials of an unknown client whose Client ID has a character outside ASCII as a syntax error' },
   { id: 'err02-syntax-description', breaks: ['ERR-02'], description: 'describes a wrong secret as missing credentials or bad syntax' },
   { id: 'err02-prod-syntax-description', breaks: ['ERR-02'], description: 'describes a wrong secret in PROD as missing credentials or bad syntax (CERT says the client ID or secret is wrong)' },
   { id: 'err02-unauthorized-client', breaks: ['ERR-02'], description: 'answers a wrong secret with error "unauthorized_client"' },
@@ -95,6 +97,7 @@ export const defects = [
   { id: 'xproto02-used-soap-token-refused-rest', breaks: ['XPROTO-02'], description: 'refuses a TokenCreateRQ token on the REST APIs once it has served a SOAP call (a fresh one is accepted)' },
   { id: 'xproto02-soap-token-refused-rest', breaks: ['XPROTO-02'], description: 'refuses TokenCreateRQ tokens as REST bearer tokens' },
   { id: 'xproto02-prod-soap-token-refused-rest', breaks: ['XPROTO-02'], description: 'refuses TokenCreateRQ tokens on the REST APIs of PROD (CERT serves them)' },
+  { id: 'xproto02-probe-only', breaks: ['XPROTO-02'], description: 'takes TokenCreateRQ tokens as bearer tokens on the themes API alone (the default REST probe); its other REST APIs refuse them, while taking REST tokens' },
   { id: 'xproto02-soap-token-400', breaks: ['XPROTO-02'], description: 'answers a TokenCreateRQ token on the REST APIs with 400 invalid_request (RFC 6750), while a REST token on the same request is served (a route-taker of the defect-pair self-test)' },
   { id: 'xproto03-separate-soap-password', breaks: ['XPROTO-03'], description: 'authenticates SOAP with a password of its own, not the account\'s' },
   { id: 'access01-session-only-takes-rest-tokens', breaks: ['ACCESS-01'], description: 'lets session-only actions accept sessionless tokens obtained through REST (while refusing TokenCreateRQ ones): a REST token is a sessionless token too' },

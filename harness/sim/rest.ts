@@ -125,7 +125,7 @@ function decodeUncached(ctx: RestContext, header: string | undefined): DecodedCr
 
 function findAccount(ctx: RestContext, env: Environment, clientId: string, password: string): SimAccount | undefined {
   // An account found through an alternative group (CRED-05) is refused with the defect that refuses them.
-  const alternatives = () => !ctx.defects.has('cred05-group-alternative-refused');
+  const alternatives = () => !ctx.defects.has('cred05-group-alternative-refused') && !(env === 'prod' && ctx.defects.has('cred05-prod-group-alternative-refused'));
   const found = findInLoginEnvironments(ctx, env, (e) => ctx.accountIndex(e).findRest(clientId, (a) => a.password === password, alternatives));
   // Developer-portal credentials are CERT's; the defect lets them log in to PROD too (asked only where it changes the answer).
   if (found === undefined && env === 'prod' && ctx.defects.has('access03-portal-in-prod')) {
@@ -185,7 +185,8 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   // The configured CERT account is the first of CERT's.
   const account = found && req.env === 'cert' && found === ctx.accountsIn('cert')[0] && ctx.defects.has('cred03-cert-account-refused') ? undefined : found;
   if (!account) {
-    let description: string = ctx.defects.has('err02-syntax-description') || (req.env === 'prod' && ctx.defects.has('err02-prod-syntax-description')) ? syntaxDescription(ctx) : wrongClientDescription(ctx);
+    const nonAscii = /[^\x00-\x7f]/.test(decoded.clientId) && ctx.defects.has('err02-non-ascii-id-syntax');
+    let description: string = nonAscii || ctx.defects.has('err02-syntax-description') || (req.env === 'prod' && ctx.defects.has('err02-prod-syntax-description')) ? syntaxDescription(ctx) : wrongClientDescription(ctx);
     if (ctx.defects.has('err03-secret-echoed')) description = `${description}: ${decoded.password}`;
     if (ctx.defects.has('err03-secret-start-echoed')) description = `${description} (the secret starting "${decoded.password.slice(0, 12)}")`;
     const error = ctx.defects.has('err02-unauthorized-client') ? 'unauthorized_client' : 'invalid_client';
@@ -324,6 +325,9 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   }
   if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
   const { token } = checked;
+  if (token.via === 'soap' && endpoint.key !== 'shop-themes' && ctx.defects.has('xproto02-probe-only')) {
+    return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP' };
+  }
   if (token.via === 'soap' && ctx.defects.has('xproto02-soap-token-400')) {
     return { response: json(400, { error: 'invalid_request', error_description: 'The access token was not issued by this endpoint' }), outcome: 'api-refused-token', tokenUsed: presented, detail: 'token from SOAP (400)' };
   }

@@ -1,5 +1,6 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
-import { inSomeEnvironment, PLAIN_FORM, restTokenAnswer, SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
+import { PLAIN_FORM, restTokenAnswer, SOURCE_IP, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
+import { inEveryEnvironment } from '../../harness/checks/environments.ts';
 import { CheckFailure, Inconclusive, PrerequisiteFailed, registerPassword, registerSecret, ruleProperty, ruleTest, runConfig, show, type CheckContext } from '../../harness/checks/index.ts';
 import { CORRELATION_HEADER } from '../../harness/checks/trace-config.ts';
 import { classifyRest } from '../../harness/classify/index.ts';
@@ -80,24 +81,25 @@ ruleTest('CRED-05', 'credentials with the account\'s iPCC or organization as the
   if (declaredIn.length === 0) {
     return ctx.notApplicable('the account\'s iPCC or organization is not declared: give it in the target config as accounts.cert.groupAlternatives (e.g. ["7TZA"])');
   }
-  // The control: in an environment where the account obtains a token with its own group (by any form the document
+  // In every environment that declares them ("Check a rule on every exchange where it applies": a blind service refused
+  // them in PROD alone). The control: where the account obtains a token with its own group (by any form the document
   // allows), the same request with the group alone changed.
-  const route = await inSomeEnvironment(ctx, async (env) => {
+  await inEveryEnvironment(ctx, async (env) => {
     if (!declaredIn.includes(env)) throw new PrerequisiteFailed(`no groupAlternatives declared for the ${env.toUpperCase()} account`);
-    return restTokenAnswer(ctx, { env, needToken: false });
+    const route = await restTokenAnswer(ctx, { env, needToken: false });
+    const acct = route.account;
+    for (const group of acct.groupAlternatives ?? []) {
+      ctx.note(`group ${show(group)} instead of ${show(acct.pcc)}, in ${route.env.toUpperCase()}`);
+      const res = await requestToken(ctx, route.env, { account: { ...acct, pcc: group }, ...(route.body !== PLAIN_FORM && { body: route.body }) });
+      registerSecret(accessTokenOf(res));
+      if (res.status >= 200 && res.status < 300) continue;
+      if (classifyRest(res.status).kind === 'rate-limited' || res.status >= 500) throw new Inconclusive(`the token request with ${show(group)} as the group got ${describeTokenAnswer(res)}, which says nothing about the credentials`);
+      throw new CheckFailure(`credentials with ${show(group)} as the Client ID's group obtained no token in ${route.env.toUpperCase()}, while the same request with ${show(acct.pcc)} did (${route.route})`, {
+        expected: '2xx with an access_token',
+        actual: describeTokenAnswer(res),
+      });
+    }
   });
-  const acct = route.account;
-  for (const group of acct.groupAlternatives ?? []) {
-    ctx.note(`group ${show(group)} instead of ${show(acct.pcc)}, in ${route.env.toUpperCase()}`);
-    const res = await requestToken(ctx, route.env, { account: { ...acct, pcc: group }, ...(route.body !== PLAIN_FORM && { body: route.body }) });
-    registerSecret(accessTokenOf(res));
-    if (res.status >= 200 && res.status < 300) continue;
-    if (classifyRest(res.status).kind === 'rate-limited' || res.status >= 500) throw new Inconclusive(`the token request with ${show(group)} as the group got ${describeTokenAnswer(res)}, which says nothing about the credentials`);
-    throw new CheckFailure(`credentials with ${show(group)} as the Client ID's group obtained no token, while the same request with ${show(acct.pcc)} did (${route.route})`, {
-      expected: '2xx with an access_token',
-      actual: describeTokenAnswer(res),
-    });
-  }
 }, { clauses: ['CRED-05.group-alternatives'] });
 
 auditExchanges('credential checks');

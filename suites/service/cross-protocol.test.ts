@@ -1,6 +1,7 @@
 import { obtainToken, restTokenAnswer, restTokenRoute } from '../../harness/checks/routes.ts';
 import { inEveryEnvironment } from '../../harness/checks/environments.ts';
-import { callRest, callSoap, describeAnswer, expectAccepted, PROBE_HINTS, restAnswer, soap, soapAnswer, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
+import { callRest, callSoap, describeAnswer, expectAccepted, PROBE_HINTS, restAnswer, settled, soap, soapAnswer, soapAnswerOf, soapProbe, verdictOf } from '../../harness/checks/probe.ts';
+import { sessionlessRestApis } from './support/rest-apis.ts';
 import { CheckFailure, Inconclusive, obtainSoapToken, PrerequisiteFailed, responseToken, ruleTest, tokenCreate } from '../../harness/checks/index.ts';
 import { acceptedRestToken, acceptedSoapToken } from './support/fresh-tokens.ts';
 import { auditExchanges } from './support/audits.ts';
@@ -49,6 +50,20 @@ ruleTest('XPROTO-02', 'a token from TokenCreateRQ is accepted as a bearer token 
       factor: 'token',
       before: restAnswer(trial),
     });
+    // Every other REST API the target declares as taking sessionless tokens, with the same two tokens: where the REST
+    // token is served, the TokenCreateRQ token must be (a blind service took it on the probe alone). An API whose
+    // answer to the REST token says nothing about it (its payload is outside the document) is passed over.
+    for (const api of sessionlessRestApis(ctx.target).slice(1)) {
+      const before = restAnswer(await callRest(ctx, env, `Bearer ${control.token}`, api));
+      if (verdictOf(await settled(before)) !== 'accepted') {
+        ctx.note(`${api.method} ${api.path} in ${env.toUpperCase()}: the REST token got ${describeAnswer(before)}, so it says nothing of the TokenCreateRQ token there: passed over`);
+        continue;
+      }
+      await expectAccepted(restAnswer(await callRest(ctx, env, `Bearer ${soapToken}`, api)), `a TokenCreateRQ token of ${env.toUpperCase()} as the bearer token of ${api.method} ${api.path} (which served the REST token)`, `the target declares ${api.method} ${api.path} in "tokenKinds" as accepting sessionless tokens: check that declaration`, 'accepted', {
+        factor: 'token',
+        before,
+      });
+    }
   });
 }, { clauses: ['XPROTO-02.soap-token-in-rest'] });
 

@@ -4,19 +4,10 @@ import type { Environment } from '../../harness/catalog/index.ts';
 import { callRest, describeAnswer, expectAccepted, expectRefused, PROBE_HINTS, rest, restAnswer, settled, verdictOf, type Answer, type Control } from '../../harness/checks/probe.ts';
 import { inClause, Inconclusive, PrerequisiteFailed, ruleProperty, runConfig, type CheckContext } from '../../harness/checks/index.ts';
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
-import { parseApiRef, type RestProbe, type Target } from '../../harness/targets/index.ts';
+import type { RestProbe } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
+import { sessionlessRestApis } from './support/rest-apis.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
-
-/** REST APIs the main account may call with a sessionless token: the target's probe, and the APIs it declares so. */
-function sessionlessRestApis(target: Target): RestProbe[] {
-  const declared = Object.entries(target.declared.tokenKinds)
-    .filter(([, kinds]) => kinds.includes('sessionless'))
-    .map(([ref]) => parseApiRef(ref))
-    .flatMap((api): RestProbe[] => (api.kind === 'rest' ? [{ method: api.method, path: api.path, ...(api.query && { query: api.query }) }] : []));
-  const probe = target.probes.rest;
-  return [probe, ...declared.filter((a) => a.path !== probe.path || a.method !== probe.method)];
-}
 
 const label = (api: RestProbe) => `${api.method} ${api.path}`;
 
