@@ -1,7 +1,7 @@
 import { accessTokenOf, describeTokenAnswer, requestToken } from '../../harness/checks/rest.ts';
 import { bearerToken, obtainToken, SOURCE_IP_FORM } from '../../harness/checks/routes.ts';
 import { freshAccountLike } from '../../harness/checks/fresh-account.ts';
-import { callApiRef, describeAnswer, expectAccepted, expectRefused, type Answer, type Control } from '../../harness/checks/probe.ts';
+import { callApiRef, describeAnswer, expectAccepted, expectRefused, verdictOf, type Answer, type Control } from '../../harness/checks/probe.ts';
 import {
   CheckFailure, inClause, Inconclusive, obtainSoapToken, openSession, PrerequisiteFailed, registerPassword, registerSecret, ruleTest, sessionClose, type CheckContext, type OpenSession,
 } from '../../harness/checks/index.ts';
@@ -21,6 +21,8 @@ interface TokenSource {
   readonly kind: TokenKind;
   readonly via: string;
   readonly refuseOnly?: boolean;
+  /** Set by `get`: the last token was a TokenCreateRQ token standing in for a REST one the account could not get. */
+  standIn?: boolean;
   /** A fresh token (and the session it belongs to, for a session token: closed by the caller). */
   get(): Promise<{ token: string; session?: OpenSession }>;
 }
@@ -28,15 +30,27 @@ interface TokenSource {
 function sourcesFor(ctx: CheckContext, api: ApiRef, env: Environment = 'cert'): TokenSource[] {
   const isRest = parseApiRef(api).kind === 'rest';
   return [
-    isRest
-      ? { kind: 'sessionless', via: 'POST /v2/auth/token', get: async () => ({ token: (await bearerToken(ctx, env)).token }) }
-      : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, env) }) },
+    isRest ? restSource(ctx, env) : { kind: 'sessionless', via: 'TokenCreateRQ', get: async () => ({ token: await obtainSoapToken(ctx, env) }) },
     ...(isRest ? [] : [{ kind: 'sessionless', via: 'POST /v2/auth/token (a REST token)', refuseOnly: true, get: async () => ({ token: await restTokenForSoap(ctx, env) }) } as const]),
     { kind: 'session', via: 'SessionCreateRQ', get: async () => {
       const session = await openSession(ctx, env);
       return { token: session.token, session };
     } },
   ];
+}
+
+/** A REST API's sessionless source: a REST token, or a TokenCreateRQ token where the account gets none (`standIn`). */
+function restSource(ctx: CheckContext, env: Environment): TokenSource {
+  const source: TokenSource = {
+    kind: 'sessionless',
+    via: 'POST /v2/auth/token',
+    get: async () => {
+      const { token, via } = await bearerToken(ctx, env);
+      source.standIn = via === 'soap';
+      return { token };
+    },
+  };
+  return source;
 }
 
 /** No token of a source's kind by any route: the clause it would exercise stays unchecked, naming what was tried. */
@@ -197,7 +211,15 @@ ruleTest('ACCESS-01', 'each API accepts the token kinds it declares and refuses 
     const control: Control | undefined = served && { factor: 'token', before: answers.get(served)!, again: () => callWith(ctx, api, served) };
     for (const source of sources) {
       const what = `${api} (declared to accept ${kinds.join(' and ')} tokens) with a fresh ${source.kind} token from ${source.via}`;
-      if (kinds.includes(source.kind)) await expectAccepted(answers.get(source)!, what, 'check the "tokenKinds" declaration of that API');
+      if (kinds.includes(source.kind)) {
+        // A TokenCreateRQ token standing in for a REST token, refused: by its kind (this rule's) or by its origin
+        // (XPROTO-02's)? With no REST token to compare, nothing tells them apart.
+        const answer = answers.get(source)!;
+        if (source.standIn && verdictOf(answer) === 'refused') {
+          throw new PrerequisiteFailed(`${api} refused a TokenCreateRQ token standing in for a REST token (the account got none): whether for its kind or for its origin, no REST token tells`, ['XPROTO-02', 'CRED-03']);
+        }
+        await expectAccepted(answer, what, 'check the "tokenKinds" declaration of that API');
+      }
       else await expectRefused(answers.get(source)!, what, 'check the "tokenKinds" declaration of that API', 'a refusal', control);
     }
   }
