@@ -64,6 +64,20 @@ clientProperty(
   { numRuns: 8, clauses: ["API-03.bearer-scheme", "API-03.upper-case-method", "API-03.environment-base-url"], needs: 'token' },
 );
 
+/** API-03 in PROD as well, over several calls (a blind client wrote its method in lower case in PROD from its second call). */
+clientTest('API-03', 'in PROD too: every API call carries "Authorization: Bearer <token>" and an upper-case method', async (ctx) => {
+  if (!ctx.target.accounts.prod || !ctx.target.environments.prod) return ctx.notApplicable('needs PROD with an account');
+  await ctx.configure();
+  for (let i = 0; i < 3; i++) await op('rest.call', () => ctx.client.restCall({ environment: 'prod', ...callOf(themes) }));
+  const events = await ctx.events();
+  const issued = issuedTokens(await ctx.history());
+  const firstIssued = events.find((e) => e.tokenIssued !== undefined)?.seq ?? Infinity;
+  for (const call of events.filter((e) => e.env === 'prod' && e.protocol === 'rest' && e.path !== TOKEN_PATH)) {
+    const known = call.tokenUsed !== undefined && call.seq > firstIssued;
+    failOn(api03Problems({ method: call.method, path: call.path, authorization: call.headers.authorization, ...(known && { issued: issued.has(call.tokenUsed!) }) })[0]);
+  }
+}, { clauses: ['API-03.bearer-scheme', 'API-03.upper-case-method', 'API-03.environment-base-url'], needs: 'token' });
+
 clientProperty(
   'API-04',
   'while its token is valid the client requests no new one, however many calls it makes',

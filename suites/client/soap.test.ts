@@ -1,4 +1,4 @@
-import { clientProperty, explainFailure, issuedTokens, type ClientContext } from '../../harness/checks/client.ts';
+import { clientProperty, clientTest, explainFailure, issuedTokens, type ClientContext } from '../../harness/checks/client.ts';
 import { expectThat, failOn, validateEnvelope } from '../../harness/checks/index.ts';
 import {
   soap01HeaderProblems, soap01SchemaProblem, soap01SchemaVerdict, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
@@ -98,3 +98,14 @@ clientProperty(
   },
   { numRuns: 4, clauses: ["SOAP-05.cpaid", "SOAP-05.conversation-id"] },
 );
+
+/** SOAP-05's CPAId in PROD as well (a blind client put the EPR there in PROD alone): a workflow there, every request judged. */
+clientTest('SOAP-05', 'in PROD too: eb:CPAId is the PROD account\'s PCC', async (ctx) => {
+  const account = ctx.target.accounts.prod;
+  if (!account || !ctx.target.environments.prod) return ctx.notApplicable('needs PROD with an account');
+  await ctx.configure();
+  const { failure } = await runSoapWorkloadSettled(ctx, { sessionless: ['BargainFinderMaxRQ'], inSession: ['OTA_PingRQ'] }, 'prod');
+  const sent = parsed(envelopes((await ctx.events()).filter((e) => e.env === 'prod')));
+  for (const { envelope } of sent) failOn(soap05CpaIdProblem(envelope, account.pcc));
+  await settle(ctx, failure, 'SOAP-05');
+}, { clauses: ['SOAP-05.cpaid'] });

@@ -223,6 +223,9 @@ export class TdsClient {
     return this.#callApi(target, renewed, method, path, body);
   }
 
+  /** REST API calls sent to PROD (the PROD mutant of API-03 deviates from the second on). */
+  #prodApiCalls = 0;
+
   async #callApi(target: DriverEnvironment, token: HeldToken, method: string, path: string, body: unknown): Promise<RestCallResult> {
     // Rule 5 of "Rules for the REST token request": `Authorization: Bearer <ACCESS_TOKEN>` on every later call.
     const authorization = this.#faults.has('api03-bearer-no-space') ? `Bearer${token.value}` : `Bearer ${token.value}`;
@@ -230,7 +233,10 @@ export class TdsClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init = { method: method.toUpperCase(), headers, ...(body !== undefined && { body: JSON.stringify(body) }) };
     // fetch and node:http write a method in upper case whatever they are given: the mutant writes its request itself.
-    const res = this.#faults.has('api03-lower-case-method')
+    // The PROD mutant writes its method in lower case from its second PROD call on.
+    const prodCalls = target === this.#environments.prod ? ++this.#prodApiCalls : 0;
+    const lowerCase = this.#faults.has('api03-lower-case-method') || (prodCalls > 1 && this.#faults.has('api03-prod-lower-case-later'));
+    const res = lowerCase
       ? await rawExchange(joinUrl(target.restBaseUrl, path), { ...init, method: init.method.toLowerCase() }, this.#timeoutMs)
       : await this.#fetch(joinUrl(target.restBaseUrl, path), init, `${method.toUpperCase()} ${path}`);
     return { status: res.status, body: res.contentType.includes('json') ? parseJsonValue(res.text) : res.text };
@@ -607,7 +613,7 @@ export class TdsClient {
     const header = makeRequestHeader({
       action: laterCall && this.#faults.has('soap04-action-ota') ? 'OTA' : out.action,
       service: out.action,
-      cpaId: this.#faults.has('soap05-cpaid-epr') ? credentials.epr : credentials.pcc,
+      cpaId: this.#faults.has('soap05-cpaid-epr') || (target === this.#environments.prod && this.#faults.has('soap05-prod-cpaid-epr')) ? credentials.epr : credentials.pcc,
       conversationId: out.conversationId,
       messageId: newId(this.#partyId),
       now: new Date(this.#now()),

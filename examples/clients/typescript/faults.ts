@@ -22,6 +22,7 @@ export const CLIENT_FAULTS = [
   // API — calling REST APIs
   'api03-bearer-no-space',
   'api03-lower-case-method',
+  'api03-prod-lower-case-later',
   'api04-token-per-call',
   'api05-no-single-flight',
   // LIFE — refresh
@@ -34,6 +35,7 @@ export const CLIENT_FAULTS = [
   'soap04-action-ota',
   'soap04-token-as-password',
   'soap05-cpaid-epr',
+  'soap05-prod-cpaid-epr',
   'soap05-conversation-per-call',
   // SESS — sessions
   'sess05-close-no-conversation-id',
