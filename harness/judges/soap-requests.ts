@@ -18,6 +18,9 @@ export interface SoapAccount {
   readonly password?: string;
   /** The account's iPCC or organization values (the target config's `groupAlternatives`): "the PCC/iPCC" may be one. */
   readonly groupAlternatives?: readonly string[] | undefined;
+  /** The SOAP domain "received with the token credentials", where known (`soapDomainDeclared` not false). */
+  readonly soapDomain?: string;
+  readonly soapDomainDeclared?: boolean;
 }
 
 const headerExcerpt = (body: string) => envelopeExcerpt(body, { element: 'Header', maxLength: 800 }) ?? body.slice(0, 300);
@@ -80,6 +83,11 @@ export function soap03UsernameTokenProblem(envelope: ParsedEnvelope, account?: S
   // "Organization (the PCC/iPCC)": the account's PCC, or an iPCC the target config declares for it.
   if (s.organization !== account.pcc && !(account.groupAlternatives ?? []).includes(s.organization!)) {
     return problem('SOAP-03.username-token', `Organization of ${what} is not the PCC`, account.pcc, s.organization!);
+  }
+  // "Domain: The application's audience; received with the token credentials": the account's SOAP domain, not (a
+  // common mistake) its REST one.
+  if (account.soapDomain !== undefined && account.soapDomainDeclared !== false && s.domain !== account.soapDomain) {
+    return problem('SOAP-03.username-token', `Domain of ${what} is not the account's SOAP domain`, account.soapDomain, s.domain!);
   }
   return undefined;
 }

@@ -58,6 +58,8 @@ export interface KnownAccount extends Account {
    * `true` when the configured domain is the one expected.
    */
   readonly restDomainDeclared: boolean;
+  /** `false` when the target config gives no SOAP domain for the account: its Domain is then not judged (SOAP-03). */
+  readonly soapDomainDeclared?: boolean;
   /** The account's session pool, when known (SESS-08). */
   readonly poolSize?: number;
 }

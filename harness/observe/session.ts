@@ -65,7 +65,7 @@ export interface ObservationResult {
 
 /** An account known from a target config: `restDomainDeclared` when the config names the REST domain. */
 export function knownFromConfig(config: TargetConfig, env: Environment, variables: NodeJS.ProcessEnv = process.env): KnownAccount[] {
-  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a, variables), restDomainDeclared: a.restDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
+  const known = (a: AccountConfig): KnownAccount => ({ ...resolveAccount(a, variables), restDomainDeclared: a.restDomain !== undefined, soapDomainDeclared: a.soapDomain !== undefined, ...(config.sessionPoolSize !== undefined && { poolSize: config.sessionPoolSize }) });
   const main = config.accounts[env];
   // The accounts of "access" are CERT accounts (ACCESS rules): an application may use them too.
   const x = config.access;

@@ -7,7 +7,7 @@ import {
   parseEnvelope, sessionCloseRQBody, sessionCreateRQBody, tokenCreateRQBody, usernameToken, type ParsedEnvelope, type ParsedFault,
   type RequestSecurity, type SoapBody,
 } from '../../../harness/soap/index.ts';
-import { DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/catalog/index.ts';
+import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/catalog/index.ts';
 import { applyEnvelopeFaults, FAULT_BOUNDS, type ClientFault } from './faults.ts';
 import { TokenCache, type HeldToken, type TokenCachePolicy } from './token-cache.ts';
 
@@ -639,7 +639,8 @@ export class TdsClient {
   /** SOAP-03: Username (EPR), Password, Organization (PCC) and Domain (the SOAP domain, `DEFAULT` unless configured). */
   #usernameToken(env: Environment): RequestSecurity {
     const c = this.#environment(env).credentials;
-    return usernameToken({ username: c.epr, password: c.password, organization: c.pcc, domain: c.soapDomain || DEFAULT_SOAP_DOMAIN });
+    const domain = this.#faults.has('soap03-rest-domain') ? c.restDomain || DEFAULT_REST_DOMAIN : c.soapDomain || DEFAULT_SOAP_DOMAIN;
+    return usernameToken({ username: c.epr, password: c.password, organization: c.pcc, domain });
   }
 
   /** SOAP-04: later calls carry the token in wsse:BinarySecurityToken. */

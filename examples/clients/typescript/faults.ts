@@ -30,6 +30,7 @@ export const CLIENT_FAULTS = [
   'life03-keeps-refused-soap-token',
   // SOAP — envelopes
   'soap01-no-message-data',
+  'soap03-rest-domain',
   'soap03-no-organization',
   'soap03-two-references',
   'soap04-action-ota',
