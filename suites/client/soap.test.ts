@@ -1,5 +1,5 @@
 import { clientProperty, clientTest, explainFailure, issuedTokens, type ClientContext } from '../../harness/checks/client.ts';
-import { expectThat, failOn, validateEnvelope } from '../../harness/checks/index.ts';
+import { expectThat, failOn, PrerequisiteFailed, validateEnvelope } from '../../harness/checks/index.ts';
 import {
   soap01HeaderProblems, soap01SchemaProblem, soap01SchemaVerdict, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,
   soap05ConversationProblem, soap05CpaIdProblem, TOKEN_CREATING,
@@ -107,5 +107,11 @@ clientTest('SOAP-05', 'in PROD too: eb:CPAId is the PROD account\'s PCC', async 
   const { failure } = await runSoapWorkloadSettled(ctx, { sessionless: ['BargainFinderMaxRQ'], inSession: ['OTA_PingRQ'] }, 'prod');
   const sent = parsed(envelopes((await ctx.events()).filter((e) => e.env === 'prod')));
   for (const { envelope } of sent) failOn(soap05CpaIdProblem(envelope, account.pcc));
-  await settle(ctx, failure, 'SOAP-05');
+  // What it sent there is judged; a workflow that failed is another rule's matter (a session or token of CERT used in
+  // PROD, ENV-02's; a refused UsernameToken or token carrier, SOAP-03's or SOAP-04's), not an eb:CPAId's.
+  if (failure !== undefined) {
+    const explained = explainFailure(failure, await ctx.events(), 'token', ['SOAP-05'], await ctx.history());
+    if (explained instanceof PrerequisiteFailed) throw explained;
+    throw new PrerequisiteFailed(`the client's workflow in PROD failed (${failure instanceof Error ? failure.message : String(failure)}) after its requests there were judged`, ['ENV-02', 'SOAP-03', 'SOAP-04']);
+  }
 }, { clauses: ['SOAP-05.cpaid'] });

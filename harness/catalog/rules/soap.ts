@@ -79,7 +79,7 @@ export const rules: readonly Rule[] = [
       { id: "SOAP-05.cpaid", text: "`eb:CPAId` is the caller's PCC." },
       { id: "SOAP-05.conversation-id", text: "One workflow keeps one `eb:ConversationId`." },
     ],
-    dependsOn: ["SOAP-03", "SOAP-04"],
+    dependsOn: ["SOAP-03", "SOAP-04", "ENV-02"],
     latitudes: ["conversation-per-workflow"],
   },
 ];
