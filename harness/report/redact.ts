@@ -415,10 +415,11 @@ function base64Fragments(bytes: Buffer): string[] {
 }
 
 /**
- * `value` as JSON text with every string redacted before it is encoded (then the text once more): redacting the JSON
- * text alone misses a secret inside a string that itself holds JSON (an answer body quoting the password echoed with
- * `\"`, which the outer encoding escapes again to `\\\"`: a blind service's echo reached traffic.har that way).
+ * `value` as JSON text with every string redacted before it is encoded: redacting the JSON text instead misses a
+ * secret inside a string that itself holds JSON (an answer body quoting the password echoed with `\"`, which the
+ * outer encoding escapes again to `\\\"`: a blind service's echo reached traffic.har that way). Keys are not redacted:
+ * the callers' keys are names of their own (a HAR's headers and parameters are `{ name, value }` strings).
  */
 export function redactedJson(value: unknown, redact: (text: string) => string, space?: number): string {
-  return redact(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redact(v) : v), space));
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? redact(v) : v), space);
 }

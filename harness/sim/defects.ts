@@ -57,7 +57,7 @@ export const defects = [
   // SOAP
   { id: 'soap02-no-ref-to-message-id', breaks: ['SOAP-02', 'STOK-01'], description: 'leaves RefToMessageId out of SOAP responses' },
   { id: 'soap02-conversation-id-not-echoed', breaks: ['SOAP-02'], mayFollow: ['STOK-01', 'STOK-02'], description: 'answers with a ConversationId of its own instead of the request\'s (STOK-01 and STOK-02 also say the ConversationId is echoed)' },
-  { id: 'soap02-session-answer-not-xml', breaks: ['SOAP-02'], description: 'answers every third SessionCreateRQ of an account with its session token written after a raw "&": not well-formed XML (the session is allocated all the same, and holds its slot until the inactivity timeout)' },
+  { id: 'soap02-session-answer-not-xml', breaks: ['SOAP-02'], description: 'answers the SessionCreateRQ that makes an account\'s third (sixth…) held session with its session token written after a raw "&": not well-formed XML (the session is allocated all the same, and holds its slot until the inactivity timeout)' },
   { id: 'soap02-no-message-data', breaks: ['SOAP-02'], mayFollow: ['STOK-01'], description: 'sends responses without eb:MessageData (schema-invalid; STOK-01 also asks for the RefToMessageId it holds)' },
   { id: 'stok01-wrong-action', breaks: ['STOK-01'], mayFollow: ['SOAP-02'], description: 'answers TokenCreateRQ with action TokenCreateRQ instead of TokenCreateRS (SOAP-02 also asks for the response action)' },
   { id: 'stok01-no-token', breaks: ['STOK-01'], description: 'answers TokenCreateRQ without a BinarySecurityToken' },

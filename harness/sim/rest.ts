@@ -243,17 +243,18 @@ function everyFourth(account: object): boolean {
 
 export type TokenCheck =
   | { readonly ok: true; readonly token: IssuedToken }
-  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'closed' | 'other-environment' | 'used-up' };
+  /** `token`: the token refused, where the store knows it (the defects that take such a token after all read it here). */
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'closed' | 'other-environment' | 'used-up'; readonly token?: IssuedToken };
 
 /** Whether a presented token is good for a call in `env` now (shared by REST bearer auth and SOAP). */
 export function checkToken(ctx: RestContext, env: Environment, value: string): TokenCheck {
   const token = ctx.tokens.get(value);
   if (!token) return { ok: false, reason: 'unknown' };
-  if (token.env !== env && !ctx.defects.has('env01-token-cross-env')) return { ok: false, reason: 'other-environment' };
+  if (token.env !== env && !ctx.defects.has('env01-token-cross-env')) return { ok: false, reason: 'other-environment', token };
   const state = tokenState(token, ctx.now);
-  if (state === 'closed' && !ctx.defects.has('sess02-close-keeps-token')) return { ok: false, reason: 'closed' };
+  if (state === 'closed' && !ctx.defects.has('sess02-close-keeps-token')) return { ok: false, reason: 'closed', token };
   const keepsLiving = token.kind === 'sessionless' ? ctx.defects.has('life01-never-expires') : ctx.defects.has('sess03-never-times-out');
-  if (state === 'expired' && !keepsLiving) return { ok: false, reason: 'expired' };
+  if (state === 'expired' && !keepsLiving) return { ok: false, reason: 'expired', token };
   return { ok: true, token };
 }
 
@@ -276,10 +277,7 @@ function restApiToken(ctx: RestContext, env: Environment, value: string): TokenC
     const account = ctx.accountsIn(env)[0];
     if (account) return { ok: true, token: { token: value, kind: 'sessionless', env, account, via: 'rest', issuedAt: ctx.now, expiresAt: ctx.now + 1, uses: 0 } };
   }
-  if (!checked.ok && checked.reason === 'expired' && ctx.defects.has('life01-rest-takes-expired-soap-token')) {
-    const expired = ctx.tokens.get(value);
-    if (expired?.via === 'soap') return { ok: true, token: expired };
-  }
+  if (!checked.ok && checked.reason === 'expired' && checked.token?.via === 'soap' && ctx.defects.has('life01-rest-takes-expired-soap-token')) return { ok: true, token: checked.token };
   if (checked.ok && ctx.defects.has('api01-single-use-token') && (checked.token.restUses ?? 0) >= 1) return { ok: false, reason: 'used-up' };
   if (checked.ok && (checked.token.restUses ?? 0) >= 20 && ctx.defects.has('api01-token-wears-out')) return { ok: false, reason: 'used-up' };
   if (checked.ok && checked.token.via === 'soap' && checked.token.uses > (checked.token.restUses ?? 0) && ctx.defects.has('xproto02-used-soap-token-refused-rest')) return { ok: false, reason: 'used-up' };
@@ -319,10 +317,7 @@ export function handleApiCall(ctx: RestContext, req: SimRequest, endpoint: RestE
   if (!match?.[1]) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', detail: 'no bearer token' };
   const presented = match[1];
   let checked = restApiToken(ctx, req.env, presented);
-  if (!checked.ok && checked.reason === 'other-environment' && endpoint.amendment !== undefined && ctx.defects.has('env01-cross-env-amendment-api')) {
-    const other = ctx.tokens.get(presented);
-    if (other) checked = { ok: true, token: other };
-  }
+  if (!checked.ok && checked.reason === 'other-environment' && checked.token && endpoint.amendment !== undefined && ctx.defects.has('env01-cross-env-amendment-api')) checked = { ok: true, token: checked.token };
   if (!checked.ok) return { response: apiAuthFailure(ctx), outcome: 'api-refused-token', tokenUsed: presented, detail: checked.reason };
   const { token } = checked;
   if (token.via === 'soap' && endpoint.key !== 'shop-themes' && ctx.defects.has('xproto02-probe-only')) {

@@ -36,6 +36,25 @@ clientTest('REST-01', 'the token request is POST /v2/auth/token, form-encoded, w
   for (const request of requests) failOn(rest01Problems(request, '')[0]);
 }, { clauses: ["REST-01.method-path", "REST-01.content-type", "REST-01.grant-type"] });
 
+/**
+ * API-03's judge (the one observe uses too, harness/judges) on each of `calls`, API calls among the check's `events`.
+ * The token as issued: any token the simulator issued to this client (in either environment, over REST or SOAP;
+ * which environment's token a call carries is ENV-02's to judge). A call sent before the service issued this client
+ * any token carries one the client kept from before (a token cache outlives a process: "Reuse the same token until it
+ * expires"), which this service cannot know: as in observe, only a token sent once the client had been issued one can
+ * be "not as issued". API-03.environment-base-url: every call reached the REST base URL of an environment (the
+ * simulator answered it there); which environment's token it carried is ENV-02's to judge, as in observe (one
+ * deviation, one rule).
+ */
+async function expectApi03(ctx: ClientContext, events: readonly SimEvent[], calls: readonly SimEvent[]): Promise<void> {
+  const issued = issuedTokens(await ctx.history());
+  const firstIssued = events.find((e) => e.tokenIssued !== undefined)?.seq ?? Infinity;
+  for (const call of calls) {
+    const known = call.tokenUsed !== undefined && call.seq > firstIssued;
+    failOn(api03Problems({ method: call.method, path: call.path, authorization: call.headers.authorization, ...(known && { issued: issued.has(call.tokenUsed!) }) })[0]);
+  }
+}
+
 clientProperty(
   'API-03',
   'API calls carry "Authorization: Bearer <token>" with one space, an upper-case method, on the token\'s environment',
@@ -46,20 +65,7 @@ clientProperty(
     const events = await ctx.events();
     const calls = events.filter((e) => e.protocol === 'rest' && e.path !== TOKEN_PATH);
     expectThat(calls.length >= endpoints.length, 'the client made fewer API calls than asked', { expected: endpoints.length, actual: calls.length });
-    // The token as issued: any token the simulator issued to this client (in either environment, over REST or SOAP;
-    // which environment's token a call carries is ENV-02's to judge).
-    const issued = issuedTokens(await ctx.history());
-    // A call sent before the service issued this client any token carries one the client kept from before (a token
-    // cache outlives a process: "Reuse the same token until it expires"), which this service cannot know: as in
-    // observe, only a token sent once the client had been issued one can be "not as issued".
-    const firstIssued = events.find((e) => e.tokenIssued !== undefined)?.seq ?? Infinity;
-    // The judge observe uses too (harness/judges). API-03.environment-base-url: every call reached the REST base URL
-    // of an environment (the simulator answered it there); which environment's token it carried is ENV-02's to judge,
-    // as in observe (one deviation, one rule).
-    for (const call of calls) {
-      const known = call.tokenUsed !== undefined && call.seq > firstIssued;
-      failOn(api03Problems({ method: call.method, path: call.path, authorization: call.headers.authorization, ...(known && { issued: issued.has(call.tokenUsed!) }) })[0]);
-    }
+    await expectApi03(ctx, events, calls);
   },
   { numRuns: 8, clauses: ["API-03.bearer-scheme", "API-03.upper-case-method", "API-03.environment-base-url"], needs: 'token' },
 );
@@ -70,12 +76,7 @@ clientTest('API-03', 'in PROD too: every API call carries "Authorization: Bearer
   await ctx.configure();
   for (let i = 0; i < 3; i++) await op('rest.call', () => ctx.client.restCall({ environment: 'prod', ...callOf(themes) }));
   const events = await ctx.events();
-  const issued = issuedTokens(await ctx.history());
-  const firstIssued = events.find((e) => e.tokenIssued !== undefined)?.seq ?? Infinity;
-  for (const call of events.filter((e) => e.env === 'prod' && e.protocol === 'rest' && e.path !== TOKEN_PATH)) {
-    const known = call.tokenUsed !== undefined && call.seq > firstIssued;
-    failOn(api03Problems({ method: call.method, path: call.path, authorization: call.headers.authorization, ...(known && { issued: issued.has(call.tokenUsed!) }) })[0]);
-  }
+  await expectApi03(ctx, events, events.filter((e) => e.env === 'prod' && e.protocol === 'rest' && e.path !== TOKEN_PATH));
 }, { clauses: ['API-03.bearer-scheme', 'API-03.upper-case-method', 'API-03.environment-base-url'], needs: 'token' });
 
 clientProperty(
