@@ -13,6 +13,7 @@ import type { Report } from '../report/model.ts';
 import { ConformanceReporter } from '../report/reporter.ts';
 import { TRAFFIC_FILE } from '../report/write.ts';
 import { DEFAULT_RUNS, DEFAULT_SEED, type RunConfig } from '../run-config.ts';
+import { ConfigError } from '../targets/config.ts';
 import { SessionGuard } from './guard.ts';
 import { LIVE_DEFAULT_RUNS, type ActiveRun, type RunOptions, type RunOutcome, type Shard } from './options.ts';
 import { exactTitlePattern, filesFor, replayContext, selectRules, titlePattern } from './selection.ts';
@@ -80,6 +81,11 @@ export interface SessionOptions {
    * (the tests that prove keeping it changes no verdict).
    */
   readonly reuseWorkers?: boolean;
+  /**
+   * Test workers for a simulator session's runs, each running one suite file at a time ({@link simWorkers} unless
+   * given): more than the CPUs suit runs that mostly wait (a simulator profile's latency). A live session has one.
+   */
+  readonly workers?: number;
 }
 
 /**
@@ -109,6 +115,10 @@ export class ConformanceSession {
 
   /** Opens a session: Vitest loaded, its first test worker started. */
   static async open(kind: 'sim' | 'live' = 'sim', options: SessionOptions = {}): Promise<ConformanceSession> {
+    const { workers: wanted } = options;
+    if (wanted !== undefined && !(Number.isInteger(wanted) && wanted >= 1)) {
+      throw new ConfigError('CONFIG_INVALID', `a session's "workers" must be a whole number of 1 or more, not ${String(wanted)}.`);
+    }
     const reporter = new SwitchReporter();
     const signals = ['SIGINT', 'SIGTERM'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
@@ -149,7 +159,7 @@ export class ConformanceSession {
           // Test files share worker processes (isolate: false): each file still gets its own simulator, and the
           // harness modules load once per worker instead of once per file. Live runs: one worker, one file at a time.
           isolate: false,
-          ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: simWorkers() }),
+          ...(kind === 'live' ? { maxWorkers: 1, fileParallelism: false } : { maxWorkers: wanted ?? simWorkers() }),
           // A run's shard and file order are the run's (harness/run/file-order.ts), not the instance's: one session
           // serves runs of different shards and orders, with the same worker.
           sequence: { sequencer: sessionSequencer(BaseSequencer, () => order.current) },

@@ -63,6 +63,24 @@ describe('the test workers of a session', () => {
     }
   }, 120_000);
 
+  it('a session of several workers keeps them all: the next run takes every one, none is forked again', async () => {
+    for (const workers of [0, 1.5]) await expect(ConformanceSession.open('sim', { workers })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    const session = await ConformanceSession.open('sim', { workers: 3 });
+    try {
+      // Four rules of four suite files: the run's three workers each run files.
+      const only: RunOptions['only'] = ['STOK-01', 'REST-03', 'ERR-02', 'SESS-01'];
+      const first = await session.run({ target: 'sim', only, runs: 1, outDir: '', write: false, quiet: true, log: () => {} });
+      expect(session.workerStats).toEqual({ forked: 3, spares: 1, reused: 0 });
+      const second = await session.run({ target: 'sim', only, runs: 1, outDir: '', write: false, quiet: true, log: () => {} });
+      // Before, the first worker to start ended the other two kept ones, and each run forked two workers anew.
+      expect(session.workerStats).toEqual({ forked: 3, spares: 1, reused: 3 });
+      expect(statuses(second.report)).toEqual(statuses(first.report));
+      expect(only.map((id) => statuses(second.report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
   it('a kept worker takes the next run\'s values of variables read during a run; one read at a worker\'s start gets a fresh worker, as does every run with reuseWorkers: false', async () => {
     const session = await ConformanceSession.open('sim');
     const dir = mkdtempSync(join(tmpdir(), 'tds-worker-pool-env-'));

@@ -205,13 +205,20 @@ export class WorkerKeeper {
   take(spawn: Spawn): Kept | undefined {
     const key = spawnKey(spawn);
     const started = startedKey(spawn);
+    const serves = (k: Kept) => alive(k.child) && (k.key === key || (k.started !== undefined && startedKey({ ...spawn, env: k.env }) === started));
     let i = this.#kept.findIndex((k) => k.key === key && alive(k.child));
-    if (i === -1) i = this.#kept.findIndex((k) => k.started !== undefined && startedKey({ ...spawn, env: k.env }) === started && alive(k.child));
+    if (i === -1) i = this.#kept.findIndex(serves);
     const found = i === -1 ? undefined : this.#kept.splice(i, 1)[0];
     const update = found && envUpdate(found.env, spawn.env);
     if (found && update) found.child.send(update);
-    // The others were started for another spawn (the environment changed between runs): they would never be taken.
-    for (const other of this.#kept.splice(0)) {
+    // The others that could serve this spawn stay for the run's other workers (a session of several); those started
+    // for another spawn (the environment changed between runs) would never be taken.
+    const others = this.#kept.splice(0);
+    for (const other of others) {
+      if (serves(other)) {
+        this.#kept.push(other);
+        continue;
+      }
       mark('worker-not-taken');
       void end(other.child);
     }
