@@ -7,7 +7,7 @@ export { api03Problems } from './api-calls.ts';
 export { cred01Problems, cred02OtherEnvironmentProblem, cred04Problem, readCred02 } from './credentials.ts';
 export { env02Problems } from './environments.ts';
 export {
-  peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,
+  closeToken, peakOpen, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, STORM_GAP_MS, stormRun,
 } from './sessions.ts';
 export {
   soap01HeaderProblems, soap01SchemaProblem, requestSchema, soap03ManifestProblem, soap03UsernameTokenProblem, soap04ActionProblem, soap04TokenProblem,

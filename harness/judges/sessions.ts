@@ -10,10 +10,20 @@ export function sess05HeaderProblem(envelope: ParsedEnvelope, sessionToken: { re
   const h = envelope.messageHeader;
   if (!h?.conversationId) return problem('SESS-05.header', 'SessionCloseRQ carries no eb:ConversationId', 'the session\'s ConversationId', '(none)');
   if (!h.cpaId) return problem('SESS-05.header', 'SessionCloseRQ carries no eb:CPAId', 'an eb:CPAId (the caller\'s PCC: SOAP-05 judges the value)', '(none)');
-  if (envelope.security.kind !== 'binarySecurityToken' || sessionToken.is === false) {
-    return problem('SESS-05.header', 'SessionCloseRQ does not carry the session token in wsse:BinarySecurityToken', 'the session token', sessionToken.carried ?? envelope.security.kind);
+  if (closeToken(envelope) === undefined || sessionToken.is === false) {
+    return problem('SESS-05.header', 'SessionCloseRQ does not carry the session token in a BinarySecurityToken of its header', 'the session token', sessionToken.carried ?? envelope.security.kind);
   }
   return undefined;
+}
+
+/**
+ * The token a SessionCloseRQ carries in its header: in wsse:BinarySecurityToken, or alone in a BinarySecurityToken of
+ * another namespace or place (that place is SOAP-04's to judge, not SESS-05's: one deviation, one rule).
+ */
+export function closeToken(envelope: Pick<ParsedEnvelope, 'security' | 'misplacedTokens'>): string | undefined {
+  const s = envelope.security;
+  if (s.kind === 'binarySecurityToken') return s.token;
+  return s.kind === 'none' && envelope.misplacedTokens.length === 1 ? envelope.misplacedTokens[0] : undefined;
 }
 
 /** SESS-05.body on a client's SessionCloseRQ: a SessionCloseRQ element (in any namespace) with POS/Source@PseudoCityCode, TimeStamp and Version. */

@@ -171,7 +171,8 @@ export function readApiCall(x: ObservedExchange): { readonly call: ApiCall; read
 
 /**
  * A SOAP exchange as a SOAP message. `issuedSoFar`: whether a value is a token issued before (a token sent where a
- * password belongs, in the UsernameToken of a later call, is still a use of that token).
+ * password belongs, in the UsernameToken of a later call, or in a BinarySecurityToken of another namespace, is still a
+ * use of that token: a SessionCloseRQ so sent still closes its session as SESS-06 reads it, and its form is SOAP-04's).
  */
 export function readSoapMessage(x: ObservedExchange, ctx: JudgeContext, issuedSoFar: (value: string) => boolean): SoapMessage {
   const { request: req, response: res } = envelopesOf(x);
@@ -184,7 +185,7 @@ export function readSoapMessage(x: ObservedExchange, ctx: JudgeContext, issuedSo
   const password = s?.kind === 'usernameToken' ? s.password : s?.kind === 'both' ? s.usernameToken.password : undefined;
   const tokenAsPassword = password !== undefined && issuedSoFar(password) ? password : undefined;
   return {
-    x, request, ...(req.ok ? {} : { requestError: req.message }), response, answer, action, tokenUsed: action && TOKEN_CREATING.has(action) ? undefined : (bst(request) ?? tokenAsPassword),
+    x, request, ...(req.ok ? {} : { requestError: req.message }), response, answer, action, tokenUsed: action && TOKEN_CREATING.has(action) ? undefined : (bst(request) ?? tokenAsPassword ?? request?.misplacedTokens.find(issuedSoFar)),
     tokenIssued, account: accountByPassword(ctx, x.env, password),
   };
 }

@@ -117,6 +117,25 @@ describe('SOAP envelope parsing', () => {
   });
 });
 
+describe('SOAP envelope parsing: a token not where the document puts it', () => {
+  const OASIS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
+  const close = goldenEnvelope('request-session-close.xml').xml;
+
+  it('reads the token of a Security header of another namespace as misplaced, not as wsse:BinarySecurityToken', () => {
+    const result = parseEnvelope(close.replaceAll(NS.wsse, OASIS));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.envelope.security).toEqual({ kind: 'none', securityHeader: false });
+    expect(result.envelope.misplacedTokens).toHaveLength(1);
+    expect(result.envelope.misplacedTokens[0]).toBe(parsed('request-session-close.xml').binarySecurityTokens[0]);
+  });
+
+  it('has none when the token is in wsse:Security/wsse:BinarySecurityToken', () => {
+    const envelope = parsed('request-session-close.xml');
+    expect(envelope.security.kind).toBe('binarySecurityToken');
+    expect(envelope.misplacedTokens).toEqual([]);
+  });
+});
+
 describe('SOAP envelope parsing, refusals', () => {
   it.each([
     ['request-doctype-entity.xml', 'doctype-forbidden', 'a "<!DOCTYPE" declaration was found; DTDs are refused (no entity is ever expanded)'],

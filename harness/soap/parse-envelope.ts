@@ -103,6 +103,12 @@ export interface ParsedEnvelope {
    * reads the first block's first one): an answer may echo the request's token beside one it issues.
    */
   readonly binarySecurityTokens: readonly string[];
+  /**
+   * The text of every other element of the header named BinarySecurityToken, by local name at any depth and in any
+   * namespace (a Security header in another namespace, the token outside it): where the token is not where the document
+   * puts it (SOAP-04's to judge), but it is still the token the client meant to send.
+   */
+  readonly misplacedTokens: readonly string[];
   /** `eb:Action` (the service dispatches on it, not on SOAPAction). */
   readonly action: string | undefined;
   readonly body: ParsedBody;
@@ -153,6 +159,7 @@ export function parseEnvelope(xml: string, options: ParseOptions = {}): ParseRes
         .flatMap((s) => s.children.filter((c) => c.namespace === NS.wsse && c.localName === 'BinarySecurityToken'))
         .map((b) => b.text.trim())
         .filter((t) => t !== ''),
+      misplacedTokens: header ? misplacedTokens(header) : [],
       action: messageHeader?.action,
       body,
       fault: faultElement ? parseFault(faultElement) : undefined,
@@ -204,6 +211,22 @@ function misplacedIn(usernameToken: XmlElement): { misplaced?: readonly string[]
     .filter((c) => Object.hasOwn(USERNAME_TOKEN_CHILDREN, c.localName) && c.namespace !== USERNAME_TOKEN_CHILDREN[c.localName])
     .map((c) => clarkName(c));
   return misplaced.length > 0 ? { misplaced } : {};
+}
+
+/** The header's BinarySecurityToken elements (any namespace, any depth) but wsse:Security/wsse:BinarySecurityToken. */
+function misplacedTokens(header: XmlElement): string[] {
+  const out: string[] = [];
+  const walk = (e: XmlElement, inSecurity: boolean): void => {
+    for (const c of e.children) {
+      if (c.localName === 'BinarySecurityToken' && !(inSecurity && c.namespace === NS.wsse)) {
+        const text = c.text.trim();
+        if (text !== '') out.push(text);
+      }
+      walk(c, e === header && c.namespace === NS.wsse && c.localName === 'Security');
+    }
+  };
+  walk(header, false);
+  return out;
 }
 
 function parseSecurity(security: XmlElement | undefined): ParsedSecurity {

@@ -1,6 +1,6 @@
 import { callRefusal, clientTest, op, type ClientContext } from '../../harness/checks/client.ts';
 import { CheckFailure, failOn, PrerequisiteFailed, registerPassword } from '../../harness/checks/index.ts';
-import { sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, type Sess06Clause, type SessionSpan } from '../../harness/judges/index.ts';
+import { closeToken, sess05BodyProblem, sess05HeaderProblem, sess06Problem, sess07Problem, sess08PoolProblem, sess08StormProblem, type Sess06Clause, type SessionSpan } from '../../harness/judges/index.ts';
 import { classifySoap } from '../../harness/classify/index.ts';
 import { parseEnvelope } from '../../harness/soap/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN } from '../../harness/catalog/index.ts';
@@ -10,7 +10,7 @@ import { envelopes } from './support/events.ts';
 
 const closes = (events: readonly SimEvent[]) => envelopes(events).filter((x) => x.envelope?.action === 'SessionCloseRQ');
 const sessionTokens = (events: readonly SimEvent[]) => events.filter((e) => e.tokenKind === 'session' && e.tokenIssued).map((e) => e.tokenIssued as string);
-const closedToken = (x: ReturnType<typeof closes>[number]) => (x.envelope?.security.kind === 'binarySecurityToken' ? x.envelope.security.token : undefined);
+const closedToken = (x: ReturnType<typeof closes>[number]) => (x.envelope ? closeToken(x.envelope) : undefined);
 
 async function openOne(ctx: ClientContext): Promise<string> {
   const { session } = await op('soap.session.open', () => ctx.client.openSession({ environment: 'cert' }));

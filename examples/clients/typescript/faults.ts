@@ -35,6 +35,7 @@ export const CLIENT_FAULTS = [
   'soap03-two-references',
   'soap04-action-ota',
   'soap04-token-as-password',
+  'soap04-close-security-namespace',
   'soap05-cpaid-epr',
   'soap05-prod-cpaid-epr',
   'soap05-conversation-per-call',
@@ -77,6 +78,10 @@ export function applyEnvelopeFaults(xml: string, action: string, faults: Readonl
   if (faults.has('soap03-no-organization')) text = text.replace(/<Organization>[\s\S]*?<\/Organization>/, '');
   if (faults.has('soap03-two-references') && (action === 'TokenCreateRQ' || action === 'SessionCreateRQ')) {
     text = text.replace(/<eb:Reference\b[^>]*\/>/, (reference) => `${reference}${reference}`);
+  }
+  if (faults.has('soap04-close-security-namespace') && action === 'SessionCloseRQ') {
+    // The Security header of the OASIS WS-Security 1.0 namespace, not the one the document's samples use.
+    text = text.replaceAll('http://schemas.xmlsoap.org/ws/2002/12/secext', 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd');
   }
   if (faults.has('sess05-close-no-conversation-id') && action === 'SessionCloseRQ') {
     text = text.replace(/<eb:ConversationId>[\s\S]*?<\/eb:ConversationId>/, '');
