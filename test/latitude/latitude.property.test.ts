@@ -9,10 +9,11 @@ import { coveringProfiles, profileWith, type LatitudeProfile } from '../../harne
  * The latitude property (test/latitude/latitude-suite.ts): the whole service suite passes on every conforming variant of the
  * service. This file: the per-file profiles reach their files, the covering runs, and the random runs in two parts
  * of their own seeds. The runs wait more than they work (their profiles' latency): the file has a session of its own
- * whose runs take three workers, each running a suite file at a time (78 s alone on 2 CPUs with one worker, 35 s with
- * three, for 18 s and 27 s of CPU: each worker warms its own code).
+ * whose runs take two workers, each running a suite file at a time (alone on 2 CPUs: 78 s with one worker, 45 s with
+ * two, 35 s with three, for 18, 24 and 27 s of CPU: each worker warms its own code; among the other tests, two kept
+ * the run shortest).
  */
-const session = useSession({ workers: 3 });
+const session = useSession({ workers: 2 });
 const { filesFor, selectRules } = runner;
 const { suiteFileKey } = packageInfo;
 
