@@ -60,14 +60,13 @@ export default defineConfig({
   test: {
     setupFiles: ['./harness/fastcheck-setup.ts'],
     sequence: { sequencer: HeavyFirst },
-    // Three workers more than CPUs: many of the harness's own tests wait on child processes (CLI runs, JVMs, drivers),
+    // Two workers more than CPUs: many of the harness's own tests wait on child processes (CLI runs, JVMs, drivers),
     // time limits and timers, and the other workers fill that time. On 2 CPUs, 3 workers ran the tests in 239 s wall
     // at 94 % CPU, 2 workers in 285–351 s at about 57 %; with the files that wait spread among the others (above), 4
     // workers ran issue 29's starting commit's files in 93–96 s against 98–103 s for 3 (the CPUs' idle time from
-    // about 27 s to 11 s). Since the large files hold most workers for their first 40–60 s, a fifth keeps the files
-    // that wait going beside them: the same tests 85.0 s with 5 workers, 89.4 s with 4, 91.2 s with 6 (164, 162 and
-    // 180 s of CPU).
-    maxWorkers: availableParallelism() + 3,
+    // about 27 s to 11 s). A fifth costs more CPU than it fills: the same tests 89.1 s and 89.5 s with 4 workers
+    // against 95.2 s and 98.2 s with 5, paired (173 s of CPU against 186–191 s).
+    maxWorkers: availableParallelism() + 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The runs the tests make keep Vite's transforms in the checkout (harness/run/module-cache.ts), not in the user's
