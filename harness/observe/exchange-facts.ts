@@ -190,6 +190,15 @@ export function readSoapMessage(x: ObservedExchange, ctx: JudgeContext, issuedSo
   };
 }
 
+/**
+ * The message's token is where the service reads it, wsse:BinarySecurityToken: only then does a refusal refuse the
+ * token, and a SessionCloseRQ close its session for the service. Elsewhere (a password, another namespace) it is
+ * still the client's use of it, and its place SOAP-04's to judge.
+ */
+export function tokenInPlace(m: Pick<SoapMessage, 'request' | 'tokenUsed'>): boolean {
+  return m.tokenUsed !== undefined && bst(m.request) === m.tokenUsed;
+}
+
 /** The use a SOAP message made of a token, if it carried one. */
 export function soapUse(m: SoapMessage): TokenUse | undefined {
   if (!m.tokenUsed) return undefined;
@@ -197,7 +206,7 @@ export function soapUse(m: SoapMessage): TokenUse | undefined {
   // Only Client.InvalidSecurityToken (or its StackTrace marker) ends the token: a caller not authorized for an
   // action, or refused credentials, leaves its token and session as they were (SESS-06 wants it closed then).
   const invalid = m.answer?.kind === 'refused' && m.answer.why === 'invalid-token';
-  return { x: m.x, token: m.tokenUsed, refused: invalid && bst(m.request) === m.tokenUsed, rejected };
+  return { x: m.x, token: m.tokenUsed, refused: invalid && tokenInPlace(m), rejected };
 }
 
 /** The token a token request or a token-creating SOAP request obtained, as the judge keeps it. */

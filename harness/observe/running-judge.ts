@@ -11,7 +11,7 @@ import type { RuleId } from '../catalog/index.ts';
 import { TOKEN_CREATING, type Problem } from '../judges/index.ts';
 import { NEEDS_REST_TOKEN } from './client-rules.ts';
 import { keptForEvidence, type JudgeContext, type ObservedExchange } from './exchange.ts';
-import { bst, isTokenRequest, readApiCall, readSoapMessage, readTokenRequest, soapUse, type IssuedToken, type SoapMessage, type TokenUse } from './exchange-facts.ts';
+import { isTokenRequest, readApiCall, readSoapMessage, readTokenRequest, soapUse, tokenInPlace, type IssuedToken, type SoapMessage, type TokenUse } from './exchange-facts.ts';
 import { ApiCallFold } from './fold-api-calls.ts';
 import { RefusalFold } from './fold-refusals.ts';
 import { SessionFold } from './fold-sessions.ts';
@@ -166,8 +166,7 @@ export class RunningJudge {
       r.lastRestEnd = u.x.endedAt;
     }
     if (m) {
-      // A close closes its session for the service only with the token where the service reads it.
-      if (m.action === 'SessionCloseRQ' && bst(m.request) === u.token) r.closeAnsweredAt = Math.min(r.closeAnsweredAt, u.x.endedAt);
+      if (m.action === 'SessionCloseRQ' && tokenInPlace(m)) r.closeAnsweredAt = Math.min(r.closeAnsweredAt, u.x.endedAt);
       this.#sessions.call(m, r);
     }
     this.#api.use(u, r.issued, m?.action);

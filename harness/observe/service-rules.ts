@@ -11,7 +11,7 @@ import {
 import type { Verdict } from '../soap/index.ts';
 import { pipelined, VALIDATIONS_IN_FLIGHT } from './pipelined.ts';
 import type { SoapMessage, Traffic } from './traffic.ts';
-import { bst } from './exchange-facts.ts';
+import { tokenInPlace } from './exchange-facts.ts';
 import { brokenBy, held, notSeen, type ClauseVerdict } from './verdict.ts';
 
 /** Validates a SOAP answer against the harness's response schema. */
@@ -125,8 +125,7 @@ function err04and05(t: Traffic): ClauseVerdict[] {
   for (const m of t.soap) {
     if (m.tokenUsed === undefined) continue;
     if ((closedAt.get(m.tokenUsed) ?? Infinity) <= m.x.startedAt) closed.add(m);
-    // A close closes its session for the service only with the token where the service reads it.
-    if (m.action === 'SessionCloseRQ' && bst(m.request) === m.tokenUsed) closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
+    if (m.action === 'SessionCloseRQ' && tokenInPlace(m)) closedAt.set(m.tokenUsed, Math.min(closedAt.get(m.tokenUsed) ?? Infinity, m.x.endedAt));
   }
   const closedBefore = (m: SoapMessage) => closed.has(m);
   // Expired by the time of the refusal: the expiry map holds every injected expiry of the traffic, later ones too.

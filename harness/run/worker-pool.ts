@@ -213,12 +213,9 @@ export class WorkerKeeper {
     if (found && update) found.child.send(update);
     // The others that could serve this spawn stay for the run's other workers (a session of several); those started
     // for another spawn (the environment changed between runs) would never be taken.
-    const others = this.#kept.splice(0);
-    for (const other of others) {
-      if (serves(other)) {
-        this.#kept.push(other);
-        continue;
-      }
+    const stale = this.#kept.filter((k) => !serves(k));
+    this.#kept = this.#kept.filter(serves);
+    for (const other of stale) {
       mark('worker-not-taken');
       void end(other.child);
     }
