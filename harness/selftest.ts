@@ -20,7 +20,16 @@ export function expectedStatus(rule: RuleId): 'fail' | 'warn' | 'info (differs f
 /** Something that must make checks fail (a simulator defect, a mutant client), or must not (a reference client). */
 export type Subject =
   | { readonly kind: 'defect'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[] }
-  | { readonly kind: 'mutant'; readonly id: string; readonly breaks: readonly RuleId[]; readonly mayFollow: readonly RuleId[]; readonly client: ClientSpec }
+  | {
+      readonly kind: 'mutant';
+      readonly id: string;
+      readonly breaks: readonly RuleId[];
+      readonly mayFollow: readonly RuleId[];
+      /** The module: the reference client with {@link faults} switched on. */
+      readonly client: ClientSpec;
+      /** The reference client's faults the module switches on (its id: fixtures/mutants/index.ts). */
+      readonly faults: readonly string[];
+    }
   | { readonly kind: 'reference'; readonly id: string; readonly suite: 'all' | 'client'; readonly client?: ClientSpec }
   | {
       readonly kind: 'pair';
@@ -90,43 +99,69 @@ function perSession<T>(cache: WeakMap<ConformanceSession, Map<string, Promise<T>
   return value;
 }
 
-/** The in-process reference client's run of the client suite: the baseline of the other reference clients, per session. */
-const clientBaselines = new WeakMap<ConformanceSession, Map<string, Promise<Report>>>();
-
-function clientBaseline(session: ConformanceSession, options: { seed?: number; runs?: number }): Promise<Report> {
-  return perSession(clientBaselines, session, `${options.seed}/${options.runs}`, async () => (await session.run({ target: 'sim', suite: 'client', ...quiet, ...options })).report);
-}
-
 /** How a subject is run (see {@link selfTestRun}). */
 export interface SelfTestRunOptions {
   readonly seed?: number;
   readonly runs?: number;
   /**
-   * Reuse, for the suite files whose simulator never asked about the subject's defects, the verdicts of a defect-free
-   * run (default true). False runs every file with the defects on.
+   * Reuse, for the suite files whose simulator (client) never asked about the subject's defects (faults), the verdicts
+   * of a run without them (default true). False runs every file with the defects (faults) on.
    */
   readonly share?: boolean;
 }
 
-/** A defect-free run of one service suite file: its report, and the defects its simulator asked about. */
+/** A run of one suite file without deviations: its report, and the deviations its code asked about. */
 interface FileBaseline {
   readonly report: Report;
   readonly consulted: readonly string[] | 'all';
 }
 
-/** The defect-free runs of the service suite's files, per session and per run options (seed, runs, latitude profile…). */
-const serviceBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
+/**
+ * The runs without deviations of a suite's files, per session, suite and run options (seed, runs, latitude
+ * profile…): the service suite's with the simulator's defects off (and what each file's simulator asked about), the
+ * client suite's with the in-process reference client and no fault (and what each file's clients asked about).
+ */
+const fileBaselines = new WeakMap<ConformanceSession, Map<string, Promise<ReadonlyMap<string, FileBaseline>>>>();
 
-function serviceBaseline(session: ConformanceSession, run: Partial<Omit<SharedServiceRunOptions, 'defects'>>): Promise<ReadonlyMap<string, FileBaseline>> {
-  return perSession(serviceBaselines, session, JSON.stringify(run), async () => {
+function suiteBaseline(session: ConformanceSession, suite: 'service' | 'client', run: Partial<Omit<SharedServiceRunOptions, 'defects'>>): Promise<ReadonlyMap<string, FileBaseline>> {
+  return perSession(fileBaselines, session, `${suite} ${JSON.stringify(run)}`, async () => {
     const out = new Map<string, FileBaseline>();
     // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
-    for (const file of filesFor(selectRules('service'), 'service').map((f) => suiteFileKey(f))) {
-      const { report, consultedDefects } = await session.run({ ...run, ...quiet, target: 'sim', suite: 'service', files: [file] });
-      out.set(file, { report, consulted: consultedDefects.get(file) ?? 'all' });
+    for (const file of filesFor(selectRules(suite), suite).map((f) => suiteFileKey(f))) {
+      const outcome = await session.run({ ...run, ...quiet, target: 'sim', suite, files: [file] });
+      const consulted = suite === 'service' ? outcome.consultedDefects : outcome.consultedFaults;
+      out.set(file, { report: outcome.report, consulted: consulted.get(file) ?? 'all' });
     }
     return out;
   });
+}
+
+/** The in-process reference client's run of the client suite (its files' runs merged): the baseline of the other reference clients, per session. */
+async function clientBaseline(session: ConformanceSession, options: { seed?: number; runs?: number }): Promise<Report> {
+  const files = await suiteBaseline(session, 'client', definedOf({ seed: options.seed, runs: options.runs }));
+  return mergeShards([...files.values()].map((f) => f.report));
+}
+
+/** The options given a value, in one order whoever built them: the key of a shared run. */
+function definedOf<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * A run of `suite` with deviations on (`deviations`: simulator defects, or the client's faults) made of the suite's
+ * baseline: the files whose code asked about one of them run again with `run`, the others keep the baseline's
+ * reports, and both are merged as the shards of one run.
+ */
+async function sharedRun(session: ConformanceSession, suite: 'service' | 'client', baseline: ReadonlyMap<string, FileBaseline>, deviations: readonly string[], run: Partial<RunOptions>): Promise<Report> {
+  const changed: string[] = [];
+  const kept: Report[] = [];
+  for (const [file, b] of baseline) {
+    if (b.consulted === 'all' || b.consulted.some((d) => deviations.includes(d))) changed.push(file);
+    else kept.push(b.report);
+  }
+  if (changed.length === 0) return mergeShards(kept);
+  const own = (await session.run({ ...run, ...quiet, target: 'sim', suite, files: changed })).report;
+  return mergeShards([own, ...kept]);
 }
 
 /** The options of a {@link sharedServiceRun}: what a run of the service suite on the simulator is made of. */
@@ -145,29 +180,42 @@ export type SharedServiceRunOptions = Pick<RunOptions, 'defects' | 'profile' | '
  */
 export async function sharedServiceRun(session: ConformanceSession, run: Partial<SharedServiceRunOptions>): Promise<Report> {
   const { defects = [], ...rest } = run;
-  // The key of the shared run: the options in one order, whoever built them.
-  const defectFree = { seed: rest.seed, runs: rest.runs, profile: rest.profile };
-  const baseline = await serviceBaseline(session, Object.fromEntries(Object.entries(defectFree).filter(([, v]) => v !== undefined)));
-  const changed: string[] = [];
-  const kept: Report[] = [];
-  for (const [file, b] of baseline) {
-    if (b.consulted === 'all' || b.consulted.some((d) => defects.includes(d))) changed.push(file);
-    else kept.push(b.report);
-  }
-  if (changed.length === 0) return mergeShards(kept);
-  const own = (await session.run({ ...rest, defects, ...quiet, target: 'sim', suite: 'service', files: changed })).report;
-  return mergeShards([own, ...kept]);
+  const baseline = await suiteBaseline(session, 'service', definedOf({ seed: rest.seed, runs: rest.runs, profile: rest.profile }));
+  return sharedRun(session, 'service', baseline, defects, { ...rest, defects });
+}
+
+/** The options of a {@link sharedClientRun}. */
+export interface SharedClientRunOptions extends Pick<RunOptions, 'seed' | 'runs'> {
+  /** The client under test: the reference client with {@link faults} on (a mutant client's module). */
+  readonly client: ClientSpec;
+  /** The reference client's faults `client` switches on. */
+  readonly faults: readonly string[];
+}
+
+/**
+ * The report of a run of the whole client suite with a mutant client (the reference client with `faults` on), as
+ * the self-test runs its mutants. The reference client deviates only where it asks about a fault (its
+ * `deliberateFaults`), and every check has a client and a simulator of its own: a client suite file whose clients, in
+ * the fault-free run with the same seed and runs, never asked about the mutant's faults made every request the mutant
+ * would have made, so its verdicts are that run's. Only the other files run with the mutant.
+ */
+export async function sharedClientRun(session: ConformanceSession, run: SharedClientRunOptions): Promise<Report> {
+  const { client, faults, ...rest } = run;
+  const baseline = await suiteBaseline(session, 'client', definedOf({ seed: rest.seed, runs: rest.runs }));
+  return sharedRun(session, 'client', baseline, faults, { ...rest, client });
 }
 
 /**
  * The report of one subject's run: the whole suite of the subject's side, so that a verdict on any other rule is seen.
- * A subject with simulator defects shares the session's defect-free run ({@link sharedServiceRun}) unless `share` is
- * false; every other subject is a run of its own.
+ * A subject with simulator defects shares the session's defect-free run ({@link sharedServiceRun}), a mutant client
+ * the fault-free run of the reference client ({@link sharedClientRun}), unless `share` is false; every other subject
+ * is a run of its own.
  */
 export async function selfTestRun(session: ConformanceSession, subject: Subject, options: SelfTestRunOptions = {}): Promise<Report> {
   const { share = true, ...given } = options;
   const run: Partial<RunOptions> = { ...runOptionsOf(subject), ...given };
   const defects = run.defects ?? [];
+  if (share && subject.kind === 'mutant') return sharedClientRun(session, { client: subject.client, faults: subject.faults, seed: run.seed, runs: run.runs });
   if (!share || defects.length === 0 || run.suite !== 'service' || run.client !== undefined) {
     return (await session.run({ target: 'sim', suite: 'service', ...run, ...quiet })).report;
   }
@@ -343,7 +391,7 @@ export async function allSubjects(): Promise<Subject[]> {
   const { mutants } = (await import('../fixtures/mutants/index.ts')) as { mutants: readonly MutantEntry[] };
   return [
     ...defects.map((d: Defect): Subject => ({ kind: 'defect', id: d.id, breaks: d.breaks, mayFollow: d.mayFollow ?? [] })),
-    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: codeFile(m.module) } })),
+    ...mutants.map((m): Subject => ({ kind: 'mutant', id: m.id, breaks: m.breaks, mayFollow: m.mayFollow ?? [], client: { kind: 'module', path: codeFile(m.module) }, faults: [m.id] })),
     { kind: 'reference', id: 'simulator and reference TypeScript client (in-process)', suite: 'all' },
     { kind: 'reference', id: 'reference TypeScript driver (stdio)', suite: 'client', client: { kind: 'command', ...(await referenceDriver()) } },
     { kind: 'reference', id: 'reference Python driver (stdio)', suite: 'client', client: { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } },

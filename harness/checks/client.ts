@@ -13,6 +13,7 @@ import { PrerequisiteFailed } from './errors.ts';
 import { checkClauses, checkProperty, runCheck, titleFor, type CheckContext, type CheckOptions, type CheckRunOptions } from './rule-test.ts';
 import { redact, registerPassword } from './secrets.ts';
 import { runConfig } from './target.ts';
+import { addConsultedFaults } from './consulted-faults.ts';
 
 /** What a client check gets: the client under test, and the simulator it talks to. */
 export interface ClientContext extends CheckContext {
@@ -355,6 +356,7 @@ async function withClient(runBody: (make: (base: CheckContext) => ClientContext,
   } finally {
     if (client && !shutDown) await client.shutdown().catch(() => undefined);
     client?.kill?.();
+    addConsultedFaults(client);
     await target.close();
   }
 }

@@ -4,6 +4,7 @@ import { installDrain } from './registry.ts';
 import { closeOpenSessions } from './soap.ts';
 import { secrets } from './secrets.ts';
 import { closeTarget, consultedDefects, runConfig } from './target.ts';
+import { consultedFaults, resetConsultedFaults } from './consulted-faults.ts';
 import { flushTraffic, setFileScope } from './trace.ts';
 import { flushFacts } from './profile-facts.ts';
 import { mark } from '../timing.ts';
@@ -21,6 +22,7 @@ installDrain(runConfig());
 // Test files share a worker (isolate: false): each starts with no secrets, so the secrets of earlier files (every token
 // they were issued) do not pile up in the worker's redactor.
 secrets.clear();
+resetConsultedFaults();
 
 // Requests sent outside any check (the sessions the file left open, closed below) are traced as the file's.
 const testPath = expect.getState().testPath;
@@ -36,6 +38,8 @@ afterAll(async ({}, file) => {
   // The simulator defects the file's target asked about, for the session (the self-test reuses a defect-free run's
   // verdicts for the files that never asked about a subject's defects).
   file.meta.tdsDefects = consultedDefects();
+  // The deliberate faults its clients asked about (the self-test's mutant clients share a fault-free run likewise).
+  file.meta.tdsFaults = consultedFaults();
   await closeTarget();
   // The file's traffic is redacted with its secrets, which the next file's start forgets: written now.
   flushTraffic();

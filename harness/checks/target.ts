@@ -9,6 +9,7 @@ import { resetJournal } from './journal.ts';
 import { runLedger } from './registry.ts';
 import { CORRELATION_HEADER, currentRules, newRunId, tracingTransport, type TraceConfig } from './trace.ts';
 import { registerPassword } from './secrets.ts';
+import { consultedList } from '../consulted-set.ts';
 
 let current: Promise<Target> | undefined;
 /** The simulator of this test file's target, when it is one. */
@@ -81,8 +82,7 @@ export async function currentTarget(): Promise<Target> {
  * simulator never asked about a defect got the answers it would have got with the defect switched on.
  */
 export function consultedDefects(): readonly string[] | 'all' {
-  const consulted = currentSim?.consultedDefects;
-  return consulted === undefined ? [] : consulted === 'all' ? 'all' : [...consulted].sort();
+  return consultedList(currentSim?.consultedDefects);
 }
 
 export async function closeTarget(): Promise<void> {

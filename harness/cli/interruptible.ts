@@ -122,7 +122,7 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
     // Nothing of the stopped run may keep the process up (a close request still waiting for its time limit, say):
     // once the caller has printed its last lines, the process ends with the exit code it set.
     setTimeout(() => process.exit(), 1_000).unref();
-    return { report, exitCode: report.exitCode, consultedDefects: new Map(), interrupted: first.signal, sessions: active.sessions() };
+    return { report, exitCode: report.exitCode, consultedDefects: new Map(), consultedFaults: new Map(), interrupted: first.signal, sessions: active.sessions() };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -22,7 +22,8 @@ undecidable are printed first, with the reason (those --only names, with --only)
 
 A simulator deviates only where it asks whether a defect is on. A suite file whose simulator, in a defect-free run
 (made once, file by file, and shared by the subjects), never asked about a subject's defects keeps that run's
-verdicts; only the other files run with the defects on. --no-share runs every file for every subject.`;
+verdicts; only the other files run with the defects on. The mutant clients share the reference client's run alike:
+it deviates only where it asks whether a fault is on. --no-share runs every file for every subject.`;
 
 export async function selftestCommand(args: readonly string[]): Promise<number> {
   const { values } = parse('selftest', args, {

@@ -160,9 +160,23 @@ export interface ClientAdapter {
   sessionCall(request: Omit<SessionCallRequest, 'op'>): Promise<SoapCallResult>;
   closeSession(request: Omit<SessionCloseRequest, 'op'>): Promise<void>;
   shutdown(): Promise<void>;
+  /**
+   * Optional, and no driver of the protocol has it: an in-process client built with deliberate faults (the reference
+   * client, whose faults the self-test's mutant clients switch on) says which it switched on and which it asked about
+   * so far. The self-test then reuses a fault-free run's verdicts for the suite files whose client never asked about a
+   * mutant's fault (harness/selftest.ts).
+   */
+  deliberateFaults?(): DeliberateFaults;
 }
 
-/** An op that failed, as an adapter throws it and a driver answers it. */
+/** What a client with deliberate faults says of them ({@link ClientAdapter.deliberateFaults}). */
+export interface DeliberateFaults {
+  /** The faults switched on. */
+  readonly on: readonly string[];
+  /** The faults asked about so far, switched on or not (`all`: the client read its faults otherwise). */
+  readonly asked: readonly string[] | 'all';
+}
+
 /**
  * The mark every ClientError carries, in the global symbol registry: a client module may construct its errors from
  * another copy of this class (the package's sources and its compiled `dist/`, or two installed versions), and each copy
@@ -170,6 +184,7 @@ export interface ClientAdapter {
  */
 const CLIENT_ERROR = Symbol.for('tds-auth-conformance.ClientError');
 
+/** An op that failed, as an adapter throws it and a driver answers it. */
 export class ClientError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CLIENT_ERROR] === true;

@@ -120,5 +120,7 @@ declare module 'vitest' {
     tds?: CheckMeta;
     /** On a suite file: the simulator defects its target asked about (`all`: it read them otherwise). */
     tdsDefects?: readonly string[] | 'all';
+    /** On a suite file: the deliberate faults its checks' clients asked about (`all`: a client could not say). */
+    tdsFaults?: readonly string[] | 'all';
   }
 }

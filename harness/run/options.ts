@@ -94,6 +94,12 @@ export interface RunOutcome {
    * asked about (`all`: it read them otherwise). A file's verdicts would be the same with any other defect switched on.
    */
   readonly consultedDefects: ReadonlyMap<string, readonly string[] | 'all'>;
+  /**
+   * Per client suite file that ran, the deliberate faults its checks' clients asked about (`all`: a client could not
+   * say: a driver, a module without `deliberateFaults`). A file's verdicts would be the same with any other fault of
+   * the reference client switched on.
+   */
+  readonly consultedFaults: ReadonlyMap<string, readonly string[] | 'all'>;
 }
 
 /** A run in progress (see {@link ConformanceSession.start}). */

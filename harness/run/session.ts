@@ -34,11 +34,14 @@ class SwitchReporter implements Reporter {
   }
   /** The defects each file's simulator asked about, in the current run. */
   consulted = new Map<string, readonly string[] | 'all'>();
+  /** The deliberate faults each file's clients asked about, in the current run. */
+  consultedFaults = new Map<string, readonly string[] | 'all'>();
   onTestModuleEnd(testModule: Parameters<NonNullable<Reporter['onTestModuleEnd']>>[0]) {
     mark(`module-end ${testModule.moduleId.replace(/.*[\\/](suites[\\/])/, '$1')}`);
-    const asked = testModule.meta().tdsDefects;
+    const { tdsDefects, tdsFaults } = testModule.meta();
     // A file that ended without saying (it did not load, it was cancelled) may have asked about anything.
-    this.consulted.set(suiteFileKey(testModule.moduleId), asked ?? 'all');
+    this.consulted.set(suiteFileKey(testModule.moduleId), tdsDefects ?? 'all');
+    this.consultedFaults.set(suiteFileKey(testModule.moduleId), tdsFaults ?? 'all');
     return this.current?.onTestModuleEnd(testModule);
   }
   /** Runs before the report is written at the end of a run (closing what the checks left open). */
@@ -276,6 +279,7 @@ export class ConformanceSession {
     this.#vitest.resetGlobalTestNamePattern();
     this.#switch.current = reporter;
     const consulted = (this.#switch.consulted = new Map());
+    const consultedFaults = (this.#switch.consultedFaults = new Map());
     // What the checks left open (a worker that ended, a close that got no answer) is closed before the report, and
     // the run's traffic is written (a failure to write it is a run error of the report).
     this.#switch.beforeEnd = async () => {
@@ -310,7 +314,7 @@ export class ConformanceSession {
         if (!interrupted) await guard?.dispose();
       }
       const report = await reporter.result();
-      return { report, exitCode: report.exitCode, consultedDefects: consulted };
+      return { report, exitCode: report.exitCode, consultedDefects: consulted, consultedFaults };
     })();
     outcome.catch(() => undefined); // the caller awaits it; an interrupted run may never look
     const vitest = this.#vitest;

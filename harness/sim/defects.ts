@@ -1,4 +1,5 @@
 import type { RuleId } from '../catalog/index.ts';
+import { ConsultedSet } from '../consulted-set.ts';
 
 /**
  * Deviations the simulator can be told to make, one at a time, to prove that each check can fail (self-test).
@@ -143,52 +144,7 @@ export function parseDefects(names: readonly string[]): ReadonlySet<DefectId> {
 }
 
 /**
- * The defects of one simulator, remembering which were asked about. The simulator deviates only where it asks
- * `has(id)`: a simulator that never asked about a defect answered every request as it would have with that defect
- * switched on (or off). The self-test reuses, for each suite file, a defect-free run's verdicts when the file's
- * simulator never asked about the subject's defects (harness/selftest.ts). Any other read of the set (its size, its
- * members) counts as asking about every defect.
+ * The defects of one simulator, remembering which were asked about ({@link ConsultedSet}): the simulator deviates
+ * only where it asks `has(id)`.
  */
-export class ConsultedDefects implements ReadonlySet<DefectId> {
-  readonly #on: ReadonlySet<DefectId>;
-  readonly #asked = new Set<DefectId>();
-  #askedAll = false;
-
-  constructor(on: ReadonlySet<DefectId>) {
-    this.#on = on;
-  }
-
-  /** The defects asked about so far, or `all` once the set was read other than by `has`. */
-  get consulted(): ReadonlySet<DefectId> | 'all' {
-    return this.#askedAll ? 'all' : this.#asked;
-  }
-
-  has(id: DefectId): boolean {
-    this.#asked.add(id);
-    return this.#on.has(id);
-  }
-
-  #all(): ReadonlySet<DefectId> {
-    this.#askedAll = true;
-    return this.#on;
-  }
-
-  get size(): number {
-    return this.#all().size;
-  }
-  forEach(fn: (value: DefectId, key: DefectId, set: ReadonlySet<DefectId>) => void, thisArg?: unknown): void {
-    this.#all().forEach((v) => fn.call(thisArg, v, v, this));
-  }
-  entries(): SetIterator<[DefectId, DefectId]> {
-    return this.#all().entries();
-  }
-  keys(): SetIterator<DefectId> {
-    return this.#all().keys();
-  }
-  values(): SetIterator<DefectId> {
-    return this.#all().values();
-  }
-  [Symbol.iterator](): SetIterator<DefectId> {
-    return this.#all()[Symbol.iterator]();
-  }
-}
+export class ConsultedDefects extends ConsultedSet<DefectId> {}

@@ -3,7 +3,9 @@
  * defect-free run (harness/selftest.ts, `selfTestRun`). Held here: the shared report gives every rule the status a run
  * of every file with the defects on gives, for a defect one file asks about and a pair on a route-taker's latitude
  * profile (its own defect-free run); a defect-free run is the shared run's files merged (the stand-in's tests run
- * their plain stand-ins so); and the files say which defects they asked about.
+ * their plain stand-ins so); and the files say which defects they asked about. The same for the mutant clients: the
+ * client suite's files say which of the reference client's faults their clients asked about, and a mutant's shared
+ * report is that of a run of every file with the mutant.
  */
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/index.ts';
@@ -12,7 +14,7 @@ import { DEFAULT_PROFILE } from '../../harness/sim/latitude.ts';
 import { selftest } from '../support/compiled.ts';
 import { useSession } from '../support/test-session.ts';
 
-const { allPairs, allSubjects, selfTestRun, sharedServiceRun } = selftest;
+const { allPairs, allSubjects, selfTestRun, sharedClientRun, sharedServiceRun } = selftest;
 const statuses = (report: Pick<Report, 'rules'>) => Object.fromEntries(report.rules.map((r) => [r.id, r.status]));
 const quiet = { outDir: '', write: false, quiet: true, log: () => {} } as const;
 
@@ -51,5 +53,47 @@ describe('the self-test shares a defect-free run between subjects', () => {
     // The options in another order: the same files' reports (no run made, so the same durations).
     const again = await sharedServiceRun(session(), { profile, defects: [], runs: 1 });
     expect(again.rules.flatMap((r) => r.checks.map((c) => c.durationMs))).toEqual(shared.rules.flatMap((r) => r.checks.map((c) => c.durationMs)));
+  }, 120_000);
+});
+
+describe('the self-test shares a fault-free run of the reference client between mutant clients', () => {
+  const session = useSession();
+  const mutant = (subjects: readonly Subject[], id: string) =>
+    subjects.find((s): s is Extract<Subject, { kind: 'mutant' }> => s.kind === 'mutant' && s.id === id) ?? expect.unreachable(id);
+
+  it('each client file says which faults its clients asked about', async () => {
+    const { consultedFaults } = await session().run({ target: 'sim', suite: 'client', runs: 1, only: ['CRED-01', 'SESS-06'], ...quiet });
+    expect(consultedFaults.get('suites/client/credentials.test.ts')).toContain('cred01-no-v1');
+    expect(consultedFaults.get('suites/client/sessions.test.ts')).toContain('sess06-never-closes');
+    expect(consultedFaults.get('suites/client/sessions.test.ts')).not.toContain('cred01-no-v1');
+    // A client that cannot say (a driver of the protocol): its files may have asked about anything.
+    const subjects = await allSubjects();
+    const driver = subjects.find((s) => s.kind === 'reference' && s.suite === 'client' && s.client?.kind === 'command') ?? expect.unreachable('a driver');
+    const { consultedFaults: byDriver } = await session().run({ target: 'sim', suite: 'client', runs: 1, only: ['SESS-06'], client: driver.kind === 'reference' ? driver.client : undefined, ...quiet });
+    expect(byDriver.get('suites/client/sessions.test.ts')).toBe('all');
+  }, 60_000);
+
+  it('gives every rule the status of a run of every file with the mutant', async () => {
+    const subjects = await allSubjects();
+    // A fault one file asks about (errors), and one of every SOAP request (four files). Every mutant, both ways: the
+    // verdict snapshot (scripts/verdicts.ts, docs/running.md).
+    for (const subject of [mutant(subjects, 'err06-generic-error'), mutant(subjects, 'soap04-action-ota')]) {
+      const shared = await selfTestRun(session(), subject, { runs: 1 });
+      const full = await selfTestRun(session(), subject, { runs: 1, share: false });
+      expect(statuses(shared), subject.id).toEqual(statuses(full));
+      expect(shared.summary, subject.id).toEqual(full.summary);
+      for (const rule of subject.breaks) expect(statuses(shared)[rule], `${subject.id} ${rule}`).toBe('fail');
+    }
+  }, 120_000);
+
+  it('a fault-free run made of the shared run\'s files gives every rule the status of a whole run', async () => {
+    const subjects = await allSubjects();
+    const { client } = mutant(subjects, 'err06-generic-error');
+    // No fault asked about: every file is the fault-free run's (the reference client's, whatever module is named).
+    const shared = await sharedClientRun(session(), { client, faults: [], runs: 1 });
+    const full = (await session().run({ target: 'sim', suite: 'client', runs: 1, ...quiet })).report;
+    expect(statuses(shared)).toEqual(statuses(full));
+    expect(shared.summary).toEqual(full.summary);
+    expect(shared.rules.flatMap((r) => r.checks.map((c) => `${r.id} ${c.name} ${c.status}`)).sort()).toEqual(full.rules.flatMap((r) => r.checks.map((c) => `${r.id} ${c.name} ${c.status}`)).sort());
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { ClientError, type ClientAdapter } from '../../../harness/clients/protocol.ts';
+import { ConsultedSet, consultedList } from '../../../harness/consulted-set.ts';
 import { TdsClient, virtualClock, type TdsClientOptions } from './client.ts';
 
 /** Options of the adapter: everything of the client but what `configure` sends. */
@@ -10,6 +11,8 @@ export type ReferenceClientOptions = Omit<TdsClientOptions, 'environments' | 'se
  */
 export function createClient(options: ReferenceClientOptions = {}): ClientAdapter {
   let client: TdsClient | undefined;
+  // One set for every TdsClient the adapter makes: what the adapter's clients asked about, for the self-test.
+  const faults = new ConsultedSet(options.faults ?? []);
   const current = (): TdsClient => {
     if (!client) throw new ClientError({ kind: 'protocol', message: 'the client is not configured; send "configure" first' });
     return client;
@@ -37,7 +40,7 @@ export function createClient(options: ReferenceClientOptions = {}): ClientAdapte
         // Configured afresh even when a session of the previous configuration could not be closed (that is reported).
         // Against the harness's simulator, back-offs need not really wait (the harness counts requests, not time).
         const clock = options.clock ?? (request.clock === 'virtual' ? virtualClock() : undefined);
-        client = new TdsClient({ ...options, ...(clock && { clock }), environments: request.environments, sessionPoolSize: request.sessionPoolSize });
+        client = new TdsClient({ ...options, faults, ...(clock && { clock }), environments: request.environments, sessionPoolSize: request.sessionPoolSize });
       }
       await client.obtainTokensAhead();
     },
@@ -59,5 +62,6 @@ export function createClient(options: ReferenceClientOptions = {}): ClientAdapte
       await current().closeSession(request.session);
     },
     shutdown: shutDown,
+    deliberateFaults: () => ({ on: [...faults.switchedOn].sort(), asked: consultedList(faults.consulted) }),
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../harness/soap/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, FORM_CONTENT_TYPE, GRANT_TYPE, limits, TOKEN_PATH, TOKEN_TYPE } from '../../../harness/catalog/index.ts';
 import { applyEnvelopeFaults, FAULT_BOUNDS, type ClientFault } from './faults.ts';
+import { ConsultedSet } from '../../../harness/consulted-set.ts';
 import { TokenCache, type HeldToken, type TokenCachePolicy } from './token-cache.ts';
 
 export interface TdsClientOptions {
@@ -35,8 +36,11 @@ export interface TdsClientOptions {
   readonly clock?: ClientClock;
   /** The eb:From PartyId (default `tds-reference-client`). */
   readonly partyId?: string;
-  /** Deliberate deviations, for the harness's mutant clients only (`fixtures/mutants/`). */
-  readonly faults?: readonly ClientFault[];
+  /**
+   * Deliberate deviations, for the harness's mutant clients only (`fixtures/mutants/`). Given as a {@link ConsultedSet},
+   * the set is used as it is, and remembers which faults the client asked about (the adapter's `deliberateFaults`).
+   */
+  readonly faults?: readonly ClientFault[] | ConsultedSet<ClientFault>;
   /**
    * Choices the interface document leaves a client, other than this client's own (harness/catalog/latitudes.ts,
    * `side: 'client'`), for the harness's conforming client variants (`fixtures/client-latitudes/`).
@@ -182,7 +186,7 @@ export class TdsClient {
     this.#now = () => clock.now();
     this.#sleep = (ms) => clock.sleep(ms);
     this.#partyId = options.partyId ?? 'tds-reference-client';
-    this.#faults = new Set(options.faults ?? []);
+    this.#faults = options.faults instanceof ConsultedSet ? options.faults : new Set(options.faults ?? []);
     this.#latitudes = new Set(options.latitudes ?? []);
     const policy: TokenCachePolicy = {
       reuse: !this.#faults.has('api04-token-per-call'),
