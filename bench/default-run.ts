@@ -59,7 +59,7 @@ function parseGnuTime(text: string): { cpuMs: number; maxRssKiB: number } | unde
  * @param options `probe: false` runs without bench/probe.mjs (no case count, nor the probe's own start-up in every
  * process): the wall time a user gets.
  */
-export async function measureCliRun(args: readonly string[], options: { readonly probe?: boolean } = {}): Promise<CliRun> {
+export async function measureCliRun(args: readonly string[], options: { readonly probe?: boolean; readonly env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   const work = mkdtempSync(join(tmpdir(), 'tds-bench-'));
   const probeDir = join(work, 'probe');
   const timeFile = join(work, 'time.txt');
@@ -68,9 +68,11 @@ export async function measureCliRun(args: readonly string[], options: { readonly
     const cli = [join(ROOT, 'bin/tds-conformance.js'), 'run', ...args, '--quiet', '--out', join(work, 'reports')];
     const gnuTime = existsSync(GNU_TIME);
     const probe = `--import ${pathToFileURL(join(ROOT, 'bench/probe.mjs')).href}`;
+    // A fresh process unless a run server is asked for (a terminal's run could be handed to one).
+    const base = options.env ?? { ...process.env, TDS_RUN_SERVER: '0' };
     const env = options.probe === false
-      ? { ...process.env }
-      : { ...process.env, TDS_BENCH_PROBE_DIR: probeDir, NODE_OPTIONS: [process.env['NODE_OPTIONS'], probe].filter(Boolean).join(' ') };
+      ? { ...base }
+      : { ...base, TDS_BENCH_PROBE_DIR: probeDir, NODE_OPTIONS: [process.env['NODE_OPTIONS'], probe].filter(Boolean).join(' ') };
     const child = gnuTime
       ? await runChild(GNU_TIME, ['-v', '-o', timeFile, process.execPath, ...cli], { env })
       : await runChild(process.execPath, cli, { env });

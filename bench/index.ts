@@ -49,12 +49,12 @@ const { values } = parseArgs({
 });
 
 /**
- * `--only help,default,one-rule,session,suite-all,runs,sim,redaction,validation,soak,observe`: the parts to measure (all by
+ * `--only help,default,served,one-rule,session,suite-all,runs,sim,redaction,validation,soak,observe`: the parts to measure (all by
  * default); a part left out is skipped, not failed.
  */
 const ONLY = values.only?.split(',').map((x) => x.trim());
 const PART_OF: readonly (readonly [RegExp, string])[] = [
-  [/^--help$/, 'help'], [/default run/, 'default'], [/one-rule run/, 'one-rule'], [/session's runs/, 'session'], [/^--suite all$/, 'suite-all'], [/^--runs /, 'runs'],
+  [/^--help$/, 'help'], [/default run/, 'default'], [/run server/, 'served'], [/one-rule run/, 'one-rule'], [/session's runs/, 'session'], [/^--suite all$/, 'suite-all'], [/^--runs /, 'runs'],
   [/simulator throughput/, 'sim'], [/^redaction$/, 'redaction'], [/validation/, 'validation'], [/soak/, 'soak'], [/^observe$/, 'observe'],
 ];
 const wanted = (what: string): boolean => ONLY === undefined || ONLY.includes(PART_OF.find(([re]) => re.test(what))?.[1] ?? '');
@@ -197,6 +197,38 @@ if (defaultPairs) {
     measured: `${treePss > 0 ? fmt.mib(treePss) : 'n/a'} peak of the summed PSS (${fmt.mib(tree)} summed RSS, shared pages counted in every process)`,
     met: treePss > 0 ? treePss / 1024 <= TARGETS.defaultRunTreeMiB : undefined,
   });
+}
+
+section(`the default run handed to the run server (harness/cli/run-server.ts: a terminal's runs after the first) against the same floor, ${Math.max(5, PAIRS)} pairs`);
+const serverDir = mkdtempSync(join(tmpdir(), 'tds-bench-server-'));
+const serverEnv = { ...process.env, TDS_RUN_SERVER: '1', TDS_RUN_SERVER_DIR: join(serverDir, 'sockets'), TDS_RUN_SERVER_IDLE_SECONDS: '120' };
+const { serverStatus } = await import('../harness/cli/run-server-client.ts');
+process.on('exit', () => rmSync(serverDir, { recursive: true, force: true }));
+const servedPairs = await attempt('the default run through the run server', async () => {
+  // The first run starts the server (in a terminal, the user's first run); the second is its first served one.
+  for (let i = 0; i < 2; i++) {
+    await measureCliRun([], { probe: false, env: serverEnv });
+    for (let t = 0; t < 100 && !(await serverStatus(serverEnv)); t++) await new Promise((r) => setTimeout(r, 100));
+  }
+  const before = (await serverStatus(serverEnv))?.runs ?? 0;
+  try {
+    const pairs = await alternate(Math.max(5, PAIRS),
+      () => timeChild([FLOOR, defaultFloor.arg]),
+      () => measureCliRun([], { probe: false, env: serverEnv }),
+      (i, floor, run) => console.log(`  pair ${i}: floor ${fmt.s(floor)}, run ${fmt.s(run.wallMs)} (${run.summary})`));
+    const served = ((await serverStatus(serverEnv))?.runs ?? 0) - before;
+    if (served !== pairs.b.length) throw new Error(`the server took ${served} of the ${pairs.b.length} runs`);
+    return pairs;
+  } finally {
+    await serverStatus(serverEnv, 'stop');
+  }
+});
+if (servedPairs) {
+  const wall = servedPairs.b.map((r) => r.wallMs);
+  const rs = ratios(servedPairs.a, wall);
+  const ok = servedPairs.b.every((r) => r.exitCode === 0);
+  console.log(`  median: run ${fmt.s(median(wall))}, floor ${fmt.s(median(servedPairs.a))}; run/floor per pair ${showRatios(rs)} (median ×${median(rs).toFixed(2)}); every run served`);
+  verdicts.push({ target: `default run through the run server ≤ ${TARGETS.defaultRunFloorRatio}× the floor of its ${fmt.int(DEFAULT_RUN_EXCHANGES)} exchanges`, measured: `×${median(rs).toFixed(2)} median (${showRatios(rs)}); run ${fmt.s(median(wall))}, floor ${fmt.s(median(servedPairs.a))}${ok ? '' : '; a run did not exit 0'}`, met: median(rs) <= TARGETS.defaultRunFloorRatio && ok });
 }
 
 section(`one-rule run (tds-conformance run ${ONE_RULE_ARGS.join(' ')}: the fixed cost of any run) against its floor, ${Math.max(3, PAIRS)} pairs, and where its time goes`);

@@ -10,9 +10,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const compiled = join(root, 'dist', 'harness', 'cli.js');
 const source = join(root, 'harness', 'cli.ts');
 
+const [command, ...args] = process.argv.slice(2);
+
+// A run on the simulator in a terminal goes to the run server of this build when one is up (harness/cli/run-server.ts:
+// a warm session kept between runs), and starts one for the next runs when none is (TDS_RUN_SERVER=0: never).
+let startServerAfter;
+const compiledClient = join(root, 'dist', 'harness', 'cli', 'run-server-client.js');
+if (command === 'run' && existsSync(compiledClient)) {
+  const client = await import(pathToFileURL(compiledClient).href).catch(() => undefined);
+  if (client?.servable(process.argv.slice(2))) {
+    const fresh = !existsSync(source) || (await import(pathToFileURL(join(root, 'scripts', 'dist-fresh.mjs')).href)).distIsFresh(root);
+    const served = fresh ? await client.tryServedRun(process.argv.slice(2)) : undefined;
+    if (served?.served) process.exit(served.code);
+    if (served?.reason === 'no-server') startServerAfter = client.startServer;
+  }
+}
+
 // A run's test worker is forked first of all (harness/run/worker-pool.ts), so that it loads while this process checks
 // dist/ and loads the CLI; the run takes it. If the sources are run instead, it is ended.
-const [command, ...args] = process.argv.slice(2);
 const compiledPool = join(root, 'dist', 'harness', 'run', 'worker-pool.js');
 const pool = (command === 'run' || command === 'selftest') && !args.includes('--help') && !args.includes('-h') && existsSync(compiledPool)
   ? await import(pathToFileURL(compiledPool).href).catch(() => undefined) // a stale build that no longer loads: no head start
@@ -39,3 +54,5 @@ if (existsSync(source)) {
 }
 const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv.slice(2));
+// A run that got as far as its report (not a usage error, an unreachable target, an interruption).
+if (startServerAfter && entry === compiled && (process.exitCode === 0 || process.exitCode === 1)) startServerAfter();

@@ -3,7 +3,7 @@ import { ConsultedSet, consultedList } from './consulted-set.ts';
 
 describe('ConsultedSet', () => {
   it('gives who switched the deviations on their list without counting it as asking', () => {
-    const set = new ConsultedSet(['b', 'a']);
+    const set = new ConsultedSet<string>(['b', 'a']);
     expect([...set.switchedOn].sort()).toEqual(['a', 'b']);
     expect(set.consulted).toEqual(new Set());
     set.has('c');
@@ -12,7 +12,7 @@ describe('ConsultedSet', () => {
 
   it('is a set of its own: changing the list it was made from changes nothing', () => {
     const on = ['a'];
-    const set = new ConsultedSet(on);
+    const set = new ConsultedSet<string>(on);
     on.push('b');
     expect(set.has('b')).toBe(false);
   });

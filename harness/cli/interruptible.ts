@@ -65,6 +65,17 @@ export interface InterruptibleOutcome extends RunOutcome {
   readonly sessions: SessionCounts | undefined;
 }
 
+/** A session on the simulator kept open between runs: the run server's (harness/cli/run-server.ts). */
+let kept: ConformanceSession | undefined;
+
+/**
+ * Makes {@link runInterruptibly} run on the simulator in `session` (and leave it open) instead of opening a session of
+ * its own; `undefined` goes back to a session per run. An interrupted run still closes it (the run server then ends).
+ */
+export function keepSimSession(session: ConformanceSession | undefined): void {
+  kept = session;
+}
+
 export async function runInterruptibly(options: RunOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<InterruptibleOutcome> {
   let session: ConformanceSession | undefined;
   let active: ActiveRun | undefined;
@@ -109,7 +120,7 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
   process.on('uncaughtException', onCrash);
   let closed = false;
   try {
-    session = await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
+    session = (options.target === 'sim' ? kept : undefined) ?? await ConformanceSession.open(options.target === 'sim' ? 'sim' : 'live');
     active = await session.start(options);
     const first = await Promise.race([active.outcome.then((o) => ({ outcome: o })), stopped.then((signal) => ({ signal }))]);
     if ('outcome' in first) return { ...first.outcome, interrupted: undefined, sessions: active.sessions() };
@@ -127,6 +138,6 @@ export async function runInterruptibly(options: RunOptions, log: (line: string) 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('uncaughtException', onCrash);
-    if (!closed) await session?.close();
+    if (!closed && session !== kept) await session?.close();
   }
 }

@@ -68,6 +68,12 @@ Options:
 
 With GITHUB_ACTIONS=true, failures are also printed as GitHub Actions annotations (::error, ::warning).
 
+In a terminal outside CI, a run on the built-in simulator (no --client, no --client-module) is handed to the run
+server of this build when one is up: a background process the first such run starts, which keeps a warm session and
+runs each command as this one would (same reports, output and exit code; a later default run about 3 times faster).
+It ends after TDS_RUN_SERVER_IDLE_SECONDS (default 600) without a run. TDS_RUN_SERVER=0 turns it off; =1 uses it
+outside a terminal too.
+
 Exit codes: 0 no MUST rule failed (but known failures) and nothing errored, 1 a MUST rule failed, a check errored,
             a known failure passed or --require-checked found a rule unchecked, 2 usage or configuration error,
             3 the target could not be reached.`;

@@ -152,13 +152,20 @@ let early: ReturnType<typeof forkSpare> | undefined;
  * does not hold the process open, and it is ended when the process exits without taking it (a usage error, say).
  */
 export function startWorkerEarly(): void {
-  if (early) return;
+  if (early || noEarlyWorker) return;
   const spare = forkSpare();
   holdLoop(spare.child, false);
   process.once('exit', () => {
     if (early === spare) spare.child.kill('SIGKILL');
   });
   early = spare;
+}
+
+let noEarlyWorker = false;
+
+/** Makes {@link startWorkerEarly} fork nothing: the run server's runs take the workers its session keeps. */
+export function forkNoEarlyWorker(): void {
+  noEarlyWorker = true;
 }
 
 /** Ends the worker {@link startWorkerEarly} forked, if no session took it (the bin runs the sources instead). */
