@@ -52,6 +52,11 @@ describe('the run server\'s socket', () => {
     expect(serverKey(dir)?.startsWith(packagePrefix(dir))).toBe(true);
     expect(first?.startsWith(packagePrefix(dir))).toBe(true);
     expect(packagePrefix(join(dir, 'other'))).not.toBe(packagePrefix(dir));
+    // The environment a server keeps for all its runs: Node's options and the harness's variables, not the server's own.
+    const now = serverKey(dir, {});
+    expect(serverKey(dir, { NODE_OPTIONS: '--import tsx' })).not.toBe(now);
+    expect(serverKey(dir, { TDS_MODULE_CACHE: 'off' })).not.toBe(now);
+    expect(serverKey(dir, { TDS_RUN_SERVER: '1', TDS_RUN_SERVER_IDLE_SECONDS: '5', TDS_RUN_SERVER_DIR: '/x', PATH: '/bin' })).toBe(now);
   });
 
   it('lives in a directory of this user\'s alone, or nowhere', () => {

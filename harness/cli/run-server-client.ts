@@ -50,11 +50,23 @@ const hash = (value: unknown): string => createHash('sha256').update(JSON.string
  * server of another build (the package rebuilt or upgraded, another Node) has another key, and is never used; a new
  * server of a package ends the older ones of the same path ({@link packagePrefix}).
  */
-export function serverKey(root: string = PACKAGE_ROOT): string | undefined {
+export function serverKey(root: string = PACKAGE_ROOT, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const built = statSync(join(root, 'dist', 'harness', 'cli.js'), { throwIfNoEntry: false });
   if (!built) return undefined;
   const marker = statSync(join(root, 'dist', '.built'), { throwIfNoEntry: false });
-  return `${packagePrefix(root)}${hash([built.mtimeMs, built.size, marker?.mtimeMs ?? 0, process.version, process.execPath])}`;
+  return `${packagePrefix(root)}${hash([built.mtimeMs, built.size, marker?.mtimeMs ?? 0, process.version, process.execPath, settingsOf(env)])}`;
+}
+
+/**
+ * The settings a server takes from the environment it was started in, for all its runs: Node's options and the
+ * harness's own variables (the module cache's place, `TDS_DEBUG`…). A run in another environment gets another server.
+ */
+function settingsOf(env: NodeJS.ProcessEnv): string {
+  return Object.keys(env)
+    .filter((name) => name === 'NODE_OPTIONS' || (name.startsWith('TDS_') && !name.startsWith('TDS_RUN_SERVER')))
+    .sort()
+    .map((name) => `${name}=${env[name]}`)
+    .join('\n');
 }
 
 /** The start of the keys of every build of the package at `root`. */
@@ -155,7 +167,7 @@ export type ServedRun =
 export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ServedRun> {
   if (!servable(argv, env)) return { served: false, reason: 'not-servable' };
   const dir = serverDir(env);
-  const key = serverKey();
+  const key = serverKey(PACKAGE_ROOT, env);
   if (!dir || !key) return { served: false, reason: 'not-servable' };
   const socket = await connectTo(socketPath(dir, key));
   if (!socket) return { served: false, reason: 'no-server' };
@@ -204,7 +216,7 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
  */
 export function startServer(env: NodeJS.ProcessEnv = process.env): void {
   const dir = serverDir(env);
-  const key = serverKey();
+  const key = serverKey(PACKAGE_ROOT, env);
   if (!dir || !key) return;
   const server = join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js');
   if (!statSync(server, { throwIfNoEntry: false })) return;
@@ -218,7 +230,7 @@ export function startServer(env: NodeJS.ProcessEnv = process.env): void {
 /** Asks the server of this build how it is (`undefined`: none is up). For tests and `status`. */
 export async function serverStatus(env: NodeJS.ProcessEnv = process.env, op: 'status' | 'stop' = 'status'): Promise<Extract<FromServer, { kind: 'status' }> | undefined> {
   const dir = serverDir(env);
-  const key = serverKey();
+  const key = serverKey(PACKAGE_ROOT, env);
   if (!dir || !key) return undefined;
   const socket = await connectTo(socketPath(dir, key));
   if (!socket) return undefined;

@@ -163,7 +163,15 @@ export async function serveRuns(): Promise<void> {
       while ((nl = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
-        if (line) void handle(JSON.parse(line) as ToServer);
+        if (!line) continue;
+        let message: ToServer;
+        try {
+          message = JSON.parse(line) as ToServer;
+        } catch {
+          socket.destroy();
+          return;
+        }
+        void handle(message);
       }
     });
 
@@ -186,7 +194,8 @@ export async function serveRuns(): Promise<void> {
           else await end(message.signal === 'SIGTERM' ? 143 : 130);
           return;
         case 'run': {
-          if (busy || ending) {
+          // A directory that is gone: the caller runs in its own process, and says so as the CLI would.
+          if (busy || ending || !existsSync(message.cwd)) {
             send(socket, { kind: 'busy' });
             socket.end();
             return;
@@ -197,7 +206,11 @@ export async function serveRuns(): Promise<void> {
           try {
             await ready;
             setOwnSignals(false);
-            code = await asCaller(message, (stream, text) => send(socket, { kind: 'out', stream, text }), () => main(message.argv));
+            code = await asCaller(message, (stream, text) => send(socket, { kind: 'out', stream, text }), () => main(message.argv)).catch((err: unknown) => {
+              // What the CLI would have thrown (TDS_DEBUG=1 rethrows its internal errors): shown as it would show it.
+              send(socket, { kind: 'out', stream: 'stderr', text: `${err instanceof Error ? err.stack ?? err.message : String(err)}\n` });
+              return 1;
+            });
             runs++;
             send(socket, { kind: 'exit', code });
             socket.end();
