@@ -171,6 +171,8 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
   if (!dir || !key) return { served: false, reason: 'not-servable' };
   const socket = await connectTo(socketPath(dir, key));
   if (!socket) return { served: false, reason: 'no-server' };
+  // A console nobody reads any more does not stop the run (as in the CLI's own process: harness/cli.ts).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   return new Promise<ServedRun>((resolve) => {
     let signalled: 'SIGINT' | 'SIGTERM' | undefined;
     let signals = 0;

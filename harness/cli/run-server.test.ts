@@ -116,4 +116,14 @@ describe('the run server', () => {
     expect(await until(async () => ((await serverStatus(env)) ? undefined : true), 10_000)).toBe(true);
     expect(readdirSync(join(dir, 'sockets'))).toEqual([]);
   }, 60_000);
+
+  it('ended by a signal, takes its socket with it', async () => {
+    const server = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js')], { env, stdio: 'ignore' });
+    const up = await until(() => serverStatus(env), 20_000);
+    expect(up?.pid).toBe(server.pid);
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(readdirSync(join(dir, 'sockets'))).toEqual([]);
+  }, 30_000);
 });

@@ -139,11 +139,14 @@ export async function serveRuns(): Promise<void> {
     await session?.close().catch(() => undefined);
     process.exit(code);
   };
+  endServer = () => end();
   const restartIdle = () => {
     clearTimeout(idle);
     idle = setTimeout(() => void end(), idleMs);
   };
 
+  // On before the session opens: it takes off the signal listeners added while it opens (Vitest's).
+  setOwnSignals(true);
   // The session, and a first run to warm it (its code compiled and optimized), before the first caller's run.
   const ready = (async () => {
     session = await ConformanceSession.open('sim');
@@ -226,13 +229,23 @@ export async function serveRuns(): Promise<void> {
       }
     };
   });
+  // However the process ends (Vitest's own signal handlers may end it first), its socket goes with it.
+  process.on('exit', () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+  });
   server.listen(path, () => restartIdle());
   server.on('error', () => void end(1));
-  setOwnSignals(true);
 }
 
+/** How the server ends (its socket removed, its session closed), once it serves. */
+let endServer: () => Promise<void> = async () => process.exit(0);
+
 /** The server's own signal handlers (it ends), off while a run has its own (which stop the run, as in the CLI). */
-const onOwnSignal = () => void process.exit(0);
+const onOwnSignal = () => void endServer();
 function setOwnSignals(on: boolean): void {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     if (on) process.on(signal, onOwnSignal);
