@@ -130,8 +130,11 @@ function send(socket: Socket, message: ToServer): void {
   socket.write(`${JSON.stringify(message)}\n`);
 }
 
-/** Calls `onMessage` with each message a server sends on `socket`. */
-function readMessages(socket: Socket, onMessage: (message: FromServer) => void): void {
+/**
+ * Calls `onMessage` with each message (a JSON object per line) that comes on `socket`, both ways; a line that is not
+ * JSON ends the connection.
+ */
+export function readMessages<T>(socket: Socket, onMessage: (message: T) => void): void {
   let buffered = '';
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
@@ -140,13 +143,21 @@ function readMessages(socket: Socket, onMessage: (message: FromServer) => void):
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl);
       buffered = buffered.slice(nl + 1);
-      if (line) onMessage(JSON.parse(line) as FromServer);
+      if (!line) continue;
+      let message: T;
+      try {
+        message = JSON.parse(line) as T;
+      } catch {
+        socket.destroy();
+        return;
+      }
+      onMessage(message);
     }
   });
 }
 
 /** Connects to the socket at `path`; `undefined` when nothing listens there. */
-function connectTo(path: string): Promise<Socket | undefined> {
+export function connectTo(path: string): Promise<Socket | undefined> {
   return new Promise((resolve) => {
     const socket = connect(path);
     socket.once('connect', () => resolve(socket));
@@ -195,7 +206,7 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
       socket.end();
       resolve(result);
     };
-    readMessages(socket, (message) => {
+    readMessages<FromServer>(socket, (message) => {
       if (message.kind === 'out') (message.stream === 'stdout' ? process.stdout : process.stderr).write(message.text);
       else if (message.kind === 'exit') settle({ served: true, code: message.code });
       else if (message.kind === 'busy') settle({ served: false, reason: 'busy' });
@@ -237,7 +248,7 @@ export async function serverStatus(env: NodeJS.ProcessEnv = process.env, op: 'st
   const socket = await connectTo(socketPath(dir, key));
   if (!socket) return undefined;
   return new Promise((resolve) => {
-    readMessages(socket, (message) => {
+    readMessages<FromServer>(socket, (message) => {
       if (message.kind === 'status') {
         socket.end();
         resolve(message);

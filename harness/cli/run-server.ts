@@ -12,40 +12,29 @@
  */
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createServer, connect, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { main } from '../cli.ts';
 import { ConformanceSession } from '../runner.ts';
 import { forkNoEarlyWorker } from '../run/worker-pool.ts';
 import { keepSimSession } from './interruptible.ts';
-import { DEFAULT_IDLE_SECONDS, FORWARDED_ENV, packagePrefix, serverDir, serverKey, socketPath, type FromServer, type ToServer } from './run-server-client.ts';
+import { connectTo, DEFAULT_IDLE_SECONDS, FORWARDED_ENV, packagePrefix, readMessages, serverDir, serverKey, socketPath, type FromServer, type ToServer } from './run-server-client.ts';
 
 function send(socket: Socket, message: FromServer): void {
   if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
 }
 
 /** Whether a server already answers at `path`. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+async function answers(path: string): Promise<boolean> {
+  const socket = await connectTo(path);
+  socket?.end();
+  return socket !== undefined;
 }
 
 /** Asks the server at `path` to stop; removes its socket if nobody answers there. */
 async function stopServerAt(path: string): Promise<void> {
-  const stopped = await new Promise<boolean>((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.end(`${JSON.stringify({ op: 'stop' } satisfies ToServer)}\n`);
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-  if (!stopped) {
+  const socket = await connectTo(path);
+  socket?.end(`${JSON.stringify({ op: 'stop' } satisfies ToServer)}\n`);
+  if (!socket) {
     try {
       unlinkSync(path);
     } catch {
@@ -156,27 +145,9 @@ export async function serveRuns(): Promise<void> {
   ready.catch(() => void end(1));
 
   server.on('connection', (socket) => {
-    let buffered = '';
     let interrupted = false;
-    socket.setEncoding('utf8');
     socket.on('error', () => undefined);
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (!line) continue;
-        let message: ToServer;
-        try {
-          message = JSON.parse(line) as ToServer;
-        } catch {
-          socket.destroy();
-          return;
-        }
-        void handle(message);
-      }
-    });
+    readMessages<ToServer>(socket, (message) => void handle(message));
 
     const handle = async (message: ToServer): Promise<void> => {
       switch (message.op) {
