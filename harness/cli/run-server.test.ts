@@ -117,6 +117,19 @@ describe('the run server', () => {
     expect(readdirSync(join(dir, 'sockets'))).toEqual([]);
   }, 60_000);
 
+  it('stops a run whose caller went away (its report marked interrupted), and then ends', async () => {
+    const server = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js')], { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    expect((await until(() => serverStatus(env), 20_000))?.pid).toBe(server.pid);
+    const caller = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin/tds-conformance.js'), 'run', '--only', 'CRED,REST,ERR', '--runs', '3000', '--out', 'abandoned'], { cwd: dir, env, stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 2_000));
+    caller.kill('SIGKILL');
+    expect(await exited).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'abandoned', 'report.json'), 'utf8')) as Report;
+    expect(report.completion).toBe('interrupted');
+    expect(readdirSync(join(dir, 'sockets'))).toEqual([]);
+  }, 60_000);
+
   it('ended by a signal, takes its socket with it', async () => {
     const server = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js')], { env, stdio: 'ignore' });
     const up = await until(() => serverStatus(env), 20_000);

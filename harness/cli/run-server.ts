@@ -149,6 +149,16 @@ export async function serveRuns(): Promise<void> {
     socket.on('error', () => undefined);
     readMessages<ToServer>(socket, (message) => void handle(message));
 
+    /**
+     * Stops this connection's run as the CLI's would stop on the signal (the handlers are the run's), or, before they
+     * are on, as a process without them would: at once.
+     */
+    const stopRun = async (signal: 'SIGINT' | 'SIGTERM'): Promise<void> => {
+      interrupted = true;
+      if (process.listenerCount(signal) > 0) process.emit(signal, signal);
+      else await end(signal === 'SIGTERM' ? 143 : 130);
+    };
+
     const handle = async (message: ToServer): Promise<void> => {
       switch (message.op) {
         case 'status':
@@ -161,11 +171,7 @@ export async function serveRuns(): Promise<void> {
           await end();
           return;
         case 'signal':
-          // The run stops as the CLI's would on the signal (its handlers are the run's); before they are on, as a
-          // process without them would: at once.
-          interrupted = true;
-          if (process.listenerCount(message.signal) > 0) process.emit(message.signal, message.signal);
-          else await end(message.signal === 'SIGTERM' ? 143 : 130);
+          await stopRun(message.signal);
           return;
         case 'run': {
           // A directory that is gone: the caller runs in its own process, and says so as the CLI would.
@@ -177,6 +183,11 @@ export async function serveRuns(): Promise<void> {
           busy = true;
           clearTimeout(idle);
           let code: number | undefined;
+          // A caller that went away (its terminal closed, it was killed) leaves a run nobody reads: it is stopped as
+          // on SIGTERM (its report written, marked interrupted), and the server ends.
+          socket.once('close', () => {
+            if (code === undefined) void stopRun('SIGTERM');
+          });
           try {
             await ready;
             setOwnSignals(false);
