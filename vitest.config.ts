@@ -71,7 +71,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // The runs the tests make keep Vite's transforms in the checkout (harness/run/module-cache.ts), not in the user's
     // cache directory: the tests write nothing outside the repository.
-    env: { TDS_MODULE_CACHE: join(import.meta.dirname, 'node_modules', '.cache', 'tds-vitest-modules') },
+    // The CLI the tests start runs in its own process, whatever the shell says (TDS_RUN_SERVER=1 would hand its runs
+    // to a run server): the run server's own test asks for one.
+    env: { TDS_MODULE_CACHE: join(import.meta.dirname, 'node_modules', '.cache', 'tds-vitest-modules'), TDS_RUN_SERVER: '0' },
     projects: [
       // The harness's own tests share their workers' modules (isolate: false): each file cleans up what it starts,
       // and loading the harness once per worker instead of once per file cut the tests' CPU by a fifth (294 s
