@@ -40,7 +40,15 @@ export type FromServer =
   | { readonly kind: 'out'; readonly stream: 'stdout' | 'stderr'; readonly text: string }
   | { readonly kind: 'exit'; readonly code: number }
   | { readonly kind: 'busy' }
-  | { readonly kind: 'status'; readonly pid: number; readonly runs: number; readonly key: string };
+  | {
+      readonly kind: 'status';
+      readonly pid: number;
+      /** Runs served so far. */
+      readonly runs: number;
+      readonly key: string;
+      /** A run is going on, past its start (its Ctrl-C handlers on: a signal now stops it as it stops the CLI's). */
+      readonly running: boolean;
+    };
 
 
 const hash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 12);

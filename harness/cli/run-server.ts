@@ -162,11 +162,11 @@ export async function serveRuns(): Promise<void> {
     const handle = async (message: ToServer): Promise<void> => {
       switch (message.op) {
         case 'status':
-          send(socket, { kind: 'status', pid: process.pid, runs, key });
+          send(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
           socket.end();
           return;
         case 'stop':
-          send(socket, { kind: 'status', pid: process.pid, runs, key });
+          send(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
           socket.end();
           await end();
           return;
@@ -228,7 +228,9 @@ let endServer: () => Promise<void> = async () => process.exit(0);
 
 /** The server's own signal handlers (it ends), off while a run has its own (which stop the run, as in the CLI). */
 const onOwnSignal = () => void endServer();
+let ownSignalsOn = false;
 function setOwnSignals(on: boolean): void {
+  ownSignalsOn = on;
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     if (on) process.on(signal, onOwnSignal);
     else process.off(signal, onOwnSignal);
