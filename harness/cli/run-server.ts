@@ -8,7 +8,8 @@
  * console settings, its output sent back as it is written: the same reports, console lines and exit code. One run at
  * a time (a second caller runs in its own process). It listens on a socket in a directory private to the user, named
  * after the build it runs, and ends after `TDS_RUN_SERVER_IDLE_SECONDS` (default 600) without a run, after an
- * interrupted run, and on `stop`.
+ * interrupted run (Ctrl-C passed on, or a caller that went away), on SIGTERM, SIGINT or SIGHUP, on `stop`, and when a
+ * newer build of the package starts its own server.
  */
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
