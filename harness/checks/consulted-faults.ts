@@ -1,4 +1,5 @@
 import type { ClientAdapter } from '../clients/protocol.ts';
+import { consultedList } from '../consulted-set.ts';
 
 /**
  * The deliberate client faults the clients of this test file's checks asked about (harness/clients/protocol.ts,
@@ -23,5 +24,5 @@ export function addConsultedFaults(client: ClientAdapter | undefined): void {
 
 /** What the file's clients asked about so far: sorted names, or `all`. */
 export function consultedFaults(): readonly string[] | 'all' {
-  return asked === 'all' ? 'all' : [...asked].sort();
+  return consultedList(asked);
 }

@@ -62,9 +62,9 @@ describe('the run server\'s socket', () => {
   it('lives in a directory of this user\'s alone, or nowhere', () => {
     const own = join(dir, 'own');
     expect(serverDir({ TDS_RUN_SERVER_DIR: own })).toBe(own);
-    const shared = join(dir, 'shared');
-    mkdirSync(shared);
-    chmodSync(shared, 0o777);
-    expect(serverDir({ TDS_RUN_SERVER_DIR: shared })).toBeUndefined();
+    const everyone = join(dir, 'everyone');
+    mkdirSync(everyone);
+    chmodSync(everyone, 0o777);
+    expect(serverDir({ TDS_RUN_SERVER_DIR: everyone })).toBeUndefined();
   });
 });

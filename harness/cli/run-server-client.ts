@@ -3,7 +3,8 @@
  * between `tds-conformance run` commands, so that a later run on the simulator takes what a later run of a session
  * takes (its code compiled and optimized, Vitest and its worker loaded) instead of a fresh process's start.
  *
- * The bin imports this module before anything else of the harness: it loads only Node's own modules. A run is handed
+ * The bin imports this module before anything else of the harness: it loads only Node's own modules and the package's
+ * root (harness/package-info.ts). A run is handed
  * to a server only when it is one a server runs exactly as the CLI would ({@link servable}); any doubt, and the run is
  * the CLI's own. No secret reaches a server: it runs the built-in simulator only (no live target, no client of the
  * user's), whose accounts are made up for the run.
@@ -49,7 +50,6 @@ export type FromServer =
       /** A run is going on, past its start (its Ctrl-C handlers on: a signal now stops it as it stops the CLI's). */
       readonly running: boolean;
     };
-
 
 const hash = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 12);
 
@@ -101,8 +101,15 @@ export function serverDir(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /** The socket of the server of this build. */
-export function socketPath(dir: string, key: string): string {
+function socketPath(dir: string, key: string): string {
   return join(dir, `${key}.sock`);
+}
+
+/** Where the server of this build (and of `env`'s settings) listens, or would: `undefined` when none may. */
+export function thisBuildsServer(env: NodeJS.ProcessEnv = process.env): { readonly dir: string; readonly key: string; readonly path: string } | undefined {
+  const dir = serverDir(env);
+  const key = serverKey(PACKAGE_ROOT, env);
+  return dir && key ? { dir, key, path: socketPath(dir, key) } : undefined;
 }
 
 /** Options that make a run a server cannot run as the CLI would: another target, a client of the user's. */
@@ -134,8 +141,9 @@ export function servable(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   return true;
 }
 
-function send(socket: Socket, message: ToServer): void {
-  socket.write(`${JSON.stringify(message)}\n`);
+/** Writes a message (one JSON object per line) on `socket`, both ways; nothing once the other side is gone. */
+export function sendMessage<T extends ToServer | FromServer>(socket: Socket, message: T): void {
+  if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
 }
 
 /**
@@ -184,11 +192,9 @@ export type ServedRun =
  * 130 or 143; a second one ends the server), and the server's exit code is the run's.
  */
 export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ServedRun> {
-  if (!servable(argv, env)) return { served: false, reason: 'not-servable' };
-  const dir = serverDir(env);
-  const key = serverKey(PACKAGE_ROOT, env);
-  if (!dir || !key) return { served: false, reason: 'not-servable' };
-  const socket = await connectTo(socketPath(dir, key));
+  const server = servable(argv, env) ? thisBuildsServer(env) : undefined;
+  if (!server) return { served: false, reason: 'not-servable' };
+  const socket = await connectTo(server.path);
   if (!socket) return { served: false, reason: 'no-server' };
   // A console nobody reads any more does not stop the run (as in the CLI's own process: harness/cli.ts).
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
@@ -200,7 +206,7 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
       signalled ??= signal;
       // The server stops the run on the first, quits on the second; a third is not waited on (a server that hangs).
       if (++signals >= 3) process.exit(signalled === 'SIGTERM' ? 143 : 130);
-      send(socket, { op: 'signal', signal });
+      sendMessage(socket, { op: 'signal', signal });
     };
     const onInt = () => onSignal('SIGINT');
     const onTerm = () => onSignal('SIGTERM');
@@ -227,7 +233,7 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
     socket.on('error', () => undefined);
     const forwarded: Partial<Record<(typeof FORWARDED_ENV)[number], string>> = {};
     for (const name of FORWARDED_ENV) if (env[name] !== undefined) forwarded[name] = env[name];
-    send(socket, { op: 'run', argv, cwd: process.cwd(), env: forwarded, tty: { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true } });
+    sendMessage(socket, { op: 'run', argv, cwd: process.cwd(), env: forwarded, tty: { stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true } });
   });
 }
 
@@ -236,24 +242,20 @@ export async function tryServedRun(argv: readonly string[], env: NodeJS.ProcessE
  * ends after `TDS_RUN_SERVER_IDLE_SECONDS` (default 600) without a run. Says so in one line on standard error.
  */
 export function startServer(env: NodeJS.ProcessEnv = process.env): void {
-  const dir = serverDir(env);
-  const key = serverKey(PACKAGE_ROOT, env);
-  if (!dir || !key) return;
-  const server = join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js');
-  if (!statSync(server, { throwIfNoEntry: false })) return;
-  const child = spawn(process.execPath, [server], { detached: true, stdio: 'ignore', env: { ...env, TDS_RUN_SERVER_DIR: dir } });
+  const server = thisBuildsServer(env);
+  const main = join(PACKAGE_ROOT, 'dist', 'harness', 'cli', 'run-server-main.js');
+  if (!server || !statSync(main, { throwIfNoEntry: false })) return;
+  const child = spawn(process.execPath, [main], { detached: true, stdio: 'ignore', env: { ...env, TDS_RUN_SERVER_DIR: server.dir } });
   child.on('error', () => undefined);
   child.unref();
   const idle = Number(env['TDS_RUN_SERVER_IDLE_SECONDS'] ?? DEFAULT_IDLE_SECONDS);
   process.stderr.write(`tds-conformance: started a run server for the next runs on the simulator (pid ${child.pid}; it ends after ${idle} s without a run; TDS_RUN_SERVER=0 turns it off)\n`);
 }
 
-/** Asks the server of this build how it is (`undefined`: none is up). For tests and `status`. */
+/** Asks the server of this build how it is, or (`stop`) to end (`undefined`: none is up). For the tests and the bench. */
 export async function serverStatus(env: NodeJS.ProcessEnv = process.env, op: 'status' | 'stop' = 'status'): Promise<Extract<FromServer, { kind: 'status' }> | undefined> {
-  const dir = serverDir(env);
-  const key = serverKey(PACKAGE_ROOT, env);
-  if (!dir || !key) return undefined;
-  const socket = await connectTo(socketPath(dir, key));
+  const server = thisBuildsServer(env);
+  const socket = server && (await connectTo(server.path));
   if (!socket) return undefined;
   return new Promise((resolve) => {
     readMessages<FromServer>(socket, (message) => {
@@ -264,6 +266,6 @@ export async function serverStatus(env: NodeJS.ProcessEnv = process.env, op: 'st
     });
     socket.on('close', () => resolve(undefined));
     socket.on('error', () => undefined);
-    send(socket, { op });
+    sendMessage(socket, { op });
   });
 }

@@ -13,16 +13,12 @@
  */
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { main } from '../cli.ts';
 import { ConformanceSession } from '../runner.ts';
 import { forkNoEarlyWorker } from '../run/worker-pool.ts';
 import { keepSimSession } from './interruptible.ts';
-import { connectTo, DEFAULT_IDLE_SECONDS, FORWARDED_ENV, packagePrefix, readMessages, serverDir, serverKey, socketPath, type FromServer, type ToServer } from './run-server-client.ts';
-
-function send(socket: Socket, message: FromServer): void {
-  if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
-}
+import { connectTo, DEFAULT_IDLE_SECONDS, FORWARDED_ENV, packagePrefix, readMessages, sendMessage, thisBuildsServer, type ToServer } from './run-server-client.ts';
 
 /** Whether a server already answers at `path`. */
 async function answers(path: string): Promise<boolean> {
@@ -91,10 +87,9 @@ async function asCaller<T>(request: Extract<ToServer, { op: 'run' }>, write: (st
 }
 
 export async function serveRuns(): Promise<void> {
-  const dir = serverDir();
-  const key = serverKey();
-  if (!dir || !key) return;
-  const path = socketPath(dir, key);
+  const mine = thisBuildsServer();
+  if (!mine) return;
+  const { dir, key, path } = mine;
   // Another server of this build is up: it serves; a socket left by one that died is removed.
   if (existsSync(path)) {
     if (await answers(path)) return;
@@ -163,11 +158,11 @@ export async function serveRuns(): Promise<void> {
     const handle = async (message: ToServer): Promise<void> => {
       switch (message.op) {
         case 'status':
-          send(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
+          sendMessage(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
           socket.end();
           return;
         case 'stop':
-          send(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
+          sendMessage(socket, { kind: 'status', pid: process.pid, runs, key, running: busy && !ownSignalsOn && process.listenerCount('SIGTERM') > 0 });
           socket.end();
           await end();
           return;
@@ -177,7 +172,7 @@ export async function serveRuns(): Promise<void> {
         case 'run': {
           // A directory that is gone: the caller runs in its own process, and says so as the CLI would.
           if (busy || ending || !existsSync(message.cwd)) {
-            send(socket, { kind: 'busy' });
+            sendMessage(socket, { kind: 'busy' });
             socket.end();
             return;
           }
@@ -192,13 +187,13 @@ export async function serveRuns(): Promise<void> {
           try {
             await ready;
             setOwnSignals(false);
-            code = await asCaller(message, (stream, text) => send(socket, { kind: 'out', stream, text }), () => main(message.argv)).catch((err: unknown) => {
+            code = await asCaller(message, (stream, text) => sendMessage(socket, { kind: 'out', stream, text }), () => main(message.argv)).catch((err: unknown) => {
               // What the CLI would have thrown (TDS_DEBUG=1 rethrows its internal errors): shown as it would show it.
-              send(socket, { kind: 'out', stream: 'stderr', text: `${err instanceof Error ? err.stack ?? err.message : String(err)}\n` });
+              sendMessage(socket, { kind: 'out', stream: 'stderr', text: `${err instanceof Error ? err.stack ?? err.message : String(err)}\n` });
               return 1;
             });
             runs++;
-            send(socket, { kind: 'exit', code });
+            sendMessage(socket, { kind: 'exit', code });
             socket.end();
           } finally {
             setOwnSignals(true);
