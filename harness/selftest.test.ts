@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report, RuleStatus } from './report/index.ts';
 import { ConformanceSession } from './runner.ts';
-import { allPairs, exemptionLines, hiddenChecks, judgeSubject, type Subject } from './selftest.ts';
+import { allPairs, allSubjects, exemptionLines, hiddenChecks, judgeSubject, worthSharing, type Subject } from './selftest.ts';
 import { pairsWithoutRoute } from './sim/index.ts';
 import type { RuleId } from './catalog/index.ts';
 import { sharedSession } from '../test/support/shared-session.ts';
@@ -107,5 +107,40 @@ describe('defect pairs exempted because the interface document leaves their verd
     expect(lines).toContainEqual(expect.stringMatching(/^- pair {3}err03-secret-echoed \+ gateway-uniform-401 +ERR-03 not judged: the gateway replaces every 401 body/));
     expect(lines).toContainEqual(expect.stringMatching(/^- pair {3}xproto03-separate-soap-password \+ gateway-fault-page +not run: SOAP refuses the account's password with a fault the gateway replaces by a page/));
     for (const p of pairsWithoutRoute) expect(lines.some((l) => l.endsWith(p.reason)), `${p.defect} + ${p.taker}`).toBe(true);
+  });
+});
+
+describe('which subjects share a defect-free run (tds-conformance selftest)', () => {
+  it('only those whose shared run another subject of the self-test uses too: a lone subject runs on its own', async () => {
+    const subjects = await allSubjects();
+    const pairs = allPairs();
+    const find = (list: readonly Subject[], test: (s: Subject) => boolean): Subject => {
+      const found = list.find(test);
+      if (!found) throw new Error('no such subject');
+      return found;
+    };
+    const defectA = find(subjects, (s) => s.kind === 'defect');
+    const defectB = find(subjects, (s) => s.kind === 'defect' && s.id !== defectA.id);
+    const mutantA = find(subjects, (s) => s.kind === 'mutant');
+    const mutantB = find(subjects, (s) => s.kind === 'mutant' && s.id !== mutantA.id);
+    const inProcess = find(subjects, (s) => s.kind === 'reference' && s.suite === 'all');
+    const driver = find(subjects, (s) => s.kind === 'reference' && s.suite === 'client');
+    // A pair whose route-taker is a defect shares the defects' run; one whose route-taker is a profile, that profile's.
+    const defectPair = find(pairs, (s) => s.kind === 'pair' && !s.taker.profile);
+    const throttled = pairs.filter((s) => s.kind === 'pair' && s.taker.id === 'throttling-429');
+    expect(throttled.length).toBeGreaterThan(1);
+
+    const shared = (list: readonly Subject[], runs?: number) => list.map(worthSharing(list, runs === undefined ? {} : { runs }));
+    expect(shared([defectA])).toEqual([false]);
+    expect(shared([defectA, defectB])).toEqual([true, true]);
+    expect(shared([defectA, defectB], 1)).toEqual([true, true]);
+    expect(shared([defectA, mutantA])).toEqual([false, false]);
+    expect(shared([mutantA, mutantB])).toEqual([true, true]);
+    // A reference driver is held to the reference client's run: a mutant beside it shares that run.
+    expect(shared([mutantA, driver])).toEqual([true, false]);
+    expect(shared([mutantA, inProcess])).toEqual([false, false]);
+    expect(shared([defectA, defectPair])).toEqual([true, true]);
+    expect(shared([defectA, throttled[0]!])).toEqual([false, false]);
+    expect(shared(throttled.slice(0, 2))).toEqual([true, true]);
   });
 });

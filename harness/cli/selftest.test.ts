@@ -22,13 +22,21 @@ async function selftestWith(env: Record<string, string>, ...args: string[]): Pro
   }
 }
 
+/** The service suite's files. */
+const serviceFiles = () => readdirSync(join(PACKAGE_ROOT, 'suites', 'service')).filter((f) => /\.test\.[jt]s$/.test(f));
+/** How many suite files a run ended, by the CLI's timing marks (TDS_TIMING=1). */
+const moduleEnds = (stderr: string) => stderr.split('\n').filter((l) => / module-end /.test(l)).length;
+
 describe('tds-conformance selftest', () => {
   it('prints a line per subject, the precision and the count, and exits 0 when every subject is caught', async () => {
-    const { code, stdout } = await selftest('--only', 'rest03-expires-in-string', '--runs', '1');
+    const { code, stdout, stderr } = await selftestWith({ TDS_TIMING: '1' }, '--only', 'rest03-expires-in-string', '--runs', '1');
     expect(stdout).toMatch(/^✓ defect rest03-expires-in-string +REST-03 fail$/m);
     expect(stdout).toContain('precision: 1 of 1 defects and mutants caught by exactly their rules; 0 collateral verdicts');
     expect(stdout).toContain('1 passed, 0 failed');
     expect(code).toBe(0);
+    // A lone subject shares its defect-free run with no other: it runs every file once, and no defect-free run beside
+    // (the timing marks: one per file that ended).
+    expect(moduleEnds(stderr)).toBe(serviceFiles().length);
   }, 60_000);
 
   it('--pairs prints the pairs exempted because the document leaves their verdict undecidable, with the reason, before the pairs', async () => {
@@ -44,12 +52,12 @@ describe('tds-conformance selftest', () => {
   }, 120_000);
 
   it('--no-share runs every file for every subject, with the same verdicts as sharing a defect-free run', async () => {
-    const { code, stdout, stderr } = await selftestWith({ TDS_TIMING: '1' }, '--only', 'rest03-expires-in-string', '--runs', '1', '--no-share');
+    const { code, stdout, stderr } = await selftestWith({ TDS_TIMING: '1' }, '--only', 'rest03-expires-in-string', '--only', 'err03-status-400', '--runs', '1', '--no-share');
     expect(stdout).toMatch(/^✓ defect rest03-expires-in-string +REST-03 fail$/m);
-    // One run of every service suite file, and no defect-free run beside it (the timing marks: one per file that ended).
-    const serviceFiles = readdirSync(join(PACKAGE_ROOT, 'suites', 'service')).filter((f) => /\.test\.[jt]s$/.test(f));
-    expect(stderr.split('\n').filter((l) => / module-end /.test(l))).toHaveLength(serviceFiles.length);
-    expect(stdout).toContain('1 passed, 0 failed');
+    expect(stdout).toMatch(/^✓ defect err03-status-400 +ERR-03 warn$/m);
+    // Two subjects, each a run of every service suite file, and no defect-free run beside them.
+    expect(moduleEnds(stderr)).toBe(2 * serviceFiles().length);
+    expect(stdout).toContain('2 passed, 0 failed');
     expect(code).toBe(0);
   }, 60_000);
 

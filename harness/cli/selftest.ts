@@ -1,5 +1,5 @@
 import { ConformanceSession } from '../runner.ts';
-import { allPairs, allSubjects, exemptionLines, precisionLine, resultLine, samplePairs, selfTest, type SelfTestResult } from '../selftest.ts';
+import { allPairs, allSubjects, exemptionLines, precisionLine, resultLine, samplePairs, selfTest, worthSharing, type SelfTestResult } from '../selftest.ts';
 import { parse, parseInteger } from './args.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -23,7 +23,8 @@ undecidable are printed first, with the reason (those --only names, with --only)
 A simulator deviates only where it asks whether a defect is on. A suite file whose simulator, in a defect-free run
 (made once, file by file, and shared by the subjects), never asked about a subject's defects keeps that run's
 verdicts; only the other files run with the defects on. The mutant clients share the reference client's run alike:
-it deviates only where it asks whether a fault is on. --no-share runs every file for every subject.`;
+it deviates only where it asks whether a fault is on. A subject that no other subject of the run shares such a run
+with (a lone --only) runs every file itself, which costs less. --no-share runs every file for every subject.`;
 
 export async function selftestCommand(args: readonly string[]): Promise<number> {
   const { values } = parse('selftest', args, {
@@ -56,9 +57,11 @@ export async function selftestCommand(args: readonly string[]): Promise<number> 
   }
   const session = await ConformanceSession.open('sim');
   const results: SelfTestResult[] = [];
+  const shares = worthSharing(subjects, { ...(runs !== undefined && { runs }) });
   try {
     for (const subject of subjects) {
-      const result = await selfTest(session, subject, { ...(runs !== undefined && { runs }), ...(values['no-share'] && { share: false }) });
+      const share = !values['no-share'] && shares(subject);
+      const result = await selfTest(session, subject, { ...(runs !== undefined && { runs }), ...(!share && { share: false }) });
       results.push(result);
       if (!values.json) process.stdout.write(`${resultLine(result)}\n`);
     }
