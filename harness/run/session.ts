@@ -70,6 +70,17 @@ export function simWorkers(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
 
+/**
+ * Workers of a simulator run whose client is a driver process (`--client "<command>"`): at least two. Each check
+ * starts the driver and waits on it (a Node driver takes 0.1–0.2 s of CPU to start, a JVM more), so a worker mostly
+ * waits, and on 2 CPUs two workers run the client suite in 3.5–4.0 s where one took 5.3–6.5 s (a published library's
+ * driver, `--runs 5`, three runs each way) for the same CPU. The checks are those of a machine of 4 CPUs, where
+ * {@link simWorkers} gives two anyway: every file has its own simulator and its own drivers.
+ */
+export function driverWorkers(): number {
+  return Math.max(2, simWorkers());
+}
+
 /** How a session is opened (see {@link ConformanceSession.open}). */
 export interface SessionOptions {
   /** The shard of the suites' files the session's runs run, unless a run names its own (`RunOptions.shard`). */
@@ -103,12 +114,15 @@ export class ConformanceSession {
   readonly #defaults: FileOrder;
   /** The running run's file order (its seed), which the session's sequencer reads when Vitest sorts the run's files. */
   readonly #order: { current: FileOrder };
-  private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper, defaults: FileOrder, order: { current: FileOrder }) {
+  /** The workers a run of this session gets: the session's own count, or (a simulator session opened without one) per run. */
+  readonly #runWorkers: (options: RunOptions) => number | undefined;
+  private constructor(vitest: Vitest, reporter: SwitchReporter, workers: WorkerKeeper, defaults: FileOrder, order: { current: FileOrder }, runWorkers: (options: RunOptions) => number | undefined) {
     this.#vitest = vitest;
     this.#switch = reporter;
     this.#workers = workers;
     this.#defaults = defaults;
     this.#order = order;
+    this.#runWorkers = runWorkers;
   }
 
   /** How the session's test workers were had: forked, taken ready (started ahead), kept from an earlier run. */
@@ -182,7 +196,10 @@ export class ConformanceSession {
     // Vitest's logger exits the process on SIGINT/SIGTERM; the harness handles those itself (closing sessions and
     // writing the report first), so the listeners Vitest added are taken off again.
     for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.off(s, l);
-    return new ConformanceSession(vitest, reporter, workers, defaults, order);
+    // A simulator session opened without a count gives a run with a driver-process client more workers (driverWorkers).
+    const runWorkers = (run: RunOptions): number | undefined =>
+      kind === 'live' || wanted !== undefined ? undefined : run.client?.kind === 'command' ? driverWorkers() : simWorkers();
+    return new ConformanceSession(vitest, reporter, workers, defaults, order, runWorkers);
   }
 
   async run(options: RunOptions): Promise<RunOutcome> {
@@ -300,6 +317,9 @@ export class ConformanceSession {
         const specs = pattern ? mine.map((s) => s.project.createSpecification(s.moduleId, { testNamePattern: new RegExp(pattern) }, s.pool)) : mine;
         mark('run-start');
         this.#order.current = { seed: options.fileOrderSeed ?? this.#defaults.seed };
+        // The run's workers: Vitest reads them from the project when it schedules the run's files.
+        const workers = this.#runWorkers(options);
+        if (workers !== undefined) for (const project of this.#vitest.projects) project.config.maxWorkers = workers;
         if (specs.length) await this.#vitest.runTestSpecifications(specs, true);
         else {
           reporter.onTestRunStart();

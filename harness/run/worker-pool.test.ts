@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../report/index.ts';
 import { ConformanceSession, type RunOptions } from '../runner.ts';
+import { PACKAGE_ROOT } from '../package-info.ts';
+import type { RuleId } from '../catalog/index.ts';
+import { driverWorkers } from './session.ts';
 import { endWorkerEarly, startWorkerEarly } from './worker-pool.ts';
 
 const dirs: string[] = [];
@@ -124,6 +127,32 @@ describe('the test workers of a session', () => {
       expect(a.ids[0]?.pid).not.toBe(b.ids[0]?.pid);
     } finally {
       await fresh.close();
+    }
+  }, 120_000);
+
+  it('a run whose client is a driver process gets two workers or more (driverWorkers), with the same verdicts; a session opened with a count keeps it', async () => {
+    expect(driverWorkers()).toBeGreaterThanOrEqual(2);
+    // Two rules of two client suite files, and the reference Python driver: a process per check.
+    const only: RuleId[] = ['CRED-01', 'REST-01'];
+    const client = { kind: 'command', command: 'python3 examples/clients/python/driver.py', cwd: PACKAGE_ROOT } as const;
+    const options = { target: 'sim', suite: 'client', client, only, runs: 1, outDir: '', write: false, quiet: true, log: () => {} } satisfies RunOptions;
+    const [free, one] = await Promise.all([ConformanceSession.open('sim'), ConformanceSession.open('sim', { workers: 1 })]);
+    try {
+      const both = await free.run(options);
+      const alone = await one.run(options);
+      // The worker started with the session, and one more for the second file.
+      expect(free.workerStats).toMatchObject({ forked: 2, spares: 1 });
+      expect(one.workerStats).toMatchObject({ forked: 1, spares: 1 });
+      const verdicts = (r: Report) => only.map((id) => r.rules.find((x) => x.id === id)?.status);
+      expect(verdicts(both.report)).toEqual(['pass', 'pass']);
+      expect(verdicts(alone.report)).toEqual(verdicts(both.report));
+      // The count of workers is not part of what a worker was started with: the next run, with the session's own
+      // count, takes a kept worker and forks none.
+      const after = await run(free);
+      expect(statuses(after.report)['STOK-01']).toBe('pass');
+      expect(free.workerStats).toMatchObject({ forked: 2, spares: 1, reused: 1 });
+    } finally {
+      await Promise.all([free.close(), one.close()]);
     }
   }, 120_000);
 });

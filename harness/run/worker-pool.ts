@@ -62,10 +62,14 @@ const startedKey = (s: Spawn): string => JSON.stringify([s.entry, s.execArgv, st
 /**
  * What a `start` request asks of a worker, without the IDs Vitest numbers each run with: the bytes of its
  * configuration and test environment as the worker receives them (the channel's structured clone, which keeps what
- * JSON would lose, such as the RegExp of the test name pattern a run selects its checks with).
+ * JSON would lose, such as the RegExp of the test name pattern a run selects its checks with). But for the count of
+ * workers: the main process schedules files by it, and a worker reads it only to keep a debugger open in watch mode
+ * (never here), so that a run given more workers (a driver-process client's, harness/run/session.ts) and the runs
+ * before and after it take the same workers.
  */
 function startKey(message: WorkerRequest & { type: 'start' }): string {
-  return serialize([message.options, message.context]).toString('base64');
+  const { maxWorkers: _scheduling, ...config } = message.context.config;
+  return serialize([message.options, { ...message.context, config }]).toString('base64');
 }
 
 interface Kept {
