@@ -16,6 +16,19 @@ export interface TokenExchange {
 const MAX = 5_000;
 let exchanges: SoapExchange[] = [];
 let tokenExchanges: TokenExchange[] = [];
+let freshRefusals: FreshRefusal[] = [];
+
+/**
+ * A REST token the REST probe refused right after the token endpoint gave it (a check's control): evidence against
+ * API-01 ("accepts Authorization: Bearer <access_token> with a valid token") wherever the check that met it was going,
+ * unless the endpoint had given that token before (LIFE-02's: an expired token handed out again).
+ */
+export interface FreshRefusal {
+  readonly token: string;
+  /** What was refused, for the failure's message: the environment, the probe and the check's purpose. */
+  readonly what: string;
+  readonly response: HttpResponse;
+}
 
 /** When each journalled exchange was answered, in seconds on the target's clock (see {@link journalTime}). */
 let times = new WeakMap<object, number>();
@@ -48,8 +61,17 @@ export function tokenJournal(): readonly TokenExchange[] {
   return tokenExchanges;
 }
 
+export function journalFreshRefusal(x: FreshRefusal): void {
+  if (freshRefusals.length < MAX) freshRefusals.push(x);
+}
+
+export function freshRefusalJournal(): readonly FreshRefusal[] {
+  return freshRefusals;
+}
+
 export function resetJournal(): void {
   exchanges = [];
   tokenExchanges = [];
+  freshRefusals = [];
   times = new WeakMap();
 }

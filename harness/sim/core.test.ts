@@ -5,6 +5,7 @@ import { limits, restEndpoints, type Environment } from '../catalog/index.ts';
 import type { SimAccount } from './accounts.ts';
 import { ManualClock } from './clock.ts';
 import { SimCore } from './core.ts';
+import { CACHED_401_USES } from './front.ts';
 import { defaultAccounts, type DefaultAccounts } from './default-accounts.ts';
 import { defects, type DefectId } from './defects.ts';
 import { EventLog, type SimEvent } from './events.ts';
@@ -569,6 +570,19 @@ const defectCases: readonly DefectCase[] = [
     },
     withDefect: { twentieth: 200, twentyFirst: 401, detail: 'used-up' },
     conformant: { twentieth: 200, twentyFirst: 200, detail: undefined },
+  },
+  {
+    id: 'api01-gateway-cached-401',
+    observe: (s) => {
+      const token = issue(s);
+      const unknown = call(s, 'cert', 'T1RLAQmade-up*');
+      const after = Array.from({ length: CACHED_401_USES + 1 }, () => call(s, 'cert', token));
+      // Another environment's cache is its own.
+      const prod = call(s, 'prod', issue(s, 'prod'));
+      return { unknown, after, prod };
+    },
+    withDefect: { unknown: 401, after: [...Array.from({ length: CACHED_401_USES }, () => 401), 200], prod: 200 },
+    conformant: { unknown: 401, after: Array.from({ length: CACHED_401_USES + 1 }, () => 200), prod: 200 },
   },
   {
     id: 'api02-unknown-token-accepted',

@@ -132,7 +132,7 @@ export class SimCore implements HandlerContext {
     const own = frontAnswer(this.#front, this.profile, this.defects, req, TOKEN_PATH);
     if (own) return own;
     const result = this.#dispatch(req);
-    const response = frontRewrite(this.defects, req, result.response, { token: TOKEN_PATH, soap: SOAP_PATH });
+    const response = frontRewrite(this.#front, this.defects, req, result.response, { token: TOKEN_PATH, soap: SOAP_PATH });
     const event: Omit<SimEvent, 'seq'> = {
       at: this.clock.now(),
       env: req.env,

@@ -29,7 +29,14 @@ const html = (status: number, body: string, headers: Record<string, string> = {}
 export interface Front {
   /** Requests seen by the front (what its throttle counts). */
   seen: number;
+  /** A caching gateway's 401s (defect api01-gateway-cached-401), by environment, method and path: how often each is served again. */
+  cached401?: Map<string, { readonly response: SimResponse; left: number }>;
 }
+
+/** How many later requests to a REST API a caching gateway answers with the 401 it kept (api01-gateway-cached-401). */
+export const CACHED_401_USES = 3;
+
+const cacheKey = (req: SimRequest): string => `${req.env} ${req.method} ${req.path}`;
 
 /**
  * The front's own answer, before the service sees the request (a throttle; a page for a token request without
@@ -47,6 +54,12 @@ export function frontAnswer(front: Front, profile: LatitudeProfile, defects: Rea
   if (profile.gatewayErrors !== 'none' && front.seen % THROTTLE_EVERY === THROTTLE_EVERY - 6) {
     return profile.gatewayErrors === '502' ? html(502, GATEWAY_502_PAGE) : html(504, GATEWAY_504_PAGE);
   }
+  // A 401 a caching gateway kept (only with its defect on: frontRewrite asked), whatever the request's token.
+  const cached = front.cached401?.get(cacheKey(req));
+  if (cached && cached.left > 0) {
+    cached.left--;
+    return cached.response;
+  }
   // The defects are asked about last, when they would change the answer: the self-test reuses a file's defect-free
   // verdicts when its simulator never asked (`ConsultedDefects`).
   if (req.path === tokenPath && req.headers.authorization === undefined && defects.has('err01-gateway-401-page')) {
@@ -56,8 +69,13 @@ export function frontAnswer(front: Front, profile: LatitudeProfile, defects: Rea
 }
 
 /** The service's answer as the front passes it on (rewritten by a deviating gateway). */
-export function frontRewrite(defects: ReadonlySet<DefectId>, req: SimRequest, res: SimResponse, paths: { token: string; soap: string }): SimResponse {
+export function frontRewrite(front: Front, defects: ReadonlySet<DefectId>, req: SimRequest, res: SimResponse, paths: { token: string; soap: string }): SimResponse {
   if (res.kind !== 'response') return res;
+  // A gateway that caches a REST API's 401 under a key without the Authorization header: the next requests to that API
+  // get it too, a valid token's as well.
+  if (req.path !== paths.token && req.path !== paths.soap && res.status === 401 && defects.has('api01-gateway-cached-401')) {
+    (front.cached401 ??= new Map()).set(cacheKey(req), { response: res, left: CACHED_401_USES });
+  }
   if (req.path === paths.token && res.status === 401 && defects.has('err02-gateway-uniform-401')) {
     return { kind: 'response', status: 401, headers: { 'content-type': 'application/json' }, body: UNIFORM_401_BODY };
   }

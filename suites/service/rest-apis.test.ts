@@ -6,6 +6,7 @@ import { inClause, Inconclusive, PrerequisiteFailed, ruleProperty, runConfig, ty
 import { scaledRuns } from '../../harness/checks/rule-test.ts';
 import type { RestProbe } from '../../harness/targets/index.ts';
 import { auditExchanges } from './support/audits.ts';
+import { journalFreshRefusal } from '../../harness/checks/journal.ts';
 import { sessionlessRestApis } from './support/rest-apis.ts';
 import { stringArbitrary, stringMatchingArbitrary } from '../../harness/checks/string-arbitrary.ts';
 
@@ -28,7 +29,12 @@ ruleProperty(
     const { token, env } = await restTokenRoute(ctx);
     for (const [i, pick] of picks.entries()) {
       const api = i === 0 ? apis[0]! : apis[pick % apis.length]!;
-      const what = `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${i === 0 ? '' : ', used before'}`;
+      // Before the second use, the same API is sent another, unknown token (its answer is API-02's to judge, not
+      // looked at here): the valid token keeps working whatever else the API was sent (a gateway that cached a 401
+      // without regard to the token refused it next).
+      if (i === 1) await callRest(ctx, env, tampered(0)(token).authorization, api);
+      const used = i === 0 ? '' : i === 1 ? ', used before, after a request with an unknown token' : ', used before';
+      const what = `request ${i + 1} of ${picks.length} (${label(api)}) with a valid token${used}`;
       const answer = restAnswer(await callRest(ctx, env, `Bearer ${token}`, api));
       const clause = i === 0 ? 'API-01.accepted' : 'API-01.reused';
       if (api === ctx.target.probes.rest) {
@@ -109,7 +115,11 @@ function acceptedToken(ctx: CheckContext): Promise<{ token: string; env: Environ
     control = restTokenRoute(ctx).then(async ({ token, env }) => {
       const result = await callRest(ctx, env, `Bearer ${token}`);
       const { answer } = result;
-      if (answer.kind === 'refused' || answer.kind === 'forbidden') throw new PrerequisiteFailed(`the REST probe refuses a valid token (${describeAnswer(rest(answer))})`, ['API-01']);
+      if (answer.kind === 'refused' || answer.kind === 'forbidden') {
+        const what = `the REST probe refused a valid token from ${env.toUpperCase()} right after it was issued (${describeAnswer(rest(answer))})`;
+        journalFreshRefusal({ token, what, response: result.response });
+        throw new PrerequisiteFailed(what, ['API-01']);
+      }
       if (answer.kind !== 'success') throw new Inconclusive(`the REST probe answered ${describeAnswer(rest(answer))} to a valid token, so its refusals say nothing; ${PROBE_HINTS.rest}`);
       return { token, env, served: restAnswer(result) };
     });

@@ -2,7 +2,7 @@ import { CheckFailure, failOn, ruleTest, validateEnvelope, type CheckContext } f
 import { err03Problems, isInvalidClient, issuedToken, stokProblems } from '../../../harness/judges/index.ts';
 import { soapAnswerOf } from '../../../harness/checks/probe.ts';
 import { accessTokenOf, jsonBody } from '../../../harness/checks/rest.ts';
-import { journalTime, soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
+import { freshRefusalJournal, journalTime, soapJournal, tokenJournal, type TokenExchange } from '../../../harness/checks/journal.ts';
 import { limits } from '../../../harness/catalog/index.ts';
 import { expectSoapResponse, schemaFor, type AnswerKind } from './soap-expect.ts';
 import { expectTokenResponse, expectTokenResponseShape } from './token-answers.ts';
@@ -42,6 +42,26 @@ export function auditExchanges(scope: string): void {
       if (answered.length === 0) ctx.notApplicable(`the ${scope} received no successful answer to ${action}`);
     }, { clauses, replayFile: true });
   }
+
+  // "A published REST API accepts Authorization: Bearer <access_token> with a valid token": every token the file's
+  // checks had refused by the REST probe right after the token endpoint gave it (their control), not only API-01's own
+  // requests (a gateway that caches a 401 without regard to the token refused later checks' fresh tokens, after API-01's
+  // check had passed). A token the endpoint had given before is LIFE-02's (an expired token handed out again).
+  ruleTest('API-01', `every token the ${scope} had refused by the REST probe right after it was issued`, async (ctx) => {
+    const refusals = freshRefusalJournal();
+    const given = (token: string) => tokenJournal().filter((x) => accessTokenOf(x.response) === token).length;
+    const judged = refusals.filter((r) => given(r.token) <= 1);
+    const first = judged[0];
+    if (first) {
+      throw new CheckFailure(`${first.what} (one of the ${scope}${judged.length > 1 ? `, and ${judged.length - 1} more` : ''})`, {
+        expected: 'a token the token endpoint has just given, served by the REST probe',
+        actual: `HTTP ${first.response.status}`,
+        clause: 'API-01.accepted',
+      });
+    }
+    if (refusals.length === 0) ctx.notApplicable(`the ${scope} had no token refused by the REST probe right after it was issued`);
+    else ctx.notApplicable(`the ${scope}' tokens the REST probe refused at once had each been given before (LIFE-02's to judge)`);
+  }, { clauses: ['API-01.accepted'], replayFile: true });
 
   const successes = () => tokenJournal().filter((x) => x.request.valid && x.response.status >= 200 && x.response.status < 300);
   const restClauses = ['REST-03.json-object', 'REST-03.access-token', 'REST-03.token-type', 'REST-03.expires-in'];

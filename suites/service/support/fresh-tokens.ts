@@ -3,6 +3,7 @@ import {
   callRest, callSessionProbe, callSoap, describeAnswer, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, type Answer,
 } from '../../../harness/checks/probe.ts';
 import { Inconclusive, obtainSoapToken, PrerequisiteFailed, type CheckContext, type OpenSession } from '../../../harness/checks/index.ts';
+import { journalFreshRefusal } from '../../../harness/checks/journal.ts';
 import type { Environment, RuleId } from '../../../harness/catalog/index.ts';
 import type { Account } from '../../../harness/targets/index.ts';
 
@@ -23,7 +24,11 @@ export async function acceptedRestToken(ctx: CheckContext, options: { env?: Envi
   const result = await callRest(ctx, env, `Bearer ${token}`);
   const { answer } = result;
   if (answer.kind === 'refused' || answer.kind === 'forbidden') {
-    throw new PrerequisiteFailed(`a token from ${env.toUpperCase()} was refused by ${ctx.target.probes.rest.method} ${ctx.target.probes.rest.path} right after it was issued`, options.refusedBy ?? ['API-01', 'LIFE-02']);
+    const what = `a token from ${env.toUpperCase()} was refused by ${ctx.target.probes.rest.method} ${ctx.target.probes.rest.path} right after it was issued`;
+    const refusedBy = options.refusedBy ?? ['API-01', 'LIFE-02'];
+    // API-01's audit (support/audits.ts) judges it, whichever check met it.
+    if (refusedBy.includes('API-01')) journalFreshRefusal({ token, what, response: result.response });
+    throw new PrerequisiteFailed(what, refusedBy);
   }
   if (answer.kind !== 'success') throw new Inconclusive(`the REST probe answered ${describeAnswer(rest(answer))} to a fresh token; ${PROBE_HINTS.rest}`);
   return { token, env, answer: restAnswer(result) };
