@@ -2,8 +2,8 @@
  * Verdicts that hold on a deployed service (issue 27): a real nginx, started by the test on loopback with a config of
  * its own, in front of the simulator served as a live target. A plain proxy and a throttling one (429 with
  * Retry-After on REST, nginx's 503 page on SOAP) give the same verdicts as the service without a gateway; a gateway
- * that answers missing credentials itself, one that replaces SOAP faults with a page and one that rewrites every 401
- * into one body each fail exactly their rules; one whose upstream fails now and then (its 502 page) changes no verdict; a throttle that never lets up gives `error` RATE_LIMITED in bounded
+ * that answers missing credentials itself, one that replaces SOAP faults with a page, one that rewrites every 401
+ * into one body and one that caches a REST API's 401 whatever the token each fail exactly their rules; one whose upstream fails now and then (its 502 page) changes no verdict; a throttle that never lets up gives `error` RATE_LIMITED in bounded
  * time, exit 1.
  */
 import { join } from 'node:path';
@@ -136,8 +136,14 @@ describe('a real reverse proxy (nginx) in front of the service', () => {
     ${PROXY}`,
       fails: ['ERR-01 fail', 'ERR-02 fail'],
     },
-  ])('a gateway that $name fails exactly its rules: $fails', async ({ locations, fails }) => {
-    const { report } = await run(await target({ locations }));
+    {
+      name: 'caches a REST API\'s 401 for a second under a key without the Authorization header',
+      http: 'proxy_cache_path cache keys_zone=api:1m;',
+      locations: `location / { proxy_pass {upstream}; proxy_cache api; proxy_cache_key $request_uri; proxy_cache_valid 401 1s; proxy_ignore_headers Cache-Control Expires Set-Cookie; }`,
+      fails: ['API-01 fail'],
+    },
+  ])('a gateway that $name fails exactly its rules: $fails', async ({ locations, fails, ...gateway }) => {
+    const { report } = await run(await target({ locations, ...('http' in gateway && { http: gateway.http }) }));
     expect(bad(report)).toEqual(fails);
   }, 180_000);
 });
