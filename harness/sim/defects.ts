@@ -80,6 +80,7 @@ export const defects = [
   { id: 'sess02-close-keeps-slot', breaks: ['SESS-02'], mayFollow: ['SESS-04'], description: 'closes the session but keeps its pool slot until it times out (SESS-04 also says closing frees a slot)' },
   { id: 'sess03-never-times-out', breaks: ['SESS-03'], description: 'keeps sessions open forever' },
   { id: 'sess04-no-pool-limit', breaks: ['SESS-04'], description: 'opens any number of sessions per caller' },
+  { id: 'sess04-new-session-ends-older', breaks: ['SESS-04', 'SESS-01'], description: 'ends the caller\'s other open sessions in that environment when it opens a new one (one session per account): the older sessions no longer hold their slots, and their tokens are refused before their timeout' },
   { id: 'sess04-timeout-keeps-slot', breaks: ['SESS-04'], description: 'never frees the pool slot of a session that timed out' },
   { id: 'err04-wrong-faultcode', breaks: ['ERR-04'], description: 'answers a bad token with faultcode Client.InvalidToken' },
   { id: 'err04-unprefixed-faultcode', breaks: ['ERR-04'], description: 'writes the faultcode without a namespace prefix' },

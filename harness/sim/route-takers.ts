@@ -175,7 +175,7 @@ export const pairsWithoutRoute: readonly { readonly defect: DefectId; readonly t
     reason: 'TokenCreateRQ with good credentials returns no token (STOK-01 fails), and a refusal comes as the gateway\'s page: STOK-03 (a fault and no '
       + 'token for wrong credentials) has no served request to hold the refusal against, and no fault to read',
   },
-  ...([['sess01-no-keepalive', 'SESS-01'], ['sess02-close-keeps-slot', 'SESS-02'], ['sess02-used-close-keeps-slot', 'SESS-02'], ['sess04-timeout-keeps-slot', 'SESS-04'], ['err05-fault-status-200', 'ERR-05']] as const).map(([defect, rule]) => ({
+  ...([['sess01-no-keepalive', 'SESS-01'], ['sess04-new-session-ends-older', 'SESS-01'], ['sess02-close-keeps-slot', 'SESS-02'], ['sess02-used-close-keeps-slot', 'SESS-02'], ['sess04-timeout-keeps-slot', 'SESS-04'], ['err05-fault-status-200', 'ERR-05']] as const).map(([defect, rule]) => ({
     defect,
     taker: 'gateway-fault-page',
     excused: [rule],

@@ -166,6 +166,7 @@ function sessionCreate(x: Exchange): RestResult {
     conversationId: x.replyTo.conversationId,
   };
   x.ctx.tokens.add(session, x.ctx.now);
+  if (inUse > 0 && x.ctx.defects.has('sess04-new-session-ends-older')) endSessions(x, env, account, session);
   const action = x.ctx.defects.has('stok02-wrong-action') ? 'SessionCreateRQ' : 'SessionCreateRS';
   const body = sessionCreateBody(x.ctx.profile.createBody, x.replyTo.conversationId);
   let response = reply(x, action, tokenHidden ? { kind: 'empty' } : { kind: 'binarySecurityToken', token }, body, 'soap-ok');

@@ -85,7 +85,7 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
   // A pool full of sessions whose closes the service acknowledged (earlier checks' closes that kept the sessions open):
   // their tokens say so, whichever check closed them.
   if (!first.session) await closedButServed(ctx, sa.account);
-  const session = first.session ?? await openSession(ctx, 'cert', sa.account);
+  let session = first.session ?? await openSession(ctx, 'cert', sa.account);
   // The session probe, with its control (accepted before the close); or — where the service offers no action the
   // harness finds — a second SessionCloseRQ, the close itself being the control: a call with the token either way,
   // which the document says is refused once the token is invalid ("The token becomes invalid"). Every other action
@@ -94,11 +94,26 @@ ruleTest('SESS-02', 'after SessionCloseRQ the session token is refused', async (
     if (err instanceof Inconclusive) return false;
     throw err;
   });
-  const others = probe ? await otherSessionActions(ctx, session) : [];
+  let others = probe ? await otherSessionActions(ctx, session) : [];
   // A second session of the caller, open (the probe accepting it) before the close: the close ends only the session
   // whose token it carries ("open — SessionCloseRQ — … carries … the token — closed"), so it stays open after.
   const witness = await witnessSession(ctx, sa.account, probe);
   let held = witness.session;
+  // The first session still open once the second was opened (the probe's control, again): a service that ends a
+  // caller's session when it opens another refuses a close of the first for a reason of its own, which is SESS-04's
+  // to judge ("Sessions not closed stay allocated until they time out"), not the close's. The close is then judged on
+  // the second session, and no other session can witness it.
+  if (probe && witness.session) {
+    const still = await callInSession(ctx, session);
+    if (still.answer.kind === 'refused') {
+      ctx.note(`${still.request.action} refused the first session's token (accepted before) once a second session of the account was opened: the service ended it (SESS-04's to judge); the close is judged on the second session`);
+      session = witness.session;
+      others = await otherSessionActions(ctx, session);
+      witness.session = undefined;
+      witness.why = 'opening a second session of the account ended the first, so no session could witness the close';
+      held = undefined;
+    }
+  }
   // And one of the same caller in the other environment, where the target has one: a close in CERT ends no session
   // in PROD (a blind service's close ended the caller's sessions in both).
   const elsewhere = probe ? await otherEnvironmentWitness(ctx, sa) : undefined;
@@ -210,7 +225,7 @@ async function otherEnvironmentWitness(ctx: CheckContext, sa: SessionAccount): P
 }
 
 /** A second open session of the caller beside `session`, the probe accepting its token (when there is a probe). */
-async function witnessSession(ctx: CheckContext, account: Account, probe: boolean): Promise<{ session?: OpenSession; why: string }> {
+async function witnessSession(ctx: CheckContext, account: Account, probe: boolean): Promise<{ session?: OpenSession | undefined; why: string }> {
   // A slot a close just before released may come free a little late on a deployed service.
   const x = await createInReleasedSlot(ctx, account, 'a second SessionCreateRQ of the account');
   if (!x.session) return { why: `a second SessionCreateRQ of the account got ${describeAnswer(soap(soapAnswerOf(ctx, x)))}, so no other session could witness the close` };
@@ -689,13 +704,16 @@ const sequences = fc.commands(commands, { maxCommands: 20, size: 'medium' });
 /**
  * The sequences every run tries first, whatever the seed and `--runs`: the shortest that show each transition of the
  * state tables (a call keeps a session past its first deadline; a closed session's token is refused and its slot
- * released; an idle session expires and frees its slot; a full pool refuses; a sessionless token expires), so that
+ * released; a session stays open beside a newer one; an idle session expires and frees its slot; a full pool refuses;
+ * a sessionless token expires), so that
  * the verdict on a deviation rests on none of the random ones.
  */
 const HALF_TIMEOUT = Math.round(0.55 * TIMEOUT_MODEL);
 const EXAMPLES: readonly (readonly fc.AsyncCommand<Model, Real>[])[] = [
   [new Create(), new Advance(HALF_TIMEOUT), new Call(0, 0), new Advance(HALF_TIMEOUT), new Call(0, 1)],
   [new Create(), new Create(), new Close(0), new Call(0, 0), new Create()],
+  // A session stays open when the caller opens another (a service that kept one session per account ended the first).
+  [new Create(), new Create(), new Call(1, 0)],
   [new Create(), new Create(), new Advance(TIMEOUT_MODEL + 1), new Call(0, 0), new Create()],
   [new Create(), new Create(), new Create()],
   [new TokenCreate(), new Advance(LIFETIME + 1), new UseToken(0)],
