@@ -738,6 +738,15 @@ const defectCases: readonly DefectCase[] = [
     conformant: { kind: 'response', status: 400, outcome: 'token-refused-request' },
   },
   {
+    id: 'err07-any-grant-type',
+    observe: (s) => {
+      const res = s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=password' }));
+      return { kind: res.kind, status: lastEvent(s).status, outcome: lastEvent(s).outcome };
+    },
+    withDefect: { kind: 'response', status: 200, outcome: 'token-issued' },
+    conformant: { kind: 'response', status: 400, outcome: 'token-refused-request' },
+  },
+  {
     id: 'err07-drop-on-bad-content-type',
     observe: (s) => {
       const headers = { 'content-type': 'application/json', authorization: authorization(s.accounts.main.cert) };

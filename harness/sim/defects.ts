@@ -54,6 +54,7 @@ export const defects = [
   { id: 'err03-secret-start-echoed', breaks: ['ERR-03'], description: 'quotes the first 12 characters of the client secret in the error_description' },
   { id: 'err03-secret-echoed', breaks: ['ERR-03'], description: 'quotes the client secret in the error_description' },
   { id: 'err07-hang-on-bad-grant-type', breaks: ['ERR-07'], description: 'never answers a token request with a wrong grant_type' },
+  { id: 'err07-any-grant-type', breaks: ['ERR-07'], description: 'serves a token whatever the grant_type (password, refresh_token, none at all)' },
   { id: 'err07-drop-on-bad-content-type', breaks: ['ERR-07'], description: 'drops the connection of a token request whose body is not form-encoded' },
   // SOAP
   { id: 'soap02-no-ref-to-message-id', breaks: ['SOAP-02', 'STOK-01'], description: 'leaves RefToMessageId out of SOAP responses' },
@@ -78,6 +79,7 @@ export const defects = [
   { id: 'sess02-close-ends-all-sessions', breaks: ['SESS-02'], description: 'answers SessionCloseRQ by closing every open session of the caller in that environment, not only the one whose token it carries' },
   { id: 'sess02-used-close-keeps-slot', breaks: ['SESS-02'], mayFollow: ['SESS-04'], description: 'closes a session that served a call but keeps its pool slot until it times out (a session closed unused releases its slot; SESS-04 also says closing frees a slot)' },
   { id: 'sess02-close-keeps-slot', breaks: ['SESS-02'], mayFollow: ['SESS-04'], description: 'closes the session but keeps its pool slot until it times out (SESS-04 also says closing frees a slot)' },
+  { id: 'sess03-close-acknowledges-expired', breaks: ['SESS-03'], description: 'acknowledges SessionCloseRQ with the token of a session that timed out (a SessionCloseRS, where the token is refused by every other call)' },
   { id: 'sess03-never-times-out', breaks: ['SESS-03'], description: 'keeps sessions open forever' },
   { id: 'sess04-no-pool-limit', breaks: ['SESS-04'], description: 'opens any number of sessions per caller' },
   { id: 'sess04-new-session-ends-older', breaks: ['SESS-04', 'SESS-01'], description: 'ends the caller\'s other open sessions in that environment when it opens a new one (one session per account): the older sessions no longer hold their slots, and their tokens are refused before their timeout' },

@@ -158,7 +158,7 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
     };
   }
   const form = new URLSearchParams(req.body);
-  if (form.get('grant_type') !== GRANT_TYPE) {
+  if (form.get('grant_type') !== GRANT_TYPE && !ctx.defects.has('err07-any-grant-type')) {
     if (ctx.defects.has('err07-hang-on-bad-grant-type')) return { response: { kind: 'hang' }, outcome: 'no-answer' };
     return {
       response: otherTokenError(ctx, 'unsupported_grant_type', `grant_type must be ${GRANT_TYPE}`),

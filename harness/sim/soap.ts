@@ -226,6 +226,10 @@ function tokenCall(x: Exchange, action: string): RestResult {
     const body = x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody();
     return { response: reply(x, x.ctx.profile.closeAction, { kind: 'binarySecurityToken', token: presented }, body, 'soap-ok'), outcome: 'soap-ok', tokenUsed: presented, action };
   }
+  if (!checked.ok && checked.reason === 'expired' && checked.token?.kind === 'session' && spec?.purpose === 'session-close' && d.has('sess03-close-acknowledges-expired')) {
+    const body = x.ctx.profile.closeBody === 'empty' ? customBody() : sessionCloseRSBody();
+    return { response: reply(x, x.ctx.profile.closeAction, { kind: 'binarySecurityToken', token: presented }, body, 'soap-ok'), outcome: 'soap-ok', tokenUsed: presented, action };
+  }
   if (!checked.ok && checked.reason === 'unknown' && spec?.purpose === 'ping' && d.has('err04-ping-serves-unknown-token')) {
     return { response: pingAnswer(x, { kind: 'binarySecurityToken', token: presented }), outcome: 'soap-ok', tokenUsed: presented, action };
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { account, authorizationFor, describeTokenAnswer, isRecord, jsonBody, requestToken } from '../../harness/checks/rest.ts';
-import { restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
+import { PLAIN_FORM, restTokenAnswer, type RestTokenAnswer } from '../../harness/checks/routes.ts';
 import {
   CheckFailure, expectEqual, expectThat, failOn, inClause, PrerequisiteFailed, registerPassword, ruleProperty, ruleTest, runConfig, type CheckContext,
 } from '../../harness/checks/index.ts';
@@ -254,8 +254,12 @@ type MalformedRequest = {
   readonly due: 'error' | 'any';
 };
 
-/** Malformed token requests: a fixed list plus a few generated wrong grant types (sampled with the run's seed). */
-function malformedRequests(seed: number): MalformedRequest[] {
+/**
+ * Malformed token requests: a fixed list plus a few generated wrong grant types (sampled with the run's seed). `extra`:
+ * what the served route adds to the form (`&source_ip=…` where only that was served), kept beside a wrong grant_type so
+ * that the grant type is the one factor changed.
+ */
+function malformedRequests(seed: number, extra = ''): MalformedRequest[] {
   const fixed: MalformedRequest[] = [
     // The document requires the form content type of the client, not that the service refuse other ones.
     { label: 'no Content-Type', contentType: null, body: `grant_type=${GRANT_TYPE}`, due: 'any' },
@@ -267,7 +271,7 @@ function malformedRequests(seed: number): MalformedRequest[] {
   const generated = fc.sample(wrongGrantType, { seed, numRuns: 5 }).map((g): MalformedRequest => ({
     label: `grant_type=${JSON.stringify(g)}`,
     contentType: 'application/x-www-form-urlencoded',
-    body: `grant_type=${encodeURIComponent(g)}`,
+    body: `grant_type=${encodeURIComponent(g)}${extra}`,
     due: 'error',
   }));
   return [...fixed, ...generated];
@@ -278,7 +282,16 @@ ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for
   // Answers may take time within the request time limit (latitude timing): only no answer within it is a hang.
   const timeoutMs = run.requestTimeoutMs;
   const unanswered = (err: unknown): err is TransportError => err instanceof TransportError && (err.code === 'TIMEOUT' || err.code === 'CONNECTION_DROPPED');
-  for (const m of malformedRequests(run.seed)) {
+  // The requests go where the document's request is served (an environment, an account, the form with source_ip where
+  // only that was): an error answer then is the answer to what is wrong with the request, not a refusal of the account
+  // or of the form. With no route served, a refusal says nothing, and only a token served for a clearly invalid request is
+  // judged.
+  const route = await restTokenAnswer(ctx, { needToken: false }).then((r) => (r.response.status >= 200 && r.response.status < 300 ? r : undefined), () => undefined);
+  const env = route?.env ?? 'cert';
+  const who = route?.account ?? account(ctx, env);
+  const extra = route && route.body.startsWith(PLAIN_FORM) ? route.body.slice(PLAIN_FORM.length) : '';
+  if (!route) ctx.unchecked('ERR-07.rest-malformed', 'no route served the document\'s token request, so an error answer to a malformed one could be a refusal of the account: only a token served for one is judged');
+  for (const m of malformedRequests(run.seed, extra)) {
     let res: HttpResponse | undefined;
     let lost: TransportError | undefined;
     // Sent twice at most: one connection dropped, or one answer lost, may be the network's. A hang or a drop that
@@ -286,14 +299,14 @@ ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for
     // no token is created), is the service's answer to this request.
     for (let attempt = 1; attempt <= 2 && res === undefined; attempt++) {
       try {
-        res = await requestToken(ctx, 'cert', { contentType: m.contentType, body: m.body, timeoutMs });
+        res = await requestToken(ctx, env, { account: who, contentType: m.contentType, body: m.body, timeoutMs });
       } catch (err) {
         if (!unanswered(err)) throw err;
         lost = err;
       }
     }
     if (res === undefined && lost !== undefined) {
-      const control = await requestToken(ctx, 'cert', { authorization: authorizationFor({ ...account(ctx, 'cert'), password: `${account(ctx, 'cert').password}-not` }), timeoutMs })
+      const control = await requestToken(ctx, env, { authorization: authorizationFor({ ...who, password: `${who.password}-not` }), timeoutMs })
         .catch((err: unknown) => {
           if (unanswered(err)) throw new TransportError(err.code, `the token endpoint did not answer a well-formed request either (${err.message}): the network, not the request, lost the answers`, err.url, { cause: err });
           throw err;
@@ -307,6 +320,7 @@ ruleTest('ERR-07', 'malformed token requests get an answer in time (an error for
     }
     if (res === undefined) continue;
     // A clearly invalid request gets an error: any status of 400 or more (latitude malformed-request-answers).
+    if (!route && res.status >= 400) continue;
     failOn(err07AnswerProblem(res.status, m.due, `a token request with ${m.label}`, describeTokenAnswer(res)));
   }
 }, {
