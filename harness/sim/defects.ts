@@ -69,6 +69,7 @@ export const defects = [
   { id: 'stok02-no-token-beside-one', breaks: ['STOK-02'], description: 'answers SessionCreateRQ without a BinarySecurityToken when the caller already has one session open in the environment: the session is allocated all the same, and holds its slot until the inactivity timeout' },
   { id: 'stok02-conversation-id-dropped', breaks: ['STOK-02'], mayFollow: ['SOAP-02'], description: 'leaves ConversationId out of SessionCreateRS headers (SOAP-02 also says every response echoes it)' },
   { id: 'stok03-any-password', breaks: ['STOK-03'], description: 'issues SOAP tokens whatever the password' },
+  { id: 'stok03-session-any-password', breaks: ['STOK-03'], description: 'opens sessions whatever the password (TokenCreateRQ checks it)' },
   { id: 'stok03-empty-password', breaks: ['STOK-03'], description: 'issues SOAP tokens for a UsernameToken whose Password is empty' },
   { id: 'stok03-token-in-fault', breaks: ['STOK-03'], description: 'refuses wrong credentials with a fault that still carries a token' },
   { id: 'sess01-no-keepalive', breaks: ['SESS-01'], description: 'times sessions out from their creation: requests do not keep them open' },
