@@ -622,6 +622,12 @@ const defectCases: readonly DefectCase[] = [
     conformant: { same: false, secondAccepted: 200 },
   },
   {
+    id: 'err01-missing-credentials-invalid-request',
+    observe: (s) => tokenOutcome(s, tokenRequest('cert', undefined)),
+    withDefect: { answer: { status: 400, body: { error: 'invalid_request', error_description: 'Missing Authorization header' } }, outcome: 'token-refused-syntax', clientId: undefined, detail: 'missing' },
+    conformant: { answer: { status: 401, body: { error: 'invalid_client', error_description: SYNTAX } }, outcome: 'token-refused-syntax', clientId: undefined, detail: 'missing' },
+  },
+  {
     id: 'err01-wrong-description',
     observe: (s) => tokenOutcome(s, tokenRequest('cert', singleBase64(s.accounts.main.cert))),
     withDefect: { answer: { status: 401, body: { error: 'invalid_client', error_description: WRONG } }, outcome: 'token-refused-syntax', clientId: undefined, detail: 'client-id-base64' },

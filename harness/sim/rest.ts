@@ -177,6 +177,9 @@ export function handleTokenRequest(ctx: RestContext, req: SimRequest): RestResul
   }
 
   const decoded = decode(ctx, req.headers.authorization);
+  if (!decoded.ok && decoded.code === 'missing' && ctx.defects.has('err01-missing-credentials-invalid-request')) {
+    return { response: json(400, { error: 'invalid_request', error_description: 'Missing Authorization header' }), outcome: 'token-refused-syntax', detail: decoded.code };
+  }
   if (!decoded.ok) {
     const description = ctx.defects.has('err01-wrong-description') ? wrongClientDescription(ctx) : syntaxDescription(ctx);
     return { response: tokenError(ctx, description), outcome: 'token-refused-syntax', detail: decoded.code };

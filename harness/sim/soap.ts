@@ -85,6 +85,7 @@ function fault(x: Exchange, key: SpecFaultKey, token?: string, extra: Partial<Re
   if (key === 'invalidSecurityToken' && response.kind === 'response') {
     let text = response.body;
     if (d.has('err04-wrong-faultcode')) text = text.replace('Client.InvalidSecurityToken', 'Client.InvalidToken');
+    if (extra.detail === 'expired' && d.has('err04-expired-token-own-code')) text = text.replace('Client.InvalidSecurityToken', 'Client.ExpiredSecurityToken');
     if (d.has('err04-no-stacktrace') || (x.req.env === 'prod' && d.has('err04-prod-no-stacktrace'))) text = text.replace(/<detail>[\s\S]*?<\/detail>/, '');
     if (d.has('err04-unprefixed-faultcode')) text = text.replace(/<faultcode>[^:<]+:/, '<faultcode>');
     response = { ...response, body: text };
