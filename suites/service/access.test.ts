@@ -39,12 +39,21 @@ function sourcesFor(ctx: CheckContext, api: ApiRef, env: Environment = 'cert'): 
   ];
 }
 
-/** A REST API's sessionless source: a REST token, or a TokenCreateRQ token where the account gets none (`standIn`). */
+/**
+ * A REST API's sessionless source: a REST token (the configured account's, else — on the simulator — a fresh account's
+ * of the same agency), or a TokenCreateRQ token where neither gets one (`standIn`): a refusal of a stand-in cannot be
+ * told from a refusal of its origin, so every REST route comes first.
+ */
 function restSource(ctx: CheckContext, env: Environment): TokenSource {
   const source: TokenSource = {
     kind: 'sessionless',
     via: 'POST /v2/auth/token',
     get: async () => {
+      try {
+        return { token: await restTokenForSoap(ctx, env) };
+      } catch (err) {
+        if (!(err instanceof NoToken)) throw err;
+      }
       const { token, via } = await bearerToken(ctx, env);
       source.standIn = via === 'soap';
       return { token };
@@ -57,7 +66,7 @@ function restSource(ctx: CheckContext, env: Environment): TokenSource {
 class NoToken extends Error {}
 
 /**
- * A sessionless token obtained through REST, for a SOAP API: the configured account's (by any form the document
+ * A sessionless token obtained through REST (for a SOAP API, or as a REST API's own source): the configured account's (by any form the document
  * allows), else, where the target can make accounts (the simulator), a fresh account's of the same agency. A
  * TokenCreateRQ token standing in for it (as bearerToken would give) is no REST token: it would be the TokenCreateRQ
  * case again.

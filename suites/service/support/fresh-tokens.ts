@@ -1,6 +1,6 @@
 import { restTokenRoute } from '../../../harness/checks/routes.ts';
 import {
-  callRest, callSessionProbe, callSoap, describeAnswer, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, type Answer,
+  callRest, callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, PROBE_HINTS, rest, restAnswer, soap, soapAnswer, soapProbe, type Answer,
 } from '../../../harness/checks/probe.ts';
 import { Inconclusive, obtainSoapToken, PrerequisiteFailed, type CheckContext, type OpenSession } from '../../../harness/checks/index.ts';
 import { journalFreshRefusal } from '../../../harness/checks/journal.ts';
@@ -50,7 +50,9 @@ export async function acceptedSoapToken(ctx: CheckContext, env: Environment = 'c
     );
   }
   if (answer.kind !== 'success') {
-    throw new Inconclusive(`${action} answered ${describeAnswer(soap(answer))} to a fresh TokenCreateRQ token, so it cannot show whether sessionless tokens are accepted; ${PROBE_HINTS.soapSessionless}`);
+    // No SOAP envelope where refusals come without one either (a gateway's page in place of every fault): the answer
+    // may be a refusal, and the check is skipped after ERR-04, not an error.
+    throw inconclusiveAnswer(answer, `${action} answered ${describeAnswer(soap(answer))} to a fresh TokenCreateRQ token, so it cannot show whether sessionless tokens are accepted; ${PROBE_HINTS.soapSessionless}`);
   }
   return { token, env, answer: soapAnswer(result) };
 }
@@ -59,5 +61,5 @@ export async function acceptedSoapToken(ctx: CheckContext, env: Environment = 'c
 export async function acceptedSession(ctx: CheckContext, session: OpenSession): Promise<void> {
   const { answer, request } = await callSessionProbe(ctx, session.env, session.token, session.conversationId);
   if (answer.kind === 'refused') throw new PrerequisiteFailed(`${request.action} refused a session token right after SessionCreateRQ`, ['SESS-01']);
-  if (answer.kind !== 'success') throw new Inconclusive(`${request.action} answered ${describeAnswer(soap(answer))} to a fresh session token; ${PROBE_HINTS.soapSession}`);
+  if (answer.kind !== 'success') throw inconclusiveAnswer(answer, `${request.action} answered ${describeAnswer(soap(answer))} to a fresh session token; ${PROBE_HINTS.soapSession}`);
 }
