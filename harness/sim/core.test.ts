@@ -97,6 +97,12 @@ function call(s: Sim, env: Environment, token: string | undefined, path = THEMES
   return answered(s.core.handle(apiRequest(env, token, path, method))).status;
 }
 
+/** The answer to the main account's token request with a wrong grant_type: what it was, its status and outcome. */
+function wrongGrantTypeAnswer(s: Sim): { kind: string; status: number; outcome: string } {
+  const res = s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=password' }));
+  return { kind: res.kind, status: lastEvent(s).status, outcome: lastEvent(s).outcome };
+}
+
 function lastEvent(s: Sim): SimEvent {
   const event = s.core.events.since(0).at(-1);
   if (!event) throw new Error('the event log is empty');
@@ -736,19 +742,13 @@ const defectCases: readonly DefectCase[] = [
   },
   {
     id: 'err07-hang-on-bad-grant-type',
-    observe: (s) => {
-      const res = s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=password' }));
-      return { kind: res.kind, status: lastEvent(s).status, outcome: lastEvent(s).outcome };
-    },
+    observe: wrongGrantTypeAnswer,
     withDefect: { kind: 'hang', status: 0, outcome: 'no-answer' },
     conformant: { kind: 'response', status: 400, outcome: 'token-refused-request' },
   },
   {
     id: 'err07-any-grant-type',
-    observe: (s) => {
-      const res = s.core.handle(tokenRequest('cert', authorization(s.accounts.main.cert), { body: 'grant_type=password' }));
-      return { kind: res.kind, status: lastEvent(s).status, outcome: lastEvent(s).outcome };
-    },
+    observe: wrongGrantTypeAnswer,
     withDefect: { kind: 'response', status: 200, outcome: 'token-issued' },
     conformant: { kind: 'response', status: 400, outcome: 'token-refused-request' },
   },
