@@ -125,6 +125,9 @@ interface SharedBaseline {
 /** A shared run's key: runs with the same suite and options are one run. */
 const baselineKey = (b: SharedBaseline): string => `${b.suite} ${JSON.stringify(b.run)}`;
 
+/** The reference client's fault-free run with `options`: the one the mutant clients share and the reference drivers are held to. */
+const referenceBaseline = (options: { seed?: number | undefined; runs?: number | undefined }): SharedBaseline => ({ suite: 'client', run: definedOf({ seed: options.seed, runs: options.runs }) });
+
 /**
  * The runs without deviations of a suite's files, per session, suite and run options (seed, runs, latitude
  * profile…): the service suite's with the simulator's defects off (and what each file's simulator asked about), the
@@ -147,7 +150,8 @@ function suiteBaseline(session: ConformanceSession, suite: SharedBaseline['suite
 
 /** The in-process reference client's run of the client suite (its files' runs merged): the baseline of the other reference clients, per session. */
 async function clientBaseline(session: ConformanceSession, options: { seed?: number; runs?: number }): Promise<Report> {
-  const files = await suiteBaseline(session, 'client', definedOf({ seed: options.seed, runs: options.runs }));
+  const { suite, run } = referenceBaseline(options);
+  const files = await suiteBaseline(session, suite, run);
   return mergeShards([...files.values()].map((f) => f.report));
 }
 
@@ -221,7 +225,7 @@ export async function sharedClientRun(session: ConformanceSession, run: SharedCl
  */
 function sharedBaselineOf(subject: Subject, given: Omit<SelfTestRunOptions, 'share'>): SharedBaseline | undefined {
   const run: Partial<RunOptions> = { ...runOptionsOf(subject), ...given };
-  if (subject.kind === 'mutant') return { suite: 'client', run: definedOf({ seed: run.seed, runs: run.runs }) };
+  if (subject.kind === 'mutant') return referenceBaseline(run);
   if ((run.defects ?? []).length === 0 || run.suite !== 'service' || run.client !== undefined) return undefined;
   return { suite: 'service', run: definedOf({ seed: run.seed, runs: run.runs, profile: run.profile }) };
 }
@@ -253,7 +257,7 @@ export function worthSharing(subjects: readonly Subject[], options: Omit<SelfTes
   for (const subject of subjects) {
     const shared = sharedBaselineOf(subject, options);
     if (shared) count(baselineKey(shared));
-    else if (subject.kind === 'reference' && subject.suite === 'client') count(baselineKey({ suite: 'client', run: definedOf({ seed: options.seed, runs: options.runs }) }));
+    else if (subject.kind === 'reference' && subject.suite === 'client') count(baselineKey(referenceBaseline(options)));
   }
   return (subject) => {
     const shared = sharedBaselineOf(subject, options);
