@@ -22,7 +22,7 @@ function target(restBaseUrl: string, soapUrl: string): Target {
   return {
     ...knowledge(),
     name: 't', kind: 'live', environments: { cert: { restBaseUrl, soapUrl } }, accounts: {}, sessionPoolSize: undefined,
-    sessionTimeoutSeconds: 900, allowOptIn: false, transport: createTransport({ timeoutMs: 2_000 }), control: undefined, close: async () => undefined,
+    sessionTimeoutSeconds: 900, slotReleaseMs: 3_000, allowOptIn: false, transport: createTransport({ timeoutMs: 2_000 }), control: undefined, close: async () => undefined,
   };
 }
 const loopback = async () => ({ address: '127.0.0.1' });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret, sessionTimeoutOf, type ConfigErrorCode } from './config.ts';
+import { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret, sessionTimeoutOf, slotReleaseOf, type ConfigErrorCode } from './config.ts';
 import { presetConfig } from './presets.ts';
 
 const HINT = 'See docs/target-config.md for the format.';
@@ -87,6 +87,16 @@ describe('parseTargetConfig', () => {
     });
   });
 
+  it('reads slotReleaseMs (0 for a service that releases a slot as it answers the close) and refuses what no pause can be', () => {
+    expect(parseTargetConfig(config({ slotReleaseMs: 0 })).slotReleaseMs).toBe(0);
+    expect(slotReleaseOf(parseTargetConfig(config({ slotReleaseMs: 10_000 })))).toBe(10_000);
+    // Left out: 3 s of pauses, as before the setting.
+    expect(slotReleaseOf(parseTargetConfig(config()))).toBe(3_000);
+    for (const bad of [-1, 1.5, '3000', 600_001, null]) {
+      expect(configError(() => parseTargetConfig(config({ slotReleaseMs: bad }))).message).toBe(`target config (inline): "slotReleaseMs" must be a whole number of milliseconds from 0 to 600000. ${HINT}`);
+    }
+  });
+
   it('reads a minimal config with no optional fields and a default name', () => {
     const { name: _name, ...unnamed } = config();
     expect(parseTargetConfig(unnamed)).toStrictEqual({ name: 'live target', environments: { cert }, accounts: { cert: account } });
@@ -147,7 +157,7 @@ describe('parseTargetConfig', () => {
     ['a fractional session timeout', config({ sessionTimeoutSeconds: 1.5 }), `target config (inline): "sessionTimeoutSeconds" must be a positive integer of at most 2147483. ${HINT}`],
     ['a request time-out as a string', config({ requestTimeoutMs: '5000' }), `target config (inline): "requestTimeoutMs" must be a positive integer of at most 2147483647. ${HINT}`],
     ['a request time-out no timer can hold', config({ requestTimeoutMs: 1e13 }), `target config (inline): "requestTimeoutMs" must be a positive integer of at most 2147483647. ${HINT}`],
-    ['a misspelt setting', config({ sesionPoolSize: 4 }), `target config (inline): "sesionPoolSize" is not a setting of a target config (known here: name, environments, accounts, sessionPoolSize, sessionTimeoutSeconds, requestTimeoutMs, throttleWaitSeconds, allowOptIn, caFile, correlationHeader, probes, faultCodes, tokenKinds, access); see docs/target-config.md. ${HINT}`],
+    ['a misspelt setting', config({ sesionPoolSize: 4 }), `target config (inline): "sesionPoolSize" is not a setting of a target config (known here: name, environments, accounts, sessionPoolSize, sessionTimeoutSeconds, requestTimeoutMs, throttleWaitSeconds, slotReleaseMs, allowOptIn, caFile, correlationHeader, probes, faultCodes, tokenKinds, access); see docs/target-config.md. ${HINT}`],
     ['an account key in the wrong case', config({ accounts: { cert: { ...account, restdomain: 'AA' } } }), `target config (inline): "accounts.cert.restdomain" is not a setting of a target config (known here: epr, pcc, password, restDomain, soapDomain, groupAlternatives); see docs/target-config.md. ${HINT}`],
     ['an account of an environment that does not exist', config({ accounts: { cert: account, qa: account } }), `target config (inline): "accounts.qa" is not a setting of a target config (known here: cert, prod); see docs/target-config.md. ${HINT}`],
     ['a password given twice', config({ accounts: { cert: { ...account, password: { env: 'X', value: 'y' } } } }), `target config (inline): "accounts.cert.password.value" is not a setting of a target config (known here: env); see docs/target-config.md. ${HINT}`],

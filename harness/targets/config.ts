@@ -35,6 +35,12 @@ export interface TargetConfig {
   /** Longest a request may wait out the service's throttling (429, 503, busy faults) before its check ends `error` (default 60). */
   readonly throttleWaitSeconds?: number;
   /**
+   * Longest the service may take to release a session's pool slot after it acknowledged the close or the session timed
+   * out: a SessionCreateRQ refused as the pool being full where a slot should be free is sent again over this time
+   * (default {@link DEFAULT_SLOT_RELEASE_MS}; 0 for a service that releases the slot as it answers the close).
+   */
+  readonly slotReleaseMs?: number;
+  /**
    * The name of the correlation header every request carries (`X-Conformance-Check` when left out), or `false` for
    * a service that refuses unknown headers (see harness/checks/trace.ts).
    */
@@ -129,7 +135,12 @@ function onlyKeys(file: string, v: Record<string, unknown>, known: readonly stri
   if (unknown !== undefined) throw invalid(file, `${prefix}${unknown}`, `is not a setting of a target config (known here: ${known.join(', ')}); see docs/target-config.md`);
 }
 
-const TOP_KEYS = ['name', 'environments', 'accounts', 'sessionPoolSize', 'sessionTimeoutSeconds', 'requestTimeoutMs', 'throttleWaitSeconds', 'allowOptIn', 'caFile', 'correlationHeader', 'probes', 'faultCodes', 'tokenKinds', 'access'] as const;
+/** How long a deployed service may take to release a slot, when its config does not say (suites/service/support/sessions.ts). */
+export const DEFAULT_SLOT_RELEASE_MS = 3_000;
+/** The longest release a config may declare: the checks wait for it at each slot they expect back. */
+const MAX_SLOT_RELEASE_MS = 600_000;
+
+const TOP_KEYS = ['name', 'environments', 'accounts', 'sessionPoolSize', 'sessionTimeoutSeconds', 'requestTimeoutMs', 'throttleWaitSeconds', 'slotReleaseMs', 'allowOptIn', 'caFile', 'correlationHeader', 'probes', 'faultCodes', 'tokenKinds', 'access'] as const;
 const ACCOUNT_KEYS = ['epr', 'pcc', 'password', 'restDomain', 'soapDomain'] as const;
 
 /** Checks the shape of a parsed config, with a message naming the first field that is wrong. */
@@ -189,6 +200,10 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
   const sessionTimeoutSeconds = num('sessionTimeoutSeconds', 2_147_483);
   const requestTimeoutMs = num('requestTimeoutMs', 2_147_483_647);
   const throttleWaitSeconds = num('throttleWaitSeconds', 2_147_483);
+  const slotReleaseMs = value['slotReleaseMs'];
+  if (slotReleaseMs !== undefined && (typeof slotReleaseMs !== 'number' || !Number.isInteger(slotReleaseMs) || slotReleaseMs < 0 || slotReleaseMs > MAX_SLOT_RELEASE_MS)) {
+    throw invalid(file, 'slotReleaseMs', `must be a whole number of milliseconds from 0 to ${MAX_SLOT_RELEASE_MS}`);
+  }
   if (value.allowOptIn !== undefined && typeof value.allowOptIn !== 'boolean') throw invalid(file, 'allowOptIn', 'must be true or false');
   const caFile = str(file, value, 'caFile', '', true);
   const correlationHeader = value.correlationHeader;
@@ -211,6 +226,7 @@ export function parseTargetConfig(value: unknown, file = '(inline)'): TargetConf
     ...(sessionTimeoutSeconds !== undefined && { sessionTimeoutSeconds }),
     ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
     ...(throttleWaitSeconds !== undefined && { throttleWaitSeconds }),
+    ...(slotReleaseMs !== undefined && { slotReleaseMs }),
     ...(typeof value.allowOptIn === 'boolean' && { allowOptIn: value.allowOptIn }),
     ...(caFile !== undefined && { caFile: resolve(dirname(file), caFile) }),
     ...(correlationHeader !== undefined && { correlationHeader: correlationHeader as string | false }),
@@ -403,6 +419,11 @@ export function resolveAccount(a: AccountConfig, env: NodeJS.ProcessEnv = proces
     soapDomain: a.soapDomain ?? DEFAULT_SOAP_DOMAIN,
     ...(a.groupAlternatives && { groupAlternatives: a.groupAlternatives }),
   };
+}
+
+/** How long the service may take to release a slot after a close or a timeout (milliseconds). */
+export function slotReleaseOf(config: TargetConfig): number {
+  return config.slotReleaseMs ?? DEFAULT_SLOT_RELEASE_MS;
 }
 
 export function sessionTimeoutOf(config: TargetConfig): number {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Environment } from '../catalog/index.ts';
-import { loadTargetConfig, resolveAccount, sessionTimeoutOf, type TargetConfig } from './config.ts';
+import { loadTargetConfig, resolveAccount, sessionTimeoutOf, slotReleaseOf, type TargetConfig } from './config.ts';
 import { knowledge, type Declarations } from './knowledge.ts';
 import { createTransport } from './transport.ts';
 import type { Account, Target } from './types.ts';
@@ -32,6 +32,7 @@ export function createLiveTarget(config: TargetConfig, options: { readonly reque
     accounts,
     sessionPoolSize: config.sessionPoolSize,
     sessionTimeoutSeconds: sessionTimeoutOf(config),
+    slotReleaseMs: slotReleaseOf(config),
     allowOptIn: options.allowOptIn ?? config.allowOptIn ?? false,
     transport,
     control: undefined,

@@ -80,6 +80,7 @@ export async function createSimTarget(options: SimTargetOptions = {}): Promise<T
     accounts: Object.fromEntries(envs.map((env) => [env, toAccount(accounts.main[env])])),
     sessionPoolSize: accounts.main.cert.poolSize,
     sessionTimeoutSeconds: accounts.main.cert.sessionTimeoutSeconds ?? limits.defaultSessionTimeoutSeconds,
+    slotReleaseMs: 0,
     allowOptIn: true,
     transport,
     control: {

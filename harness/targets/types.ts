@@ -47,6 +47,12 @@ export interface Target extends TargetKnowledge {
   readonly accounts: Readonly<Partial<Record<Environment, Account>>>;
   readonly sessionPoolSize: number | undefined;
   readonly sessionTimeoutSeconds: number;
+  /**
+   * How long the service may take to release a session's pool slot after acknowledging its close or at its timeout
+   * (milliseconds): a live target's `slotReleaseMs`, 3 s by default; 0 on the simulator, which releases the slot as it
+   * answers.
+   */
+  readonly slotReleaseMs: number;
   /** Run opt-in rules (always true on the simulator). */
   readonly allowOptIn: boolean;
   readonly transport: Transport;

@@ -13,6 +13,9 @@ import { afterEach, expect, it } from 'vitest';
 import { faultAnswer, isSessionClose, killGroup, startLiveSim, type CliRun, type LiveSim } from '../support/live-run.ts';
 import type { Report } from '../../harness/report/index.ts';
 
+/** The simulator releases a slot as it answers the close: its config says so (no pauses for a slot released late). */
+const RELEASED_AT_ONCE = { slotReleaseMs: 0 } as const;
+
 let sim: LiveSim | undefined;
 let run: CliRun | undefined;
 afterEach(async () => {
@@ -33,14 +36,14 @@ async function sess02(live: LiveSim): Promise<{ status: string; messages: string
 }
 
 it('fails a closed session token that business actions still accept', async () => {
-  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-closed-token-serves-business'], config: { tokenKinds: { OTA_HotelAvailLLSRQ: ['session'] } } });
+  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-closed-token-serves-business'], config: { ...RELEASED_AT_ONCE, tokenKinds: { OTA_HotelAvailLLSRQ: ['session'] } } });
   const { status, messages } = await sess02(sim);
   expect(status).toBe('fail');
   expect(messages.join('\n')).toMatch(/with the token of the closed session \(accepted before the close\) was accepted/);
 }, 60_000);
 
 it('fails a close that ends the caller\'s other sessions too (a second session, open before the close, is refused after it)', async () => {
-  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-close-ends-all-sessions'] });
+  sim = await startLiveSim(() => 0, undefined, { defects: ['sess02-close-ends-all-sessions'], config: RELEASED_AT_ONCE });
   const { status, messages } = await sess02(sim);
   expect(status).toBe('fail');
   expect(messages.join('\n')).toMatch(/other session \(accepted before the close\) was refused after SessionCloseRQ of the first session/);
@@ -50,6 +53,7 @@ it('fails a close that ends the caller\'s other sessions too (a second session, 
 it('judges a close answered with an empty HTTP 200 by the token refused afterwards', async () => {
   let rewritten = 0;
   sim = await startLiveSim(() => 0, undefined, {
+    config: RELEASED_AT_ONCE,
     back: (r) => {
       if (!isSessionClose(r)) return undefined;
       rewritten++;
@@ -65,6 +69,7 @@ it('judges a close answered with an empty HTTP 200 by the token refused afterwar
 
 it('counts a close the ping proved (an empty 200, then the token refused) as confirmed: closes that keep their slots still fail SESS-02', async () => {
   sim = await startLiveSim(() => 0, undefined, {
+    config: RELEASED_AT_ONCE,
     defects: ['sess02-close-keeps-slot'],
     back: (r) => (isSessionClose(r) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
   });
@@ -77,6 +82,7 @@ it('counts a close the ping proved (an empty 200, then the token refused) as con
 
 it('takes a close answered with an empty HTTP 200, the token refused after it, as ERR-04\'s control: not an error', async () => {
   sim = await startLiveSim(() => 0, undefined, {
+    config: RELEASED_AT_ONCE,
     // Only the closes that succeed: a fault for a closed session's token still comes through.
     back: (r, answer) => (isSessionClose(r) && !/Fault>/.test(answer.body) ? { status: 200, headers: { 'content-type': 'text/plain' }, body: '' } : undefined),
   });
@@ -92,7 +98,7 @@ it('takes a close answered with an empty HTTP 200, the token refused after it, a
 it('a close refused as an invalid token while the session stays open is SESS-02\'s alone: SESS-04 does not fail, ERR-04 does not pass on it', async () => {
   sim = await startLiveSim(() => 0, (r) => (isSessionClose(r)
     ? faultAnswer(r.body, { faultcode: 'Client.InvalidSecurityToken', faultstring: 'Invalid or Expired binary security token: x', stackTrace: 'USG_INVALID_SECURITY_TOKEN' })
-    : undefined));
+    : undefined), { config: RELEASED_AT_ONCE });
   const out = join(sim.dir, 'out-refused');
   run = sim.run(['--only', 'SESS-02,SESS-04,ERR-04', '--allow-opt-in'], out);
   await run.exited;

@@ -44,6 +44,8 @@ export async function simulatorTarget(defects: readonly string[], everyOptIn = f
     name: `simulator${defects.length ? ` (${defects.join(', ')})` : ''}`,
     environments: { cert: server.urls.cert, prod: server.urls.prod },
     accounts: { cert: main(a.cert, 'CERT'), prod: main(a.prod, 'PROD') },
+    // The simulator releases a slot as it answers the close: no pauses for a slot released late.
+    slotReleaseMs: 0,
     // Every opt-in rule selected, each with what it needs: the pool, PROD, every access account.
     ...(everyOptIn && {
       sessionPoolSize: a.cert.poolSize,

@@ -23,6 +23,7 @@ async function poolTarget(defects: readonly string[], poolSize = 2, front?: SimS
     environments: { cert: server.urls.cert },
     accounts: { cert: { epr: '7971', pcc: 'Z2NL', passwordEnv: 'TDS_POOL_PASSWORD' } },
     sessionPoolSize: poolSize,
+    slotReleaseMs: 0,
   });
 }
 

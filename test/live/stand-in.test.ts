@@ -49,6 +49,8 @@ async function target(profile: LatitudeProfile, defects: readonly string[] = [])
       prod: { epr: accounts.main.prod.epr, pcc: accounts.main.prod.pcc, passwordEnv: 'TDS_SI_PROD_PASSWORD' },
     },
     sessionPoolSize: profile.poolSize,
+    // The simulator releases a slot as it answers the close: no pauses for a slot released late.
+    slotReleaseMs: 0,
     // What a QA engineer declares of a service with its own fault codes (as the simulator's target declares them).
     // Its pool-full code too (profileFaultCodes: what the simulator's own target declares), so that SESS-04 reads it.
     extra: { faultCodes: profileFaultCodes(profile) },

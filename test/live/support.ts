@@ -65,6 +65,11 @@ export interface ConfigInput {
   readonly caFile?: string;
   readonly requestTimeoutMs?: number;
   readonly sessionPoolSize?: number;
+  /**
+   * The config's `slotReleaseMs`: 0 for the simulator served as it is, which releases a slot as it answers the close
+   * (left out: the default, 3 s of pauses at each slot a check expects back and a deviation keeps).
+   */
+  readonly slotReleaseMs?: number;
   /** More keys of the config file, as they are (`correlationHeader`, say). */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
@@ -82,6 +87,7 @@ export function writeTargetConfig(dir: string, file: string, input: ConfigInput)
     allowOptIn: false,
     ...(input.caFile !== undefined && { caFile: input.caFile }),
     ...(input.requestTimeoutMs !== undefined && { requestTimeoutMs: input.requestTimeoutMs }),
+    ...(input.slotReleaseMs !== undefined && { slotReleaseMs: input.slotReleaseMs }),
     ...input.extra,
   };
   const path = join(dir, file);
