@@ -7,7 +7,7 @@ export { closeTarget, currentTarget, runConfig } from './target.ts';
 export type { Exchange } from './evidence.ts';
 export type { CheckBody, CheckContext } from './rule-test.ts';
 export {
-  acknowledgedCloses, businessCall, closeOpenSessions, closeRequest, credentialsOf, excerpt, isFault, newConversationId, noSessionSlot, obtainSoapToken, openSession,
+  acknowledgedCloses, businessCall, closeOpenSessions, closeRequest, credentialsOf, declaredCertAccounts, excerpt, isFault, newConversationId, noSessionSlot, obtainSoapToken, openSession,
   openSessionCount, ping, sessionLedger, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate,
   validateEnvelope,
 } from './soap.ts';

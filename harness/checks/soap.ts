@@ -19,6 +19,7 @@ import type { SoapExchange } from './soap-exchange.ts';
 export type { SoapExchange } from './soap-exchange.ts';
 import type { CheckContext } from './rule-test.ts';
 import { PrerequisiteFailed } from './errors.ts';
+import { registerPassword } from './secrets.ts';
 
 let sequence = 0;
 const next = () => `${process.pid}-${++sequence}`;
@@ -60,6 +61,9 @@ export async function soapCall(ctx: CheckContext, env: Environment, call: SoapCa
   const xml = buildRequest({ header, security: call.security, body: call.body, ...(call.style && { style: call.style }) });
   const sent = await postEnvelope(ctx, env, xml, { conversationId, messageId, cpaId }, call.timeoutMs);
   const x: SoapExchange = { ...sent, request: { ...sent.request, action: call.action } };
+  // A request with an open session's token (its close aside) that the service served (an envelope, no fault).
+  const token = call.security.kind === 'binarySecurityToken' ? call.security.token : undefined;
+  if (token !== undefined && call.action !== 'SessionCloseRQ' && x.envelope && !x.envelope.fault && openSessions.has(token)) usedSessions.add(token);
   journalSoap(x, targetSeconds(ctx.target));
   // What the call created on the target, for the report's resource counts.
   if (!x.envelope?.fault && responseToken(x)) {
@@ -183,6 +187,8 @@ export interface OpenSession {
 
 /** Sessions this worker opened and has not closed: closed at the end of each test file, also after a failure. */
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
+/** The tokens of open sessions that have served a request (see {@link SessionLedger.closedUsed}). */
+const usedSessions = new Set<string>();
 
 /** What the harness did with the sessions of one caller (environment and PCC): state it established itself. */
 export interface SessionLedger {
@@ -190,6 +196,12 @@ export interface SessionLedger {
   readonly opened: number;
   /** Of those, the ones whose SessionCloseRQ the service answered without a fault. */
   readonly closed: number;
+  /**
+   * Of the closed ones, those that had served a request before their close (a request with the session's token the
+   * service answered with an envelope and no fault): a service may treat them apart from sessions that served none (a
+   * token cache that keeps a used session's slot).
+   */
+  readonly closedUsed: number;
   /** Sessions the harness holds open now. */
   readonly open: number;
   /**
@@ -204,12 +216,15 @@ export interface SessionLedger {
    * What the SessionCreateRQs the service granted show of the pool: the most slots that closed sessions (`closed`), or
    * TokenCreateRQ tokens (`tokens`), would have held at one of them beside the sessions the harness held then. A session
    * granted at `closed` ≥ the pool's size says closes release their slots; at `tokens` ≥ it, that those tokens hold
-   * none (each alone: a pool-full answer then needs another cause).
+   * none (each alone: a pool-full answer then needs another cause). `closedUsed` and `closedUnused` count the closed
+   * sessions that had served a request, and those that had not, apart: a session granted beside as many of one kind
+   * as the pool holds says closes of that kind release their slots, and of that kind only.
    */
-  readonly grantedBeside: { readonly closed: number; readonly tokens: number };
+  readonly grantedBeside: { readonly closed: number; readonly closedUsed: number; readonly closedUnused: number; readonly tokens: number };
 }
 
-interface LedgerCounts { opened: number; closed: number; hidden: number; tokens: number; grantedBeside: { closed: number; tokens: number } }
+interface LedgerCounts { opened: number; closed: number; closedUsed: number; hidden: number; tokens: number; grantedBeside: { closed: number; closedUsed: number; closedUnused: number; tokens: number } }
+const noneGranted = () => ({ closed: 0, closedUsed: 0, closedUnused: 0, tokens: 0 });
 const ledgers = new Map<string, LedgerCounts>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
@@ -219,8 +234,8 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
   const l = ledgers.get(ledgerKey(env, cpaId));
-  if (!l) return { opened: 0, closed: 0, open: openCount(env, cpaId), hidden: 0, tokens: 0, grantedBeside: { closed: 0, tokens: 0 } };
-  return { opened: l.opened, closed: l.closed, open: openCount(env, cpaId), hidden: l.hidden, tokens: l.tokens, grantedBeside: { ...l.grantedBeside } };
+  if (!l) return { opened: 0, closed: 0, closedUsed: 0, open: openCount(env, cpaId), hidden: 0, tokens: 0, grantedBeside: noneGranted() };
+  return { opened: l.opened, closed: l.closed, closedUsed: l.closedUsed, open: openCount(env, cpaId), hidden: l.hidden, tokens: l.tokens, grantedBeside: { ...l.grantedBeside } };
 }
 
 function openCount(env: Environment, cpaId: string): number {
@@ -232,7 +247,7 @@ function openCount(env: Environment, cpaId: string): number {
 function ledger(env: Environment, cpaId: string): LedgerCounts {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, hidden: 0, tokens: 0, grantedBeside: { closed: 0, tokens: 0 } }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, closedUsed: 0, hidden: 0, tokens: 0, grantedBeside: noneGranted() }));
   return l;
 }
 
@@ -245,6 +260,8 @@ async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   const l = ledger(session.env, session.cpaId);
   const held = openCount(session.env, session.cpaId);
   l.grantedBeside.closed = Math.max(l.grantedBeside.closed, held + l.closed);
+  l.grantedBeside.closedUsed = Math.max(l.grantedBeside.closedUsed, held + l.closedUsed);
+  l.grantedBeside.closedUnused = Math.max(l.grantedBeside.closedUnused, held + l.closed - l.closedUsed);
   l.grantedBeside.tokens = Math.max(l.grantedBeside.tokens, held + l.tokens);
   openSessions.set(session.token, { ctx, session });
   l.opened++;
@@ -258,6 +275,25 @@ export async function sessionCreate(ctx: CheckContext, env: Environment, account
   const token = x.envelope?.fault ? undefined : responseToken(x);
   const tracked = token === undefined ? undefined : openSessions.get(token)?.session;
   return tracked ? { ...x, session: tracked } : x;
+}
+
+/**
+ * The other CERT accounts the target config declares (access.noAmendment, access.otherAgency, access.certOnly,
+ * access.portal), each with a pool of its own: routes to a pool check where the main account's pool cannot show it
+ * (full of what earlier checks left in it). Their passwords are registered for redaction.
+ */
+export function declaredCertAccounts(ctx: CheckContext): { readonly account: Account; readonly what: string }[] {
+  const d = ctx.target.declared;
+  const main = ctx.target.accounts.cert;
+  const seen = new Set(main ? [`${main.epr}\u0000${main.pcc}`] : []);
+  const out: { account: Account; what: string }[] = [];
+  for (const account of [d.noAmendment?.account, d.otherAgency?.account, d.certOnly, d.portal?.account]) {
+    if (!account || seen.has(`${account.epr}\u0000${account.pcc}`)) continue;
+    seen.add(`${account.epr}\u0000${account.pcc}`);
+    registerPassword(account.password);
+    out.push({ account, what: `the account ${account.epr} (access)` });
+  }
+  return out;
 }
 
 /** Opens a session for later checks; none makes the check `skipped` (prerequisite), naming the rule to look at. */
@@ -287,6 +323,7 @@ const KEPT_CLOSED = 32;
 onNewRun(() => {
   sequence = 0;
   ledgers.clear();
+  usedSessions.clear();
   countedClosed.clear();
   unconfirmed.clear();
   acknowledgedClosed.length = 0;
@@ -337,7 +374,12 @@ export async function sessionClose(ctx: CheckContext, session: OpenSession): Pro
   }
   if (over) {
     // Confirmed over: acknowledged, or its token refused as invalid right after (the ping).
-    if (held) ledger(session.env, session.cpaId).closed++;
+    if (held) {
+      const l = ledger(session.env, session.cpaId);
+      l.closed++;
+      if (usedSessions.has(session.token)) l.closedUsed++;
+    }
+    usedSessions.delete(session.token);
     if (answer.kind === 'success') {
       acknowledgedClosed.push(session);
       if (acknowledgedClosed.length > KEPT_CLOSED) acknowledgedClosed.shift();

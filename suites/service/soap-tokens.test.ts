@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, credentialsOf, expectEqual, noSessionSlot, expectThat, failOn, inClause, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
+  CheckFailure, credentialsOf, declaredCertAccounts, expectEqual, noSessionSlot, expectThat, failOn, inClause, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
   registerPassword, sessionClose, sessionCreate, sessionLedger, soapAccount, soapCall, tokenCreate, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { closeAll, createInReleasedSlot, createVerdict } from './support/sessions.ts';
@@ -66,11 +66,10 @@ async function sessionlessFromOutside(ctx: CheckContext): Promise<void> {
     ctx.unchecked(clause, 'whether a session was allocated shows only in the caller\'s pool: declare sessionPoolSize in the target config and run with --allow-opt-in (the check then fills the pool)');
     return;
   }
-  const d = ctx.target.declared;
   const prod = ctx.target.environments.prod && ctx.target.accounts.prod;
   const routes: { account: Account; env: Environment; what: string }[] = [
     { account: soapAccount(ctx, 'cert'), env: 'cert', what: 'the CERT account' },
-    ...[d.noAmendment?.account, d.otherAgency?.account, d.certOnly, d.portal?.account].flatMap((account) => (account ? [{ account, env: 'cert' as const, what: `the account ${account.epr} (access)` }] : [])),
+    ...declaredCertAccounts(ctx).map((r) => ({ ...r, env: 'cert' as const })),
     ...(prod ? [{ account: prod, env: 'prod' as const, what: 'the PROD account' }] : []),
   ];
   const tried: string[] = [];
@@ -141,16 +140,21 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
 /**
  * A pool full before the check holds a session of it, read on the run's own record: every session the run opened of
  * the account is confirmed closed, closes release their slots (a session was granted beside as many closed ones as the
- * pool holds), and the run has obtained as many TokenCreateRQ tokens as the pool holds, beside which no session was
- * ever granted: the tokens hold the slots. (Sessions of another application holding the whole pool since would
+ * pool holds, of each kind the run closed: sessions that had served a request, and sessions closed unused, which a
+ * service may treat apart), and the run has obtained as many TokenCreateRQ tokens as the pool holds, beside which no
+ * session was ever granted: the tokens hold the slots. (Sessions of another application holding the whole pool since would
  * explain it too, as they would the pool checks' record-based verdict: the same evidence, and the pool was not theirs
  * all along. A record short of that leaves the other accounts to try.)
  */
 function recordSaysTokensHoldSlots(ctx: CheckContext, env: Environment, pcc: string, pool: number, refused: SoapExchange, clause: string): void {
   const mine = sessionLedger(env, pcc);
   const accounted = mine.opened > 0 && mine.opened === mine.closed + mine.open && mine.hidden === 0 && mine.open === 0;
-  if (!accounted || mine.grantedBeside.closed < pool || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
-  throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; a session was granted after as many closes as the pool holds (${pool}), so closes release their slots, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
+  // Closes of used sessions shown to release their slots does not show it of closes of unused ones, nor the reverse.
+  const closedUnused = mine.closed - mine.closedUsed;
+  const closesRelease = (mine.closedUsed === 0 || mine.grantedBeside.closedUsed >= pool) && (closedUnused === 0 || mine.grantedBeside.closedUnused >= pool);
+  if (!accounted || !closesRelease || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
+  const kinds = [mine.closedUsed > 0 && 'closed after serving a request', closedUnused > 0 && 'closed unused'].filter(Boolean).join(' and of sessions ');
+  throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; a session was granted beside as many closes as the pool holds (${pool}) of sessions ${kinds}, so closes release their slots, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
     expected: 'no slot held by a sessionless token', actual: describeAnswer(soap(soapAnswerOf(ctx, refused))), clause,
   });
 }
