@@ -7,8 +7,8 @@ export { closeTarget, currentTarget, runConfig } from './target.ts';
 export type { Exchange } from './evidence.ts';
 export type { CheckBody, CheckContext } from './rule-test.ts';
 export {
-  acknowledgedCloses, businessCall, closeOpenSessions, closeRequest, credentialsOf, declaredCertAccounts, excerpt, isFault, newConversationId, noSessionSlot, obtainSoapToken, openSession,
-  openSessionCount, ping, sessionLedger, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate,
+  acknowledgedCloses, businessCall, closeOpenSessions, closeRequest, closesShownToRelease, credentialsOf, declaredCertAccounts, excerpt, isFault, newConversationId, noSessionSlot, obtainSoapToken, openSession,
+  keptSlotSeen, openSessionCount, ping, recordKeptSlot, sessionLedger, postEnvelope, responseToken, sessionClose, sessionCreate, soapAccount, soapCall, soapUrl, tokenCreate, tokensThatMayHoldSlots,
   validateEnvelope,
 } from './soap.ts';
 export type { OpenSession, SessionLedger, SoapCall, SoapExchange } from './soap.ts';

@@ -63,7 +63,14 @@ export async function soapCall(ctx: CheckContext, env: Environment, call: SoapCa
   const x: SoapExchange = { ...sent, request: { ...sent.request, action: call.action } };
   // A request with an open session's token (its close aside) that the service served (an envelope, no fault).
   const token = call.security.kind === 'binarySecurityToken' ? call.security.token : undefined;
-  if (token !== undefined && call.action !== 'SessionCloseRQ' && x.envelope && !x.envelope.fault && openSessions.has(token)) usedSessions.add(token);
+  const served = x.envelope !== undefined && !x.envelope.fault;
+  if (token !== undefined && call.action !== 'SessionCloseRQ' && served && openSessions.has(token)) usedSessions.add(token);
+  // A TokenCreateRQ token's first served request: counted in its caller's ledger once.
+  const caller = token !== undefined && served ? soapTokenCallers.get(token) : undefined;
+  if (caller !== undefined) {
+    soapTokenCallers.delete(token!);
+    ledger(caller.env, caller.cpaId).tokensUsed++;
+  }
   journalSoap(x, targetSeconds(ctx.target));
   // What the call created on the target, for the report's resource counts.
   if (!x.envelope?.fault && responseToken(x)) {
@@ -112,7 +119,10 @@ export async function postEnvelope(
     // An answer that may have granted a session the harness cannot read (a success status with no envelope it can
     // parse, or an envelope with neither a fault nor a token) hides that session as a gateway's page may: counted so.
     if (!token && opensSession && response.status >= 200 && response.status < 300 && !x.envelope?.fault) ledger(env, ids.cpaId).hidden++;
-    if (token && creating === 'token') ledger(env, ids.cpaId).tokens++;
+    if (token && creating === 'token') {
+      ledger(env, ids.cpaId).tokens++;
+      soapTokenCallers.set(token, { env, cpaId: ids.cpaId });
+    }
     return x;
   };
   // A session-creating exchange is seen through to its registration, also by a worker being signalled meanwhile.
@@ -189,6 +199,8 @@ export interface OpenSession {
 const openSessions = new Map<string, { ctx: CheckContext; session: OpenSession }>();
 /** The tokens of open sessions that have served a request (see {@link SessionLedger.closedUsed}). */
 const usedSessions = new Set<string>();
+/** The caller of each TokenCreateRQ token that has not served a request yet (see {@link SessionLedger.tokensUsed}). */
+const soapTokenCallers = new Map<string, { readonly env: Environment; readonly cpaId: string }>();
 
 /** What the harness did with the sessions of one caller (environment and PCC): state it established itself. */
 export interface SessionLedger {
@@ -213,6 +225,11 @@ export interface SessionLedger {
   /** TokenCreateRQ tokens the service gave this caller (sessionless: they hold no slot of its pool). */
   readonly tokens: number;
   /**
+   * Of those, the ones that have served a SOAP request (answered with an envelope and no fault): a service may
+   * allocate a sessionless token's session at its first call, so used and unused tokens are told apart as closes are.
+   */
+  readonly tokensUsed: number;
+  /**
    * What the SessionCreateRQs the service granted show of the pool: the most slots that closed sessions (`closed`), or
    * TokenCreateRQ tokens (`tokens`), would have held at one of them beside the sessions the harness held then. A session
    * granted at `closed` ≥ the pool's size says closes release their slots; at `tokens` ≥ it, that those tokens hold
@@ -220,11 +237,31 @@ export interface SessionLedger {
    * sessions that had served a request, and those that had not, apart: a session granted beside as many of one kind
    * as the pool holds says closes of that kind release their slots, and of that kind only.
    */
-  readonly grantedBeside: { readonly closed: number; readonly closedUsed: number; readonly closedUnused: number; readonly tokens: number };
+  readonly grantedBeside: {
+    readonly closed: number; readonly closedUsed: number; readonly closedUnused: number; readonly tokens: number; readonly tokensUsed: number; readonly tokensUnused: number;
+  };
 }
 
-interface LedgerCounts { opened: number; closed: number; closedUsed: number; hidden: number; tokens: number; grantedBeside: { closed: number; closedUsed: number; closedUnused: number; tokens: number } }
-const noneGranted = () => ({ closed: 0, closedUsed: 0, closedUnused: 0, tokens: 0 });
+interface LedgerCounts {
+  opened: number; closed: number; closedUsed: number; hidden: number; tokens: number; tokensUsed: number;
+  grantedBeside: { closed: number; closedUsed: number; closedUnused: number; tokens: number; tokensUsed: number; tokensUnused: number };
+}
+const noneGranted = () => ({ closed: 0, closedUsed: 0, closedUnused: 0, tokens: 0, tokensUsed: 0, tokensUnused: 0 });
+
+/**
+ * Of the caller's TokenCreateRQ tokens, how many the record leaves able to hold a slot: each kind (used, unused) not
+ * shown to hold none by a session granted beside as many of them as the pool holds.
+ */
+export function tokensThatMayHoldSlots(l: SessionLedger, pool: number): number {
+  const g = l.grantedBeside;
+  return (g.tokensUsed >= pool ? 0 : l.tokensUsed) + (g.tokensUnused >= pool ? 0 : l.tokens - l.tokensUsed);
+}
+
+/** Whether the record shows the caller's closes release their slots: each kind it closed (used, unused), beside as many as the pool holds. */
+export function closesShownToRelease(l: SessionLedger, pool: number): boolean {
+  const g = l.grantedBeside;
+  return (l.closedUsed === 0 || g.closedUsed >= pool) && (l.closed - l.closedUsed === 0 || g.closedUnused >= pool);
+}
 const ledgers = new Map<string, LedgerCounts>();
 const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
 
@@ -234,8 +271,24 @@ const ledgerKey = (env: Environment, cpaId: string) => `${env}\u0000${cpaId}`;
  */
 export function sessionLedger(env: Environment, cpaId: string): SessionLedger {
   const l = ledgers.get(ledgerKey(env, cpaId));
-  if (!l) return { opened: 0, closed: 0, closedUsed: 0, open: openCount(env, cpaId), hidden: 0, tokens: 0, grantedBeside: noneGranted() };
-  return { opened: l.opened, closed: l.closed, closedUsed: l.closedUsed, open: openCount(env, cpaId), hidden: l.hidden, tokens: l.tokens, grantedBeside: { ...l.grantedBeside } };
+  if (!l) return { opened: 0, closed: 0, closedUsed: 0, open: openCount(env, cpaId), hidden: 0, tokens: 0, tokensUsed: 0, grantedBeside: noneGranted() };
+  return { opened: l.opened, closed: l.closed, closedUsed: l.closedUsed, open: openCount(env, cpaId), hidden: l.hidden, tokens: l.tokens, tokensUsed: l.tokensUsed, grantedBeside: { ...l.grantedBeside } };
+}
+
+/**
+ * The first close this run saw, by difference, keep its slot, if one was: with a pool full of a check's sessions, one
+ * of them was closed (the service confirming it) and the same SessionCreateRQ was still refused as full, whichever
+ * check and account saw it. A SESS-02 and SESS-04 deviation in itself: the pool checks that cannot make the difference
+ * in their own pool rest on it.
+ */
+let keptSlot: string | undefined;
+
+export function recordKeptSlot(what: string): void {
+  keptSlot ??= what;
+}
+
+export function keptSlotSeen(): string | undefined {
+  return keptSlot;
 }
 
 function openCount(env: Environment, cpaId: string): number {
@@ -247,7 +300,7 @@ function openCount(env: Environment, cpaId: string): number {
 function ledger(env: Environment, cpaId: string): LedgerCounts {
   const key = ledgerKey(env, cpaId);
   let l = ledgers.get(key);
-  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, closedUsed: 0, hidden: 0, tokens: 0, grantedBeside: noneGranted() }));
+  if (!l) ledgers.set(key, (l = { opened: 0, closed: 0, closedUsed: 0, hidden: 0, tokens: 0, tokensUsed: 0, grantedBeside: noneGranted() }));
   return l;
 }
 
@@ -263,6 +316,8 @@ async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   l.grantedBeside.closedUsed = Math.max(l.grantedBeside.closedUsed, held + l.closedUsed);
   l.grantedBeside.closedUnused = Math.max(l.grantedBeside.closedUnused, held + l.closed - l.closedUsed);
   l.grantedBeside.tokens = Math.max(l.grantedBeside.tokens, held + l.tokens);
+  l.grantedBeside.tokensUsed = Math.max(l.grantedBeside.tokensUsed, held + l.tokensUsed);
+  l.grantedBeside.tokensUnused = Math.max(l.grantedBeside.tokensUnused, held + l.tokens - l.tokensUsed);
   openSessions.set(session.token, { ctx, session });
   l.opened++;
   await registerSession(runConfig(), session);
@@ -323,7 +378,9 @@ const KEPT_CLOSED = 32;
 onNewRun(() => {
   sequence = 0;
   ledgers.clear();
+  keptSlot = undefined;
   usedSessions.clear();
+  soapTokenCallers.clear();
   countedClosed.clear();
   unconfirmed.clear();
   acknowledgedClosed.length = 0;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { callSoap, describeAnswer, soap, soapAnswerOf, soapProbe } from '../../harness/checks/probe.ts';
 import {
-  CheckFailure, credentialsOf, declaredCertAccounts, expectEqual, noSessionSlot, expectThat, failOn, inClause, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
-  registerPassword, sessionClose, sessionCreate, sessionLedger, soapAccount, soapCall, tokenCreate, type CheckContext, type OpenSession, type SoapExchange,
+  CheckFailure, closesShownToRelease, credentialsOf, declaredCertAccounts, expectEqual, noSessionSlot, expectThat, failOn, inClause, Inconclusive, obtainSoapToken, PrerequisiteFailed, ruleProperty, ruleTest,
+  keptSlotSeen, recordKeptSlot, registerPassword, sessionClose, sessionCreate, sessionLedger, soapAccount, soapCall, tokenCreate, tokensThatMayHoldSlots, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../harness/checks/index.ts';
 import { closeAll, createInReleasedSlot, createVerdict } from './support/sessions.ts';
 import { issuedToken, stokProblems } from '../../harness/judges/index.ts';
@@ -116,7 +116,10 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
     // The control: a close followed by SessionCreateRQ alone gets the slot back.
     if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
     const control = await create('SessionCreateRQ after closing a session of the full pool');
-    if (control.verdict === 'full') return 'closing a session of the full pool did not free a slot (SESS-02\'s and SESS-04\'s to judge)';
+    if (control.verdict === 'full') {
+      recordKeptSlot(`STOK-01's check closed one of its ${held.length + 1} sessions of the full pool of the account ${account.epr} in ${env.toUpperCase()}, the service confirming it, and SessionCreateRQ was still refused as full`);
+      return 'closing a session of the full pool did not free a slot (SESS-02\'s and SESS-04\'s to judge)';
+    }
     held.push(control.x.session!);
     // The same with a TokenCreateRQ between the close and SessionCreateRQ.
     if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
@@ -149,10 +152,11 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
 function recordSaysTokensHoldSlots(ctx: CheckContext, env: Environment, pcc: string, pool: number, refused: SoapExchange, clause: string): void {
   const mine = sessionLedger(env, pcc);
   const accounted = mine.opened > 0 && mine.opened === mine.closed + mine.open && mine.hidden === 0 && mine.open === 0;
-  // Closes of used sessions shown to release their slots does not show it of closes of unused ones, nor the reverse.
+  // Closes of used sessions shown to release their slots does not show it of closes of unused ones, nor the reverse;
+  // the same of used and unused tokens.
   const closedUnused = mine.closed - mine.closedUsed;
-  const closesRelease = (mine.closedUsed === 0 || mine.grantedBeside.closedUsed >= pool) && (closedUnused === 0 || mine.grantedBeside.closedUnused >= pool);
-  if (!accounted || !closesRelease || mine.tokens < pool || mine.grantedBeside.tokens >= pool) return;
+  // A close seen to keep its slot (SESS-02's deviation) may be what fills the pool.
+  if (!accounted || keptSlotSeen() !== undefined || !closesShownToRelease(mine, pool) || tokensThatMayHoldSlots(mine, pool) < pool) return;
   const kinds = [mine.closedUsed > 0 && 'closed after serving a request', closedUnused > 0 && 'closed unused'].filter(Boolean).join(' and of sessions ');
   throw new CheckFailure(`SessionCreateRQ was refused as the pool is full although the harness holds no session of the account and the service confirmed all ${mine.closed} it opened closed; a session was granted beside as many closes as the pool holds (${pool}) of sessions ${kinds}, so closes release their slots, and the run obtained ${mine.tokens} TokenCreateRQ token(s), beside which no session was granted: they hold the slots`, {
     expected: 'no slot held by a sessionless token', actual: describeAnswer(soap(soapAnswerOf(ctx, refused))), clause,

@@ -1,7 +1,7 @@
 import { onNewRun } from '../../../harness/run-scope.ts';
 import { callSessionProbe, callSoap, describeAnswer, inconclusiveAnswer, soap, soapAnswerOf, type SoapProbeResult } from '../../../harness/checks/probe.ts';
 import {
-  acknowledgedCloses, CheckFailure, closeRequest, Inconclusive, openSession, PrerequisiteFailed, registerPassword, sessionClose, sessionCreate, sessionLedger, type CheckContext, type OpenSession, type SoapExchange,
+  acknowledgedCloses, CheckFailure, closeRequest, Inconclusive, openSession, PrerequisiteFailed, registerPassword, sessionClose, sessionCreate, sessionLedger, keptSlotSeen, tokensThatMayHoldSlots, type CheckContext, type OpenSession, type SoapExchange,
 } from '../../../harness/checks/index.ts';
 import type { SoapAnswer } from '../../../harness/classify/index.ts';
 import { DEFAULT_REST_DOMAIN, DEFAULT_SOAP_DOMAIN, type Environment } from '../../../harness/catalog/index.ts';
@@ -130,12 +130,22 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     // The run's TokenCreateRQ tokens of the account hold no slot (a sessionless token allocates no session); a service
     // that gives them one (STOK-01's deviation: suites/service/soap-tokens.test.ts) fills the pool as well, once there
     // are as many as the pool holds — unless a session was granted beside that many, which shows they hold none.
-    const tokensCouldFill = sa.poolSize !== undefined && mine.tokens >= sa.poolSize && mine.grantedBeside.tokens < sa.poolSize;
+    // A session granted beside as many of one kind of token (used, unused: a service may allocate at the first call) as
+    // the pool holds shows that kind holds none.
+    const tokensCouldFill = sa.poolSize !== undefined && tokensThatMayHoldSlots(mine, sa.poolSize) >= sa.poolSize;
     if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && !closeFailed.rule.startsWith('SESS-02')) {
       // Closes that did not close (the sessions' tokens still served) hold the slots as open sessions: SESS-02's
       // deviation, which a close's slot says nothing more of.
       const open = await stillServed(ctx, sa.account);
       if (open) throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and ${open}: those sessions are still open`, ['SESS-02']);
+    }
+    // Tokens could fill it; but a close already seen, by difference, to keep its slot breaks the rule whatever fills it now.
+    const kept = keptSlotSeen();
+    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && tokensCouldFill && kept) {
+      throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; earlier in this run ${kept}: closed sessions keep their slots (${closeFailed.rule})`, {
+        expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
+        actual: describeAnswer(soap(answer)),
+      });
     }
     if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && tokensCouldFill) {
       throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; but the run also obtained ${mine.tokens} TokenCreateRQ token(s) of this account, and no session was granted beside as many: closed sessions that keep their slots and sessionless tokens that take one (STOK-01) would both fill the pool, and no slot is left to tell them apart`);
