@@ -289,22 +289,30 @@ ruleTest('SESS-02', 'closing a session releases its pool slot', async (ctx) => {
   try {
     await slotReleasedInMainPool(ctx, sa, size);
   } catch (error) {
-    // Another route: the main account's pool, full of what earlier checks left in it, could not tell closed sessions
-    // that keep their slots from sessionless tokens that take one. A declared account's own pool can, by difference.
     if (!(error instanceof Inconclusive) || sa.fresh) throw error;
-    const tried: string[] = [];
-    for (const route of declaredCertAccounts(ctx)) {
-      const outcome = await slotReleasedIn(ctx, route.account, size, { own: true });
-      if (outcome === 'checked') {
-        ctx.note(`the main account's pool could not show it (${error.message}): ${route.what} was filled instead`);
-        return;
-      }
-      tried.push(`${route.what}: ${outcome}`);
-    }
-    if (tried.length === 0) throw error;
-    throw new Inconclusive(`${error.message}; the declared accounts' pools could not show it either (${tried.join('; ')})`);
+    await inDeclaredPool(ctx, error, size, { own: true });
   }
 }, { clauses: ['SESS-02.slot-released'] });
+
+/**
+ * Another route for a pool check on a live target: the main account's pool, full of what earlier checks left in it,
+ * could not tell closed sessions that keep their slots from sessionless tokens that take one (`error`); a declared
+ * account's own pool can show whether a close releases its slot, by difference ({@link slotReleasedIn}). Returns once
+ * one did; throws the main pool's error, with what each declared pool showed, when none could.
+ */
+async function inDeclaredPool(ctx: CheckContext, error: Inconclusive, size: number, judged: { readonly own: boolean; readonly clause?: string }): Promise<void> {
+  const tried: string[] = [];
+  for (const route of declaredCertAccounts(ctx)) {
+    const outcome = await slotReleasedIn(ctx, route.account, size, judged);
+    if (outcome === 'checked') {
+      ctx.note(`the main account's pool could not show it (${error.message}): ${route.what} was filled instead`);
+      return;
+    }
+    tried.push(`${route.what}: ${outcome}`);
+  }
+  if (tried.length === 0) throw error;
+  throw new Inconclusive(`${error.message}; the declared accounts' pools could not show it either (${tried.join('; ')})`);
+}
 
 /** SESS-02's pool check in the main account's pool of the declared size. */
 async function slotReleasedInMainPool(ctx: CheckContext, sa: SessionAccount, size: number): Promise<void> {
@@ -453,25 +461,14 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
     try {
       await inClause('SESS-04.close-frees-slot', () => openSessions(ctx, sa, size, sessions, { rule: 'SESS-04: closing a session frees a slot' }));
     } catch (error) {
-      // Another route, as SESS-02's pool check takes: the main account's pool, full of what earlier checks left in it,
-      // cannot tell closed sessions that keep their slots from tokens that take one; a declared account's pool can show
-      // whether a close frees a slot, by difference (its size unknown, whether a full pool refuses stays unchecked).
+      // As SESS-02's pool check: a declared account's pool shows whether a close frees a slot (its size unknown, whether
+      // a full pool refuses stays unchecked). The main pool's sessions the check holds are closed first.
       if (!(error instanceof Inconclusive) || sa.fresh) throw error;
-      // The main pool's sessions the check holds are of no more use: closed before another pool is filled.
       await closeAll(ctx, sessions.splice(0));
-      const tried: string[] = [];
-      for (const route of declaredCertAccounts(ctx)) {
-        const outcome = await slotReleasedIn(ctx, route.account, size, { own: false, clause: 'SESS-04.close-frees-slot' });
-        if (outcome === 'checked') {
-          ctx.note(`the main account's pool could not show it (${error.message}): ${route.what} was filled instead`);
-          ctx.unchecked('SESS-04.pool-full-refused', `the main account's pool was full of what earlier checks left in it (${error.message}), and a declared account's pool size is not known`);
-          ctx.unchecked('SESS-04.timeout-frees-slot', 'letting sessions time out needs control of the clock (the simulator); the harness does not wait out a live session\'s inactivity timeout');
-          return;
-        }
-        tried.push(`${route.what}: ${outcome}`);
-      }
-      if (tried.length === 0) throw error;
-      throw new Inconclusive(`${error.message}; the declared accounts' pools could not show it either (${tried.join('; ')})`);
+      await inDeclaredPool(ctx, error, size, { own: false, clause: 'SESS-04.close-frees-slot' });
+      ctx.unchecked('SESS-04.pool-full-refused', `the main account's pool was full of what earlier checks left in it (${error.message}), and a declared account's pool size is not known`);
+      ctx.unchecked('SESS-04.timeout-frees-slot', 'letting sessions time out needs control of the clock (the simulator); the harness does not wait out a live session\'s inactivity timeout');
+      return;
     }
     const extra = await sessionCreate(ctx, 'cert', sa.account);
     if (createVerdict(ctx, extra, `SessionCreateRQ number ${size + 1}`) === 'opened') {
@@ -484,8 +481,10 @@ ruleTest('SESS-04', 'with the pool full, SessionCreateRQ is refused; closing a s
       throw new PrerequisiteFailed('SessionCloseRQ did not close the session (its token is still accepted)', ['SESS-02']);
     }
     const afterClose = await createInReleasedSlot(ctx, sa.account, 'SessionCreateRQ after a close');
-    if (createVerdict(ctx, afterClose, 'SessionCreateRQ after a close') === 'full') recordKeptSlot(`SESS-04's pool check closed one of the sessions of the full pool of the account ${sa.account.epr}, the service confirming it, and SessionCreateRQ was still refused as full`);
-    if (createVerdict(ctx, afterClose, 'SessionCreateRQ after a close') === 'full') throw new CheckFailure('closing a session did not free a slot', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterClose))), clause: 'SESS-04.close-frees-slot' });
+    if (createVerdict(ctx, afterClose, 'SessionCreateRQ after a close') === 'full') {
+      recordKeptSlot(`SESS-04's pool check closed one of the sessions of the full pool of the account ${sa.account.epr}, the service confirming it, and SessionCreateRQ was still refused as full`);
+      throw new CheckFailure('closing a session did not free a slot', { expected: 'a new session', actual: describeAnswer(soap(soapAnswerOf(ctx, afterClose))), clause: 'SESS-04.close-frees-slot' });
+    }
     sessions.push(afterClose.session!);
     if (!ctx.target.control) {
       ctx.unchecked('SESS-04.timeout-frees-slot', 'letting sessions time out needs control of the clock (the simulator); the harness does not wait out a live session\'s inactivity timeout');
