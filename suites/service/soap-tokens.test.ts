@@ -79,15 +79,18 @@ async function sessionlessFromOutside(ctx: CheckContext): Promise<void> {
     if (outcome === 'checked') return;
     tried.push(`${route.what}: ${outcome}`);
     // The main account's pool took more sessions than the config declares (SESS-04's to judge, or a size declared
-    // wrong): the other accounts' pools, of the same declared size, would only spend the run's session budget, which
-    // the pool checks after this one need (a budget must not decide their verdicts).
-    if (route === routes[0] && outcome.startsWith(MORE_THAN_DECLARED)) break;
+    // wrong), or its full pool was answered with no SOAP envelope (a gateway's page, SOAP-02's to judge, which fronts
+    // every account): the other accounts' pools would only spend the run's session budget, which the pool checks after
+    // this one need (a budget must not decide their verdicts).
+    if (route === routes[0] && (outcome.startsWith(MORE_THAN_DECLARED) || outcome.startsWith(NO_ENVELOPE))) break;
   }
   ctx.unchecked(clause, `no pool could be filled and a slot freed in it (${tried.join('; ')})`);
 }
 
 /** How {@link tokenInFreedSlot} begins its answer when a pool took more sessions than the config declares. */
 const MORE_THAN_DECLARED = 'the pool took';
+/** How it begins its answer when SessionCreateRQ in a full pool got no SOAP envelope. */
+const NO_ENVELOPE = 'SessionCreateRQ got no SOAP envelope';
 
 /**
  * The difference in one account's pool. `checked` when the token left the slot alone (a failure is thrown); otherwise
@@ -111,6 +114,7 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
         continue;
       }
       const answer = soapAnswerOf(ctx, x);
+      if (answer.kind === 'not-soap') return `${NO_ENVELOPE} (${describeAnswer(soap(answer))})`;
       if (answer.kind !== 'pool-full' && answer.kind !== 'other-fault') return `SessionCreateRQ got ${describeAnswer(soap(answer))}`;
       refused = x;
       break;

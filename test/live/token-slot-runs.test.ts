@@ -30,6 +30,17 @@ describe('a TokenCreateRQ that allocates a session fails STOK-01 alone in whole 
   }, 240_000);
 });
 
+describe('the session budget is not spent on pools that cannot show anything', () => {
+  // Behind a gateway that turns every SOAP fault into an HTML page, STOK-01 filled the pool of every declared account
+  // to meet the same page, spending the run's 70 sessions: in file orders 1, 9 and 13 of 4 tried, ERR-04's checks were
+  // then skipped and its deviation (no fault for an invalid token) hidden. STOK-01 now stops at the main account's page.
+  it('fails ERR-04 behind a gateway\'s fault page (file order 1)', async () => {
+    const config = await simulatorTarget(['err04-gateway-fault-page'], true);
+    const report = await run(config, { fileOrderSeed: 1 });
+    expect([...failed(report)].sort()).toEqual(['ERR-04', 'SOAP-02', 'STOK-03']);
+  }, 240_000);
+});
+
 describe('a pool without a limit fails SESS-04 in every file order', () => {
   // In file orders 1, 7, 8 and 11 STOK-01's check ran first and filled every declared account's pool past the declared
   // size, spending the run's budget of 70 sessions: SESS-04 was then skipped, and the deviation hidden. STOK-01 now
