@@ -46,7 +46,7 @@ it('a slot released 400 ms after the close is released: SESS-02 and SESS-04 pass
   expect(sim.core.openSessionCount()).toBe(0);
 }, 90_000);
 
-it('a slot released later than the config\'s slotReleaseMs declares is a slot the close kept: SESS-02 and SESS-04 fail', async () => {
+it('a slot released later than the config\'s slotReleaseMs declares is a slot the close kept: SESS-02 and SESS-04 do not pass', async () => {
   const file = join(sim.dir, 'target.json');
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), slotReleaseMs: 200 }));
   const out = join(sim.dir, 'out-200');
@@ -56,10 +56,14 @@ it('a slot released later than the config\'s slotReleaseMs declares is a slot th
   expect(refusedLate).toBeGreaterThan(before);
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
   const status = Object.fromEntries(report.rules.filter((r) => ['SESS-02', 'SESS-04'].includes(r.id)).map((r) => [r.id, r.status]));
-  // SESS-04 says it too ("closing a session frees its slot"), as for the simulator's sess02-close-keeps-slot.
-  expect(status).toEqual({ 'SESS-02': 'fail', 'SESS-04': 'fail' });
+  // Not waited out, the late release is a kept slot: SESS-02 fails, and SESS-04 with it ("closing a session frees its
+  // slot", as for the simulator's sess02-close-keeps-slot). On a loaded machine the 0.2 s of pauses and the requests
+  // may outlast part of the 0.4 s, and a check then meets the pool in between (`error`): never `pass`, as the default
+  // 3 s gave above.
+  expect(['fail', 'error']).toContain(status['SESS-02']);
+  expect(['fail', 'error']).toContain(status['SESS-04']);
   // The evidence says how long the service was given, and where that is declared.
-  const evidence = report.rules.find((r) => r.id === 'SESS-02')!.checks.flatMap((c) => ('evidence' in c ? c.evidence ?? [] : []));
+  const evidence = report.rules.filter((r) => ['SESS-02', 'SESS-04'].includes(r.id)).flatMap((r) => r.checks).flatMap((c) => ('evidence' in c ? c.evidence ?? [] : []));
   expect(evidence.join('\n')).toMatch(/refused as the pool being full \d+ time\(s\) over \d+ ms; the target config's slotReleaseMs gives the service 200 ms to release a slot/);
   expect(code).toBe(1);
   expect(sim.core.openSessionCount()).toBe(0);
