@@ -230,23 +230,20 @@ export interface SessionLedger {
    */
   readonly tokensUsed: number;
   /**
-   * What the SessionCreateRQs the service granted show of the pool: the most slots that closed sessions (`closed`), or
-   * TokenCreateRQ tokens (`tokens`), would have held at one of them beside the sessions the harness held then. A session
-   * granted at `closed` ≥ the pool's size says closes release their slots; at `tokens` ≥ it, that those tokens hold
-   * none (each alone: a pool-full answer then needs another cause). `closedUsed` and `closedUnused` count the closed
-   * sessions that had served a request, and those that had not, apart: a session granted beside as many of one kind
-   * as the pool holds says closes of that kind release their slots, and of that kind only.
+   * What the SessionCreateRQs the service granted show of the pool: the most slots that closed sessions, or
+   * TokenCreateRQ tokens, of each kind (that had served a request: `closedUsed`, `tokensUsed`; that had not:
+   * `closedUnused`, `tokensUnused`) would have held at one of them beside the sessions the harness held then. A session
+   * granted beside as many of one kind as the pool holds says closes of that kind release their slots, or that tokens of
+   * that kind hold none, and of that kind only (a pool-full answer then needs another cause).
    */
-  readonly grantedBeside: {
-    readonly closed: number; readonly closedUsed: number; readonly closedUnused: number; readonly tokens: number; readonly tokensUsed: number; readonly tokensUnused: number;
-  };
+  readonly grantedBeside: { readonly closedUsed: number; readonly closedUnused: number; readonly tokensUsed: number; readonly tokensUnused: number };
 }
 
 interface LedgerCounts {
   opened: number; closed: number; closedUsed: number; hidden: number; tokens: number; tokensUsed: number;
-  grantedBeside: { closed: number; closedUsed: number; closedUnused: number; tokens: number; tokensUsed: number; tokensUnused: number };
+  grantedBeside: { closedUsed: number; closedUnused: number; tokensUsed: number; tokensUnused: number };
 }
-const noneGranted = () => ({ closed: 0, closedUsed: 0, closedUnused: 0, tokens: 0, tokensUsed: 0, tokensUnused: 0 });
+const noneGranted = () => ({ closedUsed: 0, closedUnused: 0, tokensUsed: 0, tokensUnused: 0 });
 
 /**
  * Of the caller's TokenCreateRQ tokens, how many the record leaves able to hold a slot: each kind (used, unused) not
@@ -312,10 +309,8 @@ function ledger(env: Environment, cpaId: string): LedgerCounts {
 async function track(ctx: CheckContext, session: OpenSession): Promise<void> {
   const l = ledger(session.env, session.cpaId);
   const held = openCount(session.env, session.cpaId);
-  l.grantedBeside.closed = Math.max(l.grantedBeside.closed, held + l.closed);
   l.grantedBeside.closedUsed = Math.max(l.grantedBeside.closedUsed, held + l.closedUsed);
   l.grantedBeside.closedUnused = Math.max(l.grantedBeside.closedUnused, held + l.closed - l.closedUsed);
-  l.grantedBeside.tokens = Math.max(l.grantedBeside.tokens, held + l.tokens);
   l.grantedBeside.tokensUsed = Math.max(l.grantedBeside.tokensUsed, held + l.tokensUsed);
   l.grantedBeside.tokensUnused = Math.max(l.grantedBeside.tokensUnused, held + l.tokens - l.tokensUsed);
   openSessions.set(session.token, { ctx, session });

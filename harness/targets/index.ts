@@ -1,4 +1,4 @@
-export { ConfigError, DEFAULT_SLOT_RELEASE_MS, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret } from './config.ts';
+export { ConfigError, loadTargetConfig, parseTargetConfig, resolveAccount, resolveSecret } from './config.ts';
 export { releasePauses } from './slot-release.ts';
 export { createLiveTarget, loadLiveTarget } from './live-target.ts';
 export { createSimTarget, toAccount } from './sim-target.ts';

@@ -77,26 +77,29 @@ async function sessionlessFromOutside(ctx: CheckContext): Promise<void> {
     registerPassword(route.account.password);
     const outcome = await tokenInFreedSlot(ctx, route.account, route.env, pool, clause);
     if (outcome === 'checked') return;
-    tried.push(`${route.what}: ${outcome}`);
-    // The main account's pool took more sessions than the config declares (SESS-04's to judge, or a size declared
-    // wrong), or its full pool was answered with no SOAP envelope (a gateway's page, SOAP-02's to judge, which fronts
-    // every account): the other accounts' pools would only spend the run's session budget, which the pool checks after
-    // this one need (a budget must not decide their verdicts).
-    if (route === routes[0] && (outcome.startsWith(MORE_THAN_DECLARED) || outcome.startsWith(NO_ENVELOPE))) break;
+    tried.push(`${route.what}: ${outcome.why}`);
+    // The other accounts' pools would only spend the run's session budget, which the pool checks after this one need
+    // (a budget must not decide their verdicts).
+    if (route === routes[0] && outcome.everyPool) break;
   }
   ctx.unchecked(clause, `no pool could be filled and a slot freed in it (${tried.join('; ')})`);
 }
 
-/** How {@link tokenInFreedSlot} begins its answer when a pool took more sessions than the config declares. */
-const MORE_THAN_DECLARED = 'the pool took';
-/** How it begins its answer when SessionCreateRQ in a full pool got no SOAP envelope. */
-const NO_ENVELOPE = 'SessionCreateRQ got no SOAP envelope';
+/**
+ * Why a pool could not show it; `everyPool` when the other accounts' pools would answer the same: the main account's
+ * pool took more sessions than the config declares (SESS-04's to judge, or a size declared wrong), or its full pool
+ * was answered with no SOAP envelope (a gateway's page, SOAP-02's to judge, which fronts every account).
+ */
+interface NotShown {
+  readonly why: string;
+  readonly everyPool?: boolean;
+}
 
 /**
  * The difference in one account's pool. `checked` when the token left the slot alone (a failure is thrown); otherwise
  * why the pool could not show it.
  */
-async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Environment, pool: number, clause: string): Promise<'checked' | string> {
+async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Environment, pool: number, clause: string): Promise<'checked' | NotShown> {
   // The token is used once before the SessionCreateRQ (a service may allocate its session at the first call): with the
   // sessionless probe, found before the pool is filled (finding it may take a TokenCreateRQ token of its own).
   const probe = await soapProbe(ctx, 'soapSessionless').catch(() => undefined);
@@ -114,29 +117,29 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
         continue;
       }
       const answer = soapAnswerOf(ctx, x);
-      if (answer.kind === 'not-soap') return `${NO_ENVELOPE} (${describeAnswer(soap(answer))})`;
-      if (answer.kind !== 'pool-full' && answer.kind !== 'other-fault') return `SessionCreateRQ got ${describeAnswer(soap(answer))}`;
+      if (answer.kind === 'not-soap') return { why: `SessionCreateRQ got no SOAP envelope (${describeAnswer(soap(answer))})`, everyPool: true };
+      if (answer.kind !== 'pool-full' && answer.kind !== 'other-fault') return { why: `SessionCreateRQ got ${describeAnswer(soap(answer))}` };
       refused = x;
       break;
     }
-    if (!refused) return `${MORE_THAN_DECLARED} ${held.length} sessions, more than the ${pool} declared`;
+    if (!refused) return { why: `the pool took ${held.length} sessions, more than the ${pool} declared`, everyPool: true };
     if (held.length === 0) {
       recordSaysTokensHoldSlots(ctx, env, account.pcc, pool, refused, clause);
-      return 'the pool was full before the check held a session of it, and the run\'s record does not say what holds the slots';
+      return { why: 'the pool was full before the check held a session of it, and the run\'s record does not say what holds the slots' };
     }
     // The control: a close followed by SessionCreateRQ alone gets the slot back.
-    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
+    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return { why: 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)' };
     const control = await create('SessionCreateRQ after closing a session of the full pool');
     if (control.verdict === 'full') {
       recordKeptSlot(`STOK-01's check closed one of its ${held.length + 1} sessions of the full pool of the account ${account.epr} in ${env.toUpperCase()}, the service confirming it, and SessionCreateRQ was still refused as full`);
-      return 'closing a session of the full pool did not free a slot (SESS-02\'s and SESS-04\'s to judge)';
+      return { why: 'closing a session of the full pool did not free a slot (SESS-02\'s and SESS-04\'s to judge)' };
     }
     held.push(control.x.session!);
     // The same with a TokenCreateRQ between the close and SessionCreateRQ.
-    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)';
+    if (!(await sessionClose(ctx, held.pop()!)).confirmed) return { why: 'the service did not confirm the close of a session of the full pool (SESS-02\'s to judge)' };
     const token = await tokenCreate(ctx, env, account);
     const value = issuedToken(token.envelope);
-    if (soapAnswerOf(ctx, token).kind !== 'success' || !value) return `TokenCreateRQ got ${describeAnswer(soap(soapAnswerOf(ctx, token)))}`;
+    if (soapAnswerOf(ctx, token).kind !== 'success' || !value) return { why: `TokenCreateRQ got ${describeAnswer(soap(soapAnswerOf(ctx, token)))}` };
     const used = probe ? (await callSoap(ctx, env, value, { probe })).answer.kind === 'success' : false;
     const again = await create('SessionCreateRQ after a close and a TokenCreateRQ');
     if (again.verdict === 'full') {
@@ -147,7 +150,7 @@ async function tokenInFreedSlot(ctx: CheckContext, account: Account, env: Enviro
     held.push(again.x.session!);
     // A token that took no slot at its creation but was never used says nothing of a session allocated at its first
     // call: the next route may use one.
-    if (!used) return `its TokenCreateRQ token took no slot, but could not be used before the SessionCreateRQ (${probe ? 'the sessionless probe refused it' : 'no sessionless probe was found'}), and a service may allocate the session at a token's first call`;
+    if (!used) return { why: `its TokenCreateRQ token took no slot, but could not be used before the SessionCreateRQ (${probe ? 'the sessionless probe refused it' : 'no sessionless probe was found'}), and a service may allocate the session at a token's first call` };
     return 'checked';
   } finally {
     await closeAll(ctx, held);

@@ -127,34 +127,28 @@ export async function openSessions(ctx: CheckContext, sa: SessionAccount, n: num
     // Every session the run opened is accounted for (confirmed over, or held): one whose close got no confirmation (a
     // gateway's page, a busy fault) may hold a slot itself, and so may a session opened behind a gateway's page.
     const accounted = mine.opened === mine.closed + mine.open && mine.hidden === 0;
-    // The run's TokenCreateRQ tokens of the account hold no slot (a sessionless token allocates no session); a service
-    // that gives them one (STOK-01's deviation: suites/service/soap-tokens.test.ts) fills the pool as well, once there
-    // are as many as the pool holds — unless a session was granted beside that many, which shows they hold none.
-    // A session granted beside as many of one kind of token (used, unused: a service may allocate at the first call) as
-    // the pool holds shows that kind holds none.
-    const tokensCouldFill = sa.poolSize !== undefined && tokensThatMayHoldSlots(mine, sa.poolSize) >= sa.poolSize;
-    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && !closeFailed.rule.startsWith('SESS-02')) {
-      // Closes that did not close (the sessions' tokens still served) hold the slots as open sessions: SESS-02's
-      // deviation, which a close's slot says nothing more of.
-      const open = await stillServed(ctx, sa.account);
-      if (open) throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and ${open}: those sessions are still open`, ['SESS-02']);
-    }
-    // Tokens could fill it; but a close already seen, by difference, to keep its slot breaks the rule whatever fills it now.
-    const kept = keptSlotSeen();
-    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && tokensCouldFill && kept) {
-      throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; earlier in this run ${kept}: closed sessions keep their slots (${closeFailed.rule})`, {
-        expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
-        actual: describeAnswer(soap(answer)),
-      });
-    }
-    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize && tokensCouldFill) {
-      throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; but the run also obtained ${mine.tokens} TokenCreateRQ token(s) of this account, and no session was granted beside as many: closed sessions that keep their slots and sessionless tokens that take one (STOK-01) would both fill the pool, and no slot is left to tell them apart`);
-    }
-    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && sa.poolSize !== undefined && mine.closed >= sa.poolSize) {
-      throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, {
-        expected: `a session: the declared pool holds ${sa.poolSize}, and closing a session releases its slot`,
-        actual: describeAnswer(soap(answer)),
-      });
+    // Holding none of the full pool, the record decides: every session accounted for, a pool's worth confirmed closed.
+    const pool = sa.poolSize;
+    if (closeFailed && !sa.fresh && full && into.length === 0 && mine.open === 0 && accounted && pool !== undefined && mine.closed >= pool) {
+      if (!closeFailed.rule.startsWith('SESS-02')) {
+        // Closes that did not close (the sessions' tokens still served) hold the slots as open sessions: SESS-02's
+        // deviation, which a close's slot says nothing more of.
+        const open = await stillServed(ctx, sa.account);
+        if (open) throw new PrerequisiteFailed(`SessionCreateRQ number ${i + 1} was refused as the pool is full, and ${open}: those sessions are still open`, ['SESS-02']);
+      }
+      const expected = `a session: the declared pool holds ${pool}, and closing a session releases its slot`;
+      // The run's TokenCreateRQ tokens of the account hold no slot (a sessionless token allocates no session); a service
+      // that gives them one (STOK-01's deviation: suites/service/soap-tokens.test.ts) fills the pool as well, once there
+      // are as many as the pool holds — unless a session was granted beside that many of each kind (used, unused: a
+      // service may allocate at the first call), which shows that kind holds none.
+      if (tokensThatMayHoldSlots(mine, pool) >= pool) {
+        // Tokens could fill it; but a close already seen, by difference, to keep its slot breaks the rule whatever fills
+        // it now.
+        const kept = keptSlotSeen();
+        if (kept) throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; earlier in this run ${kept}: closed sessions keep their slots (${closeFailed.rule})`, { expected, actual: describeAnswer(soap(answer)) });
+        throw new Inconclusive(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}; but the run also obtained ${mine.tokens} TokenCreateRQ token(s) of this account, and no session was granted beside as many: closed sessions that keep their slots and sessionless tokens that take one (STOK-01) would both fill the pool, and no slot is left to tell them apart`);
+      }
+      throw new CheckFailure(`SessionCreateRQ number ${i + 1} was refused as the pool is full although ${known}: the closed sessions still hold their slots (${closeFailed.rule})`, { expected, actual: describeAnswer(soap(answer)) });
     }
     if (closeFailed && !sa.fresh && full && into.length > 0 && short > 0) {
       if ((await useAndClose(ctx, into.pop()!)).confirmed) {
