@@ -4,13 +4,24 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Vitest's order (failed, then longest by the cache of earlier runs, then largest file), but the files that make many
- * whole runs of the suites first: the precision self-test, the latitude property and the stand-in's live runs take tens
- * of seconds each and are small files, so on a fresh clone (no cache, as in CI) they would start last and the run would
- * wait for them alone (test/live/pool-state took 100 s at the end of a run of 133 s). The live tests of the pool and
- * of the token slot (whole runs against a deviating simulator) were among them while their checks paused 3 s at each
- * slot the deviation kept; their simulator now declares that it releases slots at once (`slotReleaseMs: 0`), and they
- * take 3-5 s each.
+ * The files that make many whole runs of the suites, in the order they start (the first four take the four workers at
+ * once): the latitude property, the precision self-test's parts, and the published libraries' runs. They take tens of
+ * seconds each and are small files, so on a fresh clone (no cache, as in CI) Vitest's order (the largest file first)
+ * would start them last and the run would wait for them alone (test/live/pool-state took 100 s at the end of a run of
+ * 133 s). The defect parts mostly wait (their subjects' time limits, the latitude profiles' latency): the mutant
+ * clients' second part and then the libraries' runs, which work, keep the CPUs busy beside them. The first part of
+ * the mutant clients, which runs in a few seconds, comes after the libraries: in its place the CPUs were idle for
+ * 4 s (30-73 % busy from the 19th to the 24th second of the run).
+ */
+const HEAVY = [
+  /[\\/]latitude\.property\.test\.ts$/, /[\\/]precision\.defects-1\.test\.ts$/, /[\\/]precision\.defects-2\.test\.ts$/,
+  /[\\/]precision\.clients-2\.test\.ts$/, /[\\/]libraries\.test\.ts$/, /[\\/]stand-in\.test\.ts$/, /[\\/]precision\.[^/\\]+\.test\.ts$/,
+];
+const heavyRank = (f: TestSpecification): number => HEAVY.findIndex((p) => p.test(f.moduleId));
+
+/**
+ * Vitest's order (failed, then longest by the cache of earlier runs, then largest file), but {@link HEAVY} first and
+ * the files that mostly wait ({@link waits}) spread among the first of the others.
  */
 class HeavyFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -20,17 +31,17 @@ class HeavyFirst extends BaseSequencer {
     // harness and opening its sessions anew.
     const suites = all.filter((f) => f.project.name === 'conformance');
     const sorted = all.filter((f) => f.project.name !== 'conformance');
-    const heavy = (f: TestSpecification) => /[\\/](precision\.[^/\\]+|latitude\.property|stand-in)\.test\.ts$/.test(f.moduleId);
-    const rest = sorted.filter((f) => !heavy(f) && !waits(f));
-    const waiting = sorted.filter((f) => !heavy(f) && waits(f));
-    // The files that mostly wait go evenly among the first half of the others, not side by side (by size they would
-    // all come last): the first files are the largest, which work for tens of seconds, and a file that waits beside
-    // them costs no CPU time; in the second half, where files are short, several that wait came side by side and left
-    // the CPUs idle (the run on 2 CPUs 93.1 s, with 53-80 % of the CPUs busy from its 76th to its 88th second, against
-    // 90.4 s and 88-99 % busy but for one moment).
-    const out = [...sorted.filter(heavy)];
+    const heavy = sorted.filter((f) => heavyRank(f) !== -1).sort((a, b) => heavyRank(a) - heavyRank(b));
+    const rest = sorted.filter((f) => heavyRank(f) === -1 && !waits(f));
+    const waiting = sorted.filter((f) => heavyRank(f) === -1 && waits(f));
+    // The files that mostly wait go evenly among the first sixth of the others, not side by side (by size they would
+    // all come last): a file that waits beside files that work costs no CPU time. The first of the others are the
+    // largest and run for seconds; the many small ones after them take a few seconds in all, so their first half
+    // (the spread until now) began 65 s into a run of 95 s: there, several that wait came side by side, and with the
+    // last of them the CPUs were 43-90 % busy for the run's last 15 s (a sixth: 99 % but for one moment).
+    const out = [...heavy];
     let next = 0;
-    const at = (n: number) => Math.round(((0.5 * (n + 0.5)) / waiting.length) * rest.length);
+    const at = (n: number) => Math.round(((WAITING_SPREAD * (n + 0.5)) / waiting.length) * rest.length);
     rest.forEach((f, i) => {
       while (next < waiting.length && i >= at(next)) out.push(waiting[next++]!);
       out.push(f);
@@ -38,6 +49,9 @@ class HeavyFirst extends BaseSequencer {
     return [...out, ...waiting.slice(next), ...suites];
   }
 }
+
+/** The share of the other files among whose first the files that wait are spread. */
+const WAITING_SPREAD = Number(process.env['TDS_WAITING_SPREAD'] ?? 1 / 6);
 
 /**
  * Files that spend most of their time waiting, not working: time limits of drivers that never answer and of servers

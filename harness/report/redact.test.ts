@@ -1,7 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../catalog/index.ts';
-import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactedJson, redactPatterns, secretForms } from './redact.ts';
+import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactedJson, redactPatterns, secretForms, shortestForm } from './redact.ts';
+import { binaryUnit } from '../../test/support/binary-unit.ts';
 
 // The forms a secret takes, written here independently of redact.ts so the properties do not test it against itself.
 const FORMS = {
@@ -21,9 +22,9 @@ const survives = (text: string, needle: string) => text.split(REDACTED).some((pa
 
 // Secrets: any well-formed text of at least MIN_SECRET_LENGTH code units, without the redaction marks' « ».
 const secretArb = fc
-  .string({ unit: 'binary', minLength: MIN_SECRET_LENGTH, maxLength: 40 })
+  .string({ unit: binaryUnit, minLength: MIN_SECRET_LENGTH, maxLength: 40 })
   .filter((s) => s.length >= MIN_SECRET_LENGTH && !/[«»]/.test(s));
-const textArb = fc.string({ unit: 'binary', maxLength: 60 });
+const textArb = fc.string({ unit: binaryUnit, maxLength: 60 });
 const token68 = fc
   .tuple(fc.stringMatching(/^[A-Za-z0-9\-._~+/]{4,40}$/), fc.integer({ min: 0, max: 9 }))
   .map(([body, digit]) => `${body}${digit}`);
@@ -87,6 +88,31 @@ describe('Redactor by value', () => {
     expect(forms).toContain('YWJjZA==');
     expect(forms).toContain('YWJjZA');
   });
+
+  test.prop([fc.oneof(secretArb, fc.string({ unit: binaryUnit, minLength: 40, maxLength: 200 }), fc.constantFrom('\ud800abc', 'ab\udfffcd', 'abcd', 'a\u00e9b\u{1F600}')), fc.boolean()], { numRuns: 300 })(
+    'no form of a secret is shorter than shortestForm says (the redactor leaves out the forms no text that short can hold)',
+    (secret, starts) => {
+      const least = Math.min(...secretForms(secret, { starts }).map((f) => f.length));
+      expect(shortestForm(secret, starts)).toBeLessThanOrEqual(least);
+    },
+  );
+
+  test.prop([fc.array(fc.tuple(secretArb, fc.boolean()), { minLength: 1, maxLength: 6 }), fc.array(fc.oneof(textArb, secretArb, fc.string({ unit: binaryUnit, maxLength: 300 })), { minLength: 1, maxLength: 8 })], { numRuns: 200 })(
+    'a redactor that saw short texts first redacts each text as one holding every form does (forms left out until a text can hold them)',
+    (secrets, texts) => {
+      const fresh = () => secrets.reduce((r, [s, password]) => (password ? r.addPassword(s) : r.add(s)), new Redactor());
+      const used = fresh();
+      // Every form in the trie: a text as long as no form can be.
+      const full = fresh();
+      full.redact('x'.repeat(100_000));
+      // Each text with a form of a secret in it, and each secret alone (a text exactly as long as it), the shortest first.
+      const withForms = [
+        ...texts.map((t, i) => `${t}${secretForms(secrets[i % secrets.length]![0])[i % 3] ?? ''}`),
+        ...secrets.map(([s]) => s),
+      ].sort((a, b) => a.length - b.length);
+      for (const text of withForms) expect(used.redact(text)).toBe(full.redact(text));
+    },
+  );
 
   test.prop([fc.array(secretArb, { minLength: 1, maxLength: 3 }), fc.constantFrom(...formNames), textArb, textArb], { numRuns: 300 })(
     'a registered secret embedded in random text in any form never survives',

@@ -112,6 +112,16 @@ export function secretForms(secret: string, options: { readonly starts?: boolean
   return [...forms];
 }
 
+/**
+ * The length of the shortest of `secret`'s forms ({@link secretForms}): the secret's own, for every form but a
+ * password's starts (8 characters). Escaping (JSON, URL, XML) only lengthens a text; its UTF-8 bytes are at least as
+ * many as its UTF-16 code units; base64 of m bytes has at least m characters, and so has each of its fragments for
+ * m >= 4 (the shortest, at one byte of offset, has floor(4(m+1)/3) - 2).
+ */
+export function shortestForm(secret: string, starts: boolean): number {
+  return starts ? Math.min(secret.length, MIN_SECRET_PREFIX) : secret.length;
+}
+
 /** What secret-bearing keys hold: the value of such a property is redacted whole (strings only). */
 const SENSITIVE_KEY = /^(?:password|passwd|client_?secret|secret|access_?token|refresh_?token|binary_?security_?token|authorization)$/i;
 
@@ -129,11 +139,14 @@ export class Redactor {
   readonly #secrets = new Set<string>();
   #forms = new FormTrie();
   /**
-   * Secrets registered since the last redaction, whose forms are not in the trie yet: a test worker registers every
-   * token the service issues (hundreds a run) and redacts little (a failure's evidence, the end of a check), so the
-   * forms are computed when a redaction needs them, once each.
+   * Secrets whose forms are not in the trie yet: a test worker registers every token the service issues (hundreds a
+   * run) and redacts little, most of it short (a request's path and a message at the end of each check, a failure's
+   * evidence), so a secret's forms are computed when a redaction first needs them, once each: when the text is long
+   * enough to hold the shortest of them ({@link shortestForm}; a token's are as long as the token).
    */
   #pending: string[] = [];
+  /** The least {@link shortestForm} of the pending secrets: no text shorter than this holds a form of one. */
+  #pendingShortest = Infinity;
   /** The registered secrets that are passwords: their starts are redacted too (see {@link secretForms}). */
   readonly #passwords = new Set<string>();
 
@@ -145,8 +158,13 @@ export class Redactor {
   add(secret: string): this {
     if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
-    this.#pending.push(secret);
+    this.#wait(secret);
     return this;
+  }
+
+  #wait(secret: string): void {
+    this.#pending.push(secret);
+    this.#pendingShortest = Math.min(this.#pendingShortest, shortestForm(secret, this.#passwords.has(secret)));
   }
 
   /**
@@ -158,7 +176,7 @@ export class Redactor {
     this.#passwords.add(secret);
     // Already registered as a plain secret: its forms are in the trie (or pending); the starts go in now.
     if (this.#secrets.has(secret)) {
-      this.#pending.push(secret);
+      this.#wait(secret);
       return this;
     }
     return this.add(secret);
@@ -170,14 +188,29 @@ export class Redactor {
     this.#secrets.clear();
     this.#forms = new FormTrie();
     this.#pending = [];
+    this.#pendingShortest = Infinity;
   }
 
-  /** The trie of every registered secret's forms, with those registered since the last call added. */
-  #trie(): FormTrie {
-    if (this.#pending.length > 0) {
-      for (const secret of this.#pending) for (const form of secretForms(secret, { starts: this.#passwords.has(secret) })) this.#forms.add(form);
-      this.#pending = [];
+  /**
+   * The trie of the registered secrets' forms, with every form a text of `length` characters can hold: the forms of
+   * the pending secrets whose shortest form is that long or shorter are added (those of the others cannot be in it).
+   */
+  #trie(length: number): FormTrie {
+    if (length < this.#pendingShortest) return this.#forms;
+    const later: string[] = [];
+    let shortest = Infinity;
+    for (const secret of this.#pending) {
+      const starts = this.#passwords.has(secret);
+      const least = shortestForm(secret, starts);
+      if (least > length) {
+        later.push(secret);
+        shortest = Math.min(shortest, least);
+      } else {
+        for (const form of secretForms(secret, { starts })) this.#forms.add(form);
+      }
     }
+    this.#pending = later;
+    this.#pendingShortest = shortest;
     return this.#forms;
   }
 
@@ -197,7 +230,7 @@ export class Redactor {
    */
   redactValues(text: string): string {
     if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
-    const forms = this.#trie();
+    const forms = this.#trie(text.length);
     let out = '';
     let kept = 0;
     for (let i = 0; i <= text.length - MIN_SECRET_LENGTH; ) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatReplayTarget, parseReplayTarget, replayCommand, shellQuote, ShellSyntaxError, splitShellWords, withContext,
 } from './replay.ts';
+import { binaryUnit } from '../../test/support/binary-unit.ts';
 
 const title = 'REST-04: N token calls yield N distinct tokens, each of them usable';
 
@@ -40,7 +41,7 @@ describe('splitShellWords', () => {
     expect(() => splitShellWords('a \\')).toThrow(new ShellSyntaxError('the command line ends with a backslash'));
   });
 
-  test.prop([fc.array(fc.string({ unit: 'binary' }), { maxLength: 6 })])('reads back what shellQuote wrote', (words) => {
+  test.prop([fc.array(fc.string({ unit: binaryUnit }), { maxLength: 6 })])('reads back what shellQuote wrote', (words) => {
     expect(splitShellWords(words.map(shellQuote).join(' '))).toEqual(words);
   });
 });
