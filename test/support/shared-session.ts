@@ -1,19 +1,23 @@
-import { ConformanceSession, type RunOptions, type RunOutcome } from '../../harness/runner.ts';
+import type { ConformanceSession, RunOptions, RunOutcome } from '../../harness/runner.ts';
 import { simWorkers } from '../../harness/run/session.ts';
+import { runner } from './compiled.ts';
 
 type Sessions = Pick<typeof ConformanceSession, 'open'>;
 
 /**
- * The sessions of this test worker, one on the simulator and one for live targets per harness (the sources, or the
- * compiled one test/support/compiled.ts loads), shared by the test files it runs (the unit project does not isolate
- * its files: this module outlives a file). Each run of a session is its own (its configuration, reporter, session
+ * The sessions of this test worker, one on the simulator and one for live targets per harness, shared by the test
+ * files it runs (the unit project does not isolate its files: this module outlives a file). By default the harness
+ * test/support/compiled.ts loads, as the precision self-test and the latitude property do: compiled (`npm test` builds
+ * first), the runs' workers import it natively, and a test worker keeps one session where the live tests and the
+ * libraries' runs opened one of their own on the sources beside it (a Vitest and a worker that transformed every
+ * module: 3-6 s of CPU each, five or six times in a run of the tests). Each run of a session is its own (its configuration, reporter, session
  * guard and checks; the harness's modules forget the last run's state when a worker enters the next,
  * harness/run-scope.ts); what is shared is what a run's start costs: Vitest loaded, its test worker started and warm
  * (harness/run/worker-pool.ts). A file must not close it; it ends with the test worker.
  */
 const shared = new Map<Sessions, Map<'sim' | 'live', Promise<ConformanceSession>>>();
 
-export function sharedSession(wanted: 'sim' | 'live', sessions: Sessions = ConformanceSession): Promise<ConformanceSession> {
+export function sharedSession(wanted: 'sim' | 'live', sessions: Sessions = runner.ConformanceSession): Promise<ConformanceSession> {
   // A live session runs one file at a time in one worker; so does a simulator session on a machine of 2 CPUs or
   // fewer (harness/run/session.ts): there, one session serves both, and a test worker opens one Vitest and warms one
   // run worker where it opened two.
