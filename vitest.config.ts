@@ -40,7 +40,7 @@ class HeavyFirst extends BaseSequencer {
     // tests ran in 92.5, 94.0 and 93.5 s: within one machine's noise.
     const out = [...heavy];
     let next = 0;
-    const at = (n: number) => Math.round(((WAITING_SPREAD * (n + 0.5)) / waiting.length) * rest.length);
+    const at = (n: number) => Math.round(((0.5 * (n + 0.5)) / waiting.length) * rest.length);
     rest.forEach((f, i) => {
       while (next < waiting.length && i >= at(next)) out.push(waiting[next++]!);
       out.push(f);
@@ -48,9 +48,6 @@ class HeavyFirst extends BaseSequencer {
     return [...out, ...waiting.slice(next), ...suites];
   }
 }
-
-/** The share of the other files among whose first the files that wait are spread. */
-const WAITING_SPREAD = 0.5;
 
 /**
  * Files that spend most of their time waiting, not working: time limits of drivers that never answer and of servers

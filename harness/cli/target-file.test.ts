@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FailedCheck, Report } from '../report/index.ts';
-import { ConformanceSession } from '../runner.ts';
+import type { ConformanceSession } from '../runner.ts';
 import { defaultAccounts, ManualClock, SimCore, startSimServer } from '../sim/index.ts';
 import { sharedSession } from '../../test/support/shared-session.ts';
 

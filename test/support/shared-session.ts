@@ -10,10 +10,10 @@ type Sessions = Pick<typeof ConformanceSession, 'open'>;
  * test/support/compiled.ts loads, as the precision self-test and the latitude property do: compiled (`npm test` builds
  * first), the runs' workers import it natively, and a test worker keeps one session where the live tests and the
  * libraries' runs opened one of their own on the sources beside it (a Vitest and a worker that transformed every
- * module: 3-6 s of CPU each, five or six times in a run of the tests). Each run of a session is its own (its configuration, reporter, session
- * guard and checks; the harness's modules forget the last run's state when a worker enters the next,
- * harness/run-scope.ts); what is shared is what a run's start costs: Vitest loaded, its test worker started and warm
- * (harness/run/worker-pool.ts). A file must not close it; it ends with the test worker.
+ * module: 3-6 s of CPU each, five or six times in a run of the tests). Each run of a session is its own (its
+ * configuration, reporter, session guard and checks; the harness's modules forget the last run's state when a worker
+ * enters the next, harness/run-scope.ts); what is shared is what a run's start costs: Vitest loaded, its test worker
+ * started and warm (harness/run/worker-pool.ts). A file must not close it; it ends with the test worker.
  */
 const shared = new Map<Sessions, Map<'sim' | 'live', Promise<ConformanceSession>>>();
 

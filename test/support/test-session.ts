@@ -12,7 +12,7 @@ import { sharedSession } from './shared-session.ts';
 export function useSession(options?: SessionOptions): () => ConformanceSession {
   let session: ConformanceSession | undefined;
   beforeAll(async () => {
-    session = options ? await runner.ConformanceSession.open('sim', options) : await sharedSession('sim', runner.ConformanceSession);
+    session = options ? await runner.ConformanceSession.open('sim', options) : await sharedSession('sim');
   }, 60_000);
   if (options) afterAll(async () => session?.close(), 60_000);
   return () => {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseReplayCommand } from '../../../harness/cli/run.ts';
 import { PACKAGE_ROOT } from '../../../harness/package-info.ts';
 import type { Report, RuleResult } from '../../../harness/report/index.ts';
-import { ConformanceSession } from '../../../harness/runner.ts';
+import type { ConformanceSession } from '../../../harness/runner.ts';
 import { rules, type RuleId } from '../../../harness/catalog/index.ts';
 import { sharedSession } from '../../../test/support/shared-session.ts';
 
