@@ -70,9 +70,9 @@ function statusOf(report: Pick<Report, 'rules'>, id: RuleId): string {
 /**
  * The time limit of one request in the self-test's runs. Its subjects are simulators on loopback, which answer within
  * milliseconds: a request unanswered for 2 s is a hang, and the two subjects that hang (`err07-hang-on-bad-grant-type`,
- * `err07-soap-hang-on-garbage`) wait it out about three times and once. With a run's default of 10 s, meant for live
- * services, they took 16.4 s and 11.2 s (`selftest --only`), 7.3 s and 5.2 s with this one; no other subject waits for
- * it, and every subject gets the same verdicts.
+ * `err07-soap-hang-on-garbage`) wait it out three times and twice. With a run's default on the simulator, 5 s, they
+ * took 16.4 s and 11.2 s (`selftest --only`), 7.3 s and 5.2 s with this one; no other subject waits for it, and every
+ * subject gets the same verdicts.
  */
 export const SELFTEST_REQUEST_TIMEOUT_MS = 2_000;
 
