@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fc, test } from '@fast-check/vitest';
+import { fc, test } from '../../test/support/property-test.ts';
 import { replayContext } from '../run/selection.ts';
 import { describe, expect, it } from 'vitest';
 import { parseReplayCommand, parseRunArgs } from './run.ts';

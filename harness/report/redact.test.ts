@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import { fc, test } from '../../test/support/property-test.ts';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../catalog/index.ts';
 import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactedJson, redactPatterns, secretForms, shortestForm } from './redact.ts';

@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import { fc, test } from '../../test/support/property-test.ts';
 import { describe, expect, it } from 'vitest';
 import { element, writeXml, writeXmlWithBuilder, type ElementSpec } from './xml-builder.ts';
 import { binaryUnit } from '../../test/support/binary-unit.ts';

@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import { fc, test } from '../../test/support/property-test.ts';
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, escapeAttribute, escapeText, findInvalidXmlChar, XmlTextError } from './xml-text.ts';
 

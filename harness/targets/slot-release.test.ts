@@ -1,4 +1,4 @@
-import { fc, test } from '@fast-check/vitest';
+import { fc, test } from '../../test/support/property-test.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SLOT_RELEASE_MS } from './config.ts';
 import { releasePauses } from './slot-release.ts';

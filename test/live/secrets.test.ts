@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/report/index.ts';
 import { encodeCredentials } from '../../harness/credentials/index.ts';
