@@ -55,7 +55,7 @@ class HeavyFirst extends BaseSequencer {
 /**
  * Files that spend most of their time waiting, not working: time limits of drivers that never answer and of servers
  * that drip, interrupted runs' slow closes, a JVM per document, the observed clients' back-offs, a throttling gateway,
- * a service slow to answer.
+ * a service slow to answer, the reference drivers of the mutant clients' first part.
  * Side by side they leave the CPUs idle; each among files that work, they do not.
  */
 function waits(f: TestSpecification): boolean {
