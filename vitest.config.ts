@@ -18,7 +18,7 @@ const HEAVY = [
   /[\\/]precision\.defects-1\.test\.ts$/, /[\\/]libraries\.test\.ts$/, /[\\/]precision\.defects-2\.test\.ts$/, /[\\/]stand-in\.test\.ts$/,
   /[\\/]precision\.[^/\\]+\.test\.ts$/,
 ];
-const heavyRank = (f: TestSpecification): number => (waits(f) ? -1 : HEAVY.findIndex((p) => p.test(f.moduleId)));
+const heavyRank = (f: TestSpecification): number => HEAVY.findIndex((p) => p.test(f.moduleId));
 
 /**
  * Vitest's order (failed, then longest by the cache of earlier runs, then largest file), but {@link HEAVY} first and
@@ -32,9 +32,10 @@ class HeavyFirst extends BaseSequencer {
     // start again, each loading the harness and opening its sessions anew.
     const suites = all.filter((f) => f.project.name === 'conformance');
     const sorted = all.filter((f) => f.project.name !== 'conformance');
-    const heavy = sorted.filter((f) => heavyRank(f) !== -1).sort((a, b) => heavyRank(a) - heavyRank(b));
-    const rest = sorted.filter((f) => heavyRank(f) === -1 && !waits(f));
-    const waiting = sorted.filter((f) => heavyRank(f) === -1 && waits(f));
+    // A heavy file that mostly waits (the first mutant-clients part) goes with the files that wait.
+    const waiting = sorted.filter(waits);
+    const heavy = sorted.filter((f) => !waits(f) && heavyRank(f) !== -1).sort((a, b) => heavyRank(a) - heavyRank(b));
+    const rest = sorted.filter((f) => !waits(f) && heavyRank(f) === -1);
     // The files that mostly wait go evenly among the others, from their third tenth to their ninth, not side by side (by
     // size they would all come last): a file that waits beside files that work costs no CPU time. The first of the
     // others work beside the latitude files; the last end the run without a file that waits. On a fresh clone (as in

@@ -74,9 +74,10 @@ function statusOf(report: Pick<Report, 'rules'>, id: RuleId): string {
  * took 16.4 s and 11.2 s (`selftest --only`), 7.3 s and 5.2 s with this one; no other subject waits for it, and every
  * subject gets the same verdicts.
  */
-export const SELFTEST_REQUEST_TIMEOUT_MS = 2_000;
+const SELFTEST_REQUEST_TIMEOUT_MS = 2_000;
 
-const quiet = { outDir: '', write: false, quiet: true, log: () => {}, requestTimeoutMs: SELFTEST_REQUEST_TIMEOUT_MS } satisfies Partial<RunOptions>;
+/** What every run of the self-test is given: no report written, nothing printed, its time limit. */
+const subjectRun = { outDir: '', write: false, quiet: true, log: () => {}, requestTimeoutMs: SELFTEST_REQUEST_TIMEOUT_MS } satisfies Partial<RunOptions>;
 
 /** The run options of a subject: which suite, which client, which defects and latitude profile. */
 function runOptionsOf(subject: Subject): Partial<RunOptions> {
@@ -149,7 +150,7 @@ function suiteBaseline(session: ConformanceSession, suite: SharedBaseline['suite
     const out = new Map<string, FileBaseline>();
     // One run per file: a file's report is then exactly that file's verdicts, ready to be merged as a shard.
     for (const file of filesFor(selectRules(suite), suite).map((f) => suiteFileKey(f))) {
-      const outcome = await session.run({ ...run, ...quiet, target: 'sim', suite, files: [file] });
+      const outcome = await session.run({ ...run, ...subjectRun, target: 'sim', suite, files: [file] });
       const consulted = suite === 'service' ? outcome.consultedDefects : outcome.consultedFaults;
       out.set(file, { report: outcome.report, consulted: consulted.get(file) ?? 'all' });
     }
@@ -182,7 +183,7 @@ async function sharedRun(session: ConformanceSession, suite: 'service' | 'client
     else kept.push(b.report);
   }
   if (changed.length === 0) return mergeShards(kept);
-  const own = (await session.run({ ...run, ...quiet, target: 'sim', suite, files: changed })).report;
+  const own = (await session.run({ ...run, ...subjectRun, target: 'sim', suite, files: changed })).report;
   return mergeShards([own, ...kept]);
 }
 
@@ -251,7 +252,7 @@ export async function selfTestRun(session: ConformanceSession, subject: Subject,
   if (shared?.suite === 'client' && subject.kind === 'mutant') return sharedClientRun(session, { client: subject.client, faults: subject.faults, ...shared.run });
   const run: Partial<RunOptions> = { ...runOptionsOf(subject), ...given };
   if (shared?.suite === 'service') return sharedServiceRun(session, { defects: run.defects ?? [], ...shared.run });
-  return (await session.run({ target: 'sim', suite: 'service', ...run, ...quiet })).report;
+  return (await session.run({ target: 'sim', suite: 'service', ...run, ...subjectRun })).report;
 }
 
 /**
